@@ -1,0 +1,28 @@
+/* cli.h - shared pieces of the isacheck command (private to src/cli). */
+#ifndef ISACHECK_CLI_H
+#define ISACHECK_CLI_H
+
+#include "spec.h"
+
+#include <stdio.h>
+
+/* Exit codes, the same for every subcommand. */
+enum {
+	EXIT_CLEAN = 0,    /* nothing found / proved */
+	EXIT_FINDINGS = 1, /* findings */
+	EXIT_UNUSABLE = 2, /* unusable input or bad usage */
+	EXIT_UNKNOWN = 3,  /* the solver could not decide */
+};
+
+typedef enum out_format { OUT_TEXT, OUT_JSON } out_format;
+
+/* Writes s as a JSON string literal, quotes included. */
+void json_string(FILE *f, const char *s);
+/* Prints one diagnostic as "file:line:col: severity: message [rule]". */
+void print_diag_text(FILE *f, const spec_diag *d);
+/* Prints one diagnostic as a JSON object (no trailing newline). */
+void print_diag_json(FILE *f, const spec_diag *d);
+
+int cmd_lint(int argc, char **argv);
+
+#endif

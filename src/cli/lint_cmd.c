@@ -1,0 +1,140 @@
+/* lint_cmd.c - `isacheck lint`: load, resolve and lint spec files. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char lint_usage[] =
+	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] FILE...\n"
+	"  Loads each FILE (an isaspec XML file; imports are read relative to it)\n"
+	"  and reports every finding as file:line:col: severity: message [rule].\n"
+	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
+	"  exit: 0 clean, 1 findings, 2 unusable input or bad usage\n";
+
+static bool ignored(const char *list, const char *rule)
+{
+	size_t rl = strlen(rule);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		if (n == rl && !strncmp(p, rule, n))
+			return true;
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}
+
+/* Checks every name in a --ignore list against the rule table. */
+static bool valid_ignore_list(const char *list)
+{
+	char *copy = strdup(list);
+	bool ok = copy != NULL;
+	for (char *save = NULL, *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+	     t = strtok_r(NULL, ",", &save))
+		if (!spec_rule_find(t)) {
+			fprintf(stderr, "isacheck lint: --ignore: unknown rule '%s' (see isacheck rules)\n", t);
+			ok = false;
+		}
+	free(copy);
+	return ok;
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	out_format fmt = OUT_TEXT;
+	const char *ignore = NULL;
+	int nfiles = 0;
+	char **files = calloc((size_t)argc + 1, sizeof *files);
+	if (!files)
+		return EXIT_UNUSABLE;
+	bool options_done = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options_done || a[0] != '-' || !strcmp(a, "-")) {
+			files[nfiles++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			options_done = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(lint_usage, stdout);
+			free(files);
+			return EXIT_CLEAN;
+		} else if (!strcmp(a, "--format=text")) {
+			fmt = OUT_TEXT;
+		} else if (!strcmp(a, "--format=json")) {
+			fmt = OUT_JSON;
+		} else if (!strncmp(a, "--ignore=", 9)) {
+			ignore = a + 9;
+			if (!valid_ignore_list(ignore)) {
+				free(files);
+				return EXIT_UNUSABLE;
+			}
+		} else {
+			fprintf(stderr, "isacheck lint: unknown option '%s'\n%s", a, lint_usage);
+			free(files);
+			return EXIT_UNUSABLE;
+		}
+	}
+	if (!nfiles) {
+		fprintf(stderr, "isacheck lint: no FILE given\n%s", lint_usage);
+		free(files);
+		return EXIT_UNUSABLE;
+	}
+
+	int exit_code = EXIT_CLEAN;
+	size_t nerr = 0, nwarn = 0, nfatal = 0;
+	if (fmt == OUT_JSON)
+		fputs("{\"version\":1,\"tool\":\"isacheck\",\"command\":\"lint\",\"files\":[", stdout);
+	for (int i = 0; i < nfiles; i++) {
+		spec_diags diags = {0};
+		spec_model *m = spec_load(files[i], &diags);
+		spec_diags_sort(&diags);
+		size_t shown = 0;
+		if (fmt == OUT_JSON) {
+			fputs(i ? ",\n{\"path\":" : "\n{\"path\":", stdout);
+			json_string(stdout, files[i]);
+			fprintf(stdout, ",\"loaded\":%s", m ? "true" : "false");
+			if (m) {
+				spec_stats s = spec_model_stats(m);
+				fprintf(stdout, ",\"stats\":{\"files\":%zu,\"bitsets\":%zu,\"roots\":%zu,"
+				        "\"leaves\":%zu,\"leaf_names\":%zu,\"enums\":%zu,\"exprs\":%zu,"
+				        "\"templates\":%zu}", s.files, s.bitsets, s.roots, s.leaves,
+				        s.leaf_names, s.enums, s.exprs, s.templates);
+			}
+			fputs(",\"diagnostics\":[", stdout);
+		}
+		for (size_t k = 0; k < diags.count; k++) {
+			const spec_diag *d = &diags.items[k];
+			if (d->severity != SPEC_FATAL && ignore && ignored(ignore, d->rule))
+				continue;
+			if (fmt == OUT_JSON) {
+				fputs(shown ? ",\n  " : "\n  ", stdout);
+				print_diag_json(stdout, d);
+			} else {
+				print_diag_text(stdout, d);
+			}
+			shown++;
+			if (d->severity == SPEC_FATAL)
+				nfatal++;
+			else if (d->severity == SPEC_ERROR)
+				nerr++;
+			else
+				nwarn++;
+		}
+		if (fmt == OUT_JSON)
+			fputs("]}", stdout);
+		int code = !m ? EXIT_UNUSABLE : shown ? EXIT_FINDINGS : EXIT_CLEAN;
+		if (code > exit_code)
+			exit_code = code;
+		spec_model_free(m);
+		spec_diags_free(&diags);
+	}
+	if (fmt == OUT_JSON)
+		fprintf(stdout, "\n],\"summary\":{\"errors\":%zu,\"warnings\":%zu,\"fatal\":%zu},"
+		        "\"exit_code\":%d}\n", nerr, nwarn, nfatal, exit_code);
+	else if (exit_code != EXIT_CLEAN)
+		fprintf(stderr, "isacheck lint: %zu error%s, %zu warning%s%s\n", nerr + nfatal,
+		        nerr + nfatal == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
+		        nfatal ? " (unusable input)" : "");
+	free(files);
+	return exit_code;
+}

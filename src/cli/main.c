@@ -1,0 +1,54 @@
+/*
+ * main.c - the isacheck command: one binary, git-style subcommands,
+ * the same flags and exit codes everywhere (see cli.h).
+ */
+#include "cli.h"
+
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: isacheck <command> [options] FILE...\n"
+	      "\n"
+	      "commands:\n"
+	      "  lint FILE...    load isaspec XML files (with imports) and report every finding\n"
+	      "  rules           list the rules lint can report\n"
+	      "  help            this text\n"
+	      "\n"
+	      "options: --version, and per command --help\n"
+	      "exit codes: 0 clean, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n",
+	      f);
+}
+
+static int cmd_rules(void)
+{
+	for (const spec_rule *r = spec_rules(); r->id; r++)
+		printf("%-22s %-8s %s\n", r->id,
+		       r->severity == SPEC_FATAL ? "fatal" : spec_severity_name(r->severity),
+		       r->summary);
+	return EXIT_CLEAN;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_UNUSABLE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("isacheck %s\n", ISACHECK_VERSION);
+		return EXIT_CLEAN;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return EXIT_CLEAN;
+	}
+	if (!strcmp(cmd, "lint"))
+		return cmd_lint(argc - 1, argv + 1);
+	if (!strcmp(cmd, "rules"))
+		return cmd_rules();
+	fprintf(stderr, "isacheck: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return EXIT_UNUSABLE;
+}

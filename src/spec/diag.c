@@ -1,0 +1,164 @@
+/* diag.c - diagnostics: collection, ordering, and the table of rules. */
+#include "spec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool spec_diag_add(spec_diags *d, spec_severity sev, const char *rule,
+                   spec_loc loc, const char *fmt, ...)
+{
+	if (d->count == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		spec_diag *items = realloc(d->items, cap * sizeof(*items));
+		if (!items)
+			return false;
+		d->items = items;
+		d->cap = cap;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return false;
+	char *msg = malloc((size_t)n + 1);
+	if (!msg)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	/* A diagnostic is one line: fold any newline an argument brought in. */
+	for (char *p = msg; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	/* The diagnostic owns a copy of its file name: it may outlive the
+	 * model whose arena holds the original. */
+	char *file = loc.file ? strdup(loc.file) : NULL;
+	if (loc.file && !file) {
+		free(msg);
+		return false;
+	}
+	loc.file = file;
+	d->items[d->count++] = (spec_diag){
+		.severity = sev, .rule = rule, .loc = loc, .message = msg};
+	return true;
+}
+
+void spec_diags_free(spec_diags *d)
+{
+	for (size_t i = 0; i < d->count; i++) {
+		free(d->items[i].message);
+		free((char *)d->items[i].loc.file);
+	}
+	free(d->items);
+	*d = (spec_diags){0};
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static int cmp_diag(const void *pa, const void *pb)
+{
+	const spec_diag *a = pa, *b = pb;
+	int c = cmp_str(a->loc.file, b->loc.file);
+	if (c)
+		return c;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.col != b->loc.col)
+		return a->loc.col < b->loc.col ? -1 : 1;
+	c = strcmp(a->rule, b->rule);
+	if (c)
+		return c;
+	return strcmp(a->message, b->message);
+}
+
+void spec_diags_sort(spec_diags *d)
+{
+	if (d->count > 1)
+		qsort(d->items, d->count, sizeof(*d->items), cmp_diag);
+}
+
+const char *spec_severity_name(spec_severity s)
+{
+	switch (s) {
+	case SPEC_WARNING: return "warning";
+	case SPEC_ERROR: return "error";
+	case SPEC_FATAL: return "fatal";
+	}
+	return "?";
+}
+
+/* Every rule, its default severity and what it means.  Severity FATAL:
+ * the input is unusable (exit 2); the others are findings (exit 1). */
+static const spec_rule rules[] = {
+	{"io", SPEC_FATAL, "a file cannot be read"},
+	{"file-too-large", SPEC_FATAL, "a file is larger than the 16 MiB limit"},
+	{"xml-syntax", SPEC_FATAL, "the file is not well-formed XML"},
+	{"xml-dtd", SPEC_FATAL, "a DOCTYPE (and so any entity declaration) is present"},
+	{"xml-depth", SPEC_FATAL, "elements are nested deeper than 64 levels"},
+	{"too-many-elements", SPEC_FATAL, "more than a million elements"},
+	{"not-isa", SPEC_FATAL, "the document element is not <isa>"},
+	{"import-missing", SPEC_FATAL, "an imported file does not exist"},
+	{"import-cycle", SPEC_FATAL, "files import each other in a cycle"},
+	{"import-limit", SPEC_FATAL, "more than 256 files are imported"},
+	{"import-repeated", SPEC_WARNING, "a file is imported twice"},
+	{"unknown-element", SPEC_ERROR, "an element the dialect does not know here (Mesa ignores it)"},
+	{"unknown-attribute", SPEC_ERROR, "an attribute the dialect does not know here (Mesa ignores it)"},
+	{"unexpected-text", SPEC_WARNING, "text where the dialect expects none"},
+	{"missing-attribute", SPEC_ERROR, "a required attribute is missing"},
+	{"bad-number", SPEC_ERROR, "an attribute is not a valid number"},
+	{"bad-range", SPEC_ERROR, "pos with low/high, neither, or low above high"},
+	{"range-outside", SPEC_ERROR, "bits beyond the root's size"},
+	{"size-invalid", SPEC_ERROR, "a root size of 0 or above 4096 bits"},
+	{"size-and-extends", SPEC_ERROR, "a bitset with both size and extends, or neither"},
+	{"extends-unknown", SPEC_ERROR, "extends names no bitset"},
+	{"extends-variant", SPEC_ERROR, "extends names a bitset defined more than once"},
+	{"extends-cycle", SPEC_ERROR, "bitsets extend each other in a cycle"},
+	{"pattern-length", SPEC_ERROR, "pattern or assert text does not match its bit range"},
+	{"pattern-char", SPEC_ERROR, "a pattern character other than 0, 1, x"},
+	{"assert-char", SPEC_ERROR, "an assert character other than 0, 1"},
+	{"bits-redefined", SPEC_ERROR, "a bitset defines the same bits twice"},
+	{"bits-conflict", SPEC_ERROR, "a bitset redefines bits of an ancestor"},
+	{"undefined-bits", SPEC_ERROR, "a leaf has bits that are neither pattern, field nor assert"},
+	{"bitsize-multiple", SPEC_ERROR, "the largest root size is not a multiple of 32"},
+	{"type-unknown", SPEC_ERROR, "a field type that is no builtin, enum or root"},
+	{"float-width", SPEC_ERROR, "a float field that is not 16 or 32 bits wide"},
+	{"bitset-field-size", SPEC_ERROR, "a bitset-typed field whose width differs from the root's size"},
+	{"bitset-field-not-root", SPEC_ERROR, "a field typed with a bitset that is not a root"},
+	{"field-too-wide", SPEC_ERROR, "a field value wider than 64 bits"},
+	{"expr-missing", SPEC_ERROR, "an override or derived field without exactly one expression"},
+	{"expr-unknown", SPEC_ERROR, "expr= names no <expr>"},
+	{"expr-syntax", SPEC_ERROR, "an expression does not parse"},
+	{"gen-widen", SPEC_ERROR, "a child's gen range goes beyond its parent's"},
+	{"gen-invalid", SPEC_ERROR, "a gen range with min above max"},
+	{"override-pattern", SPEC_WARNING, "a <pattern> inside <override>, which is ignored"},
+	{"override-overlap", SPEC_ERROR, "override fields overlapping each other or pattern bits"},
+	{"ref-unknown", SPEC_ERROR, "a {NAME} in a display or expression that names nothing"},
+	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
+	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset"},
+	{"variant-gen-overlap", SPEC_ERROR, "same-named leaves whose gen ranges overlap"},
+	{"enum-value-range", SPEC_WARNING, "an enum value that does not fit a field using the enum"},
+	{"duplicate-enum-value", SPEC_ERROR, "an enum gives the same value twice"},
+	{"duplicate-name", SPEC_ERROR, "an enum, expression, template or bitset defined twice"},
+	{NULL, 0, NULL},
+};
+
+const spec_rule *spec_rules(void)
+{
+	return rules;
+}
+
+const spec_rule *spec_rule_find(const char *id)
+{
+	for (const spec_rule *r = rules; r->id; r++)
+		if (!strcmp(r->id, id))
+			return r;
+	return NULL;
+}

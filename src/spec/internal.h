@@ -1,0 +1,91 @@
+/*
+ * internal.h - private to src/spec: the arena, the XML element tree and
+ * the bit-vector helpers the loader and linter share.  Nothing outside
+ * src/spec includes this; the module's API is spec.h.
+ */
+#ifndef ISACHECK_SPEC_INTERNAL_H
+#define ISACHECK_SPEC_INTERNAL_H
+
+#include "spec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- arena */
+
+/* Every allocation of a model comes from one arena and is freed with it:
+ * a model is built once and never edited, so nothing is freed alone. */
+typedef struct arena_chunk arena_chunk;
+typedef struct arena {
+	arena_chunk *head;
+	bool failed; /* an allocation failed; callers check once at the end */
+} arena;
+
+void *arena_alloc(arena *a, size_t size);        /* zeroed, 16-aligned */
+char *arena_strdup(arena *a, const char *s);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* ------------------------------------------------------------- XML tree */
+
+typedef struct xml_attr {
+	const char *name, *value;
+	spec_loc loc;
+} xml_attr;
+
+typedef struct xml_elem xml_elem;
+struct xml_elem {
+	const char *name;
+	spec_loc loc;            /* the '<' of the start tag */
+	xml_attr *attrs;
+	unsigned nattrs;
+	xml_elem *parent, *first, *last, *next;
+	char *text;              /* direct character data, concatenated; "" if none */
+	spec_loc text_loc;       /* just after the start tag's '>' */
+	bool has_text;           /* some direct character data is not white space */
+	spec_loc text_ws_loc;    /* where that first non-white-space character is */
+};
+
+/* Parses one file's bytes into a tree allocated in a.  On a fatal
+ * problem (not well-formed, DTD, too deep, too many elements) adds a
+ * SPEC_FATAL diagnostic and returns NULL.  *element_budget is decreased
+ * by the number of elements read. */
+xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
+                    size_t *element_budget, spec_diags *diags);
+
+const char *xml_attr_get(const xml_elem *e, const char *name);
+const xml_attr *xml_attr_find(const xml_elem *e, const char *name);
+
+/* --------------------------------------------------------- bit vectors */
+
+static inline unsigned bits_words(unsigned size) { return (size + 63u) / 64u; }
+uint64_t *bits_new(arena *a, unsigned nwords);
+void bits_set_range(uint64_t *w, unsigned low, unsigned high);
+bool bits_any(const uint64_t *w, unsigned nwords);
+/* Formats the set bits of w (below size) as ranges "0..3, 7, 12..15". */
+void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len);
+
+/* ---------------------------------------------------------- misc text */
+
+/* Levenshtein distance, capped: returns cap + 1 when larger. */
+unsigned text_distance(const char *a, const char *b, unsigned cap);
+/* Strips white space as Python's str.strip() does, into the arena. */
+char *text_strip(arena *a, const char *s);
+/* Parses a non-negative decimal integer attribute (Python int() style:
+ * surrounding white space allowed).  False when it is not one or does
+ * not fit in max. */
+bool text_parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* Parses a C integer literal with optional sign and suffixes. */
+bool text_parse_c_int(const char *s, int64_t *out);
+
+/* ---------------------------------------------------------- model glue */
+
+struct spec_model_private {
+	arena arena;
+};
+
+/* Checks run after the model is built (lint.c). */
+void spec_lint_model(const spec_model *m, spec_diags *diags);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+ * lint.c - checks on a built model that Mesa's generator does not make
+ * (../shared/ISASPEC.md section 4): names that resolve to nothing,
+ * same-named variants that overlap, enum values that cannot fit, and
+ * definitions made twice.  The structural checks Mesa does make live in
+ * load.c, where the model is built.
+ *
+ * Name resolution follows Mesa's decoder: a display or expression of a
+ * bitset is evaluated in the scope of the LEAF being decoded, so a name
+ * resolves when the leaf or one of its ancestors defines it (in any
+ * case), or when a <param> passes it into the leaf's root.  A template
+ * written on a parent is therefore checked once per leaf below it.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lint {
+	const spec_model *m;
+	spec_diags *diags;
+	/* names passed into each root by <param as>, indexed by bitset index */
+	const char ***root_params;
+	size_t *nroot_params;
+	/* findings already made, to report each (place, name) once */
+	struct seen { const void *where; char name[64]; } *seen;
+	size_t nseen, capseen;
+} lint;
+
+static bool once(lint *l, const void *where, const char *name)
+{
+	for (size_t i = 0; i < l->nseen; i++)
+		if (l->seen[i].where == where && !strncmp(l->seen[i].name, name, 63))
+			return false;
+	if (l->nseen == l->capseen) {
+		size_t cap = l->capseen ? l->capseen * 2 : 32;
+		struct seen *s = realloc(l->seen, cap * sizeof *s);
+		if (!s)
+			return true;
+		l->seen = s;
+		l->capseen = cap;
+	}
+	struct seen *n = &l->seen[l->nseen++];
+	n->where = where;
+	snprintf(n->name, sizeof n->name, "%s", name);
+	return true;
+}
+
+/* Whether name is a field or derived field of b or an ancestor, or is
+ * passed into b's root by a <param>. */
+static bool resolves(const lint *l, const spec_bitset *b, const char *name)
+{
+	for (const spec_bitset *s = b; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++)
+			for (size_t f = 0; f < s->cases[c].nfields; f++) {
+				const spec_field *fl = &s->cases[c].fields[f];
+				if (fl->kind != SPEC_ASSERT && !strcmp(fl->name, name))
+					return true;
+			}
+	unsigned r = b->root->index;
+	for (size_t i = 0; i < l->nroot_params[r]; i++)
+		if (!strcmp(l->root_params[r][i], name))
+			return true;
+	return false;
+}
+
+static void collect_root_params(lint *l)
+{
+	const spec_model *m = l->m;
+	l->root_params = calloc(m->nbitsets + 1, sizeof *l->root_params);
+	l->nroot_params = calloc(m->nbitsets + 1, sizeof *l->nroot_params);
+	if (!l->root_params || !l->nroot_params)
+		return;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fl = &b->cases[c].fields[f];
+				if (fl->type != SPEC_TYPE_BITSET || !fl->nparams)
+					continue;
+				unsigned r = fl->bitset->index;
+				const char **v = realloc(l->root_params[r],
+				                         (l->nroot_params[r] + fl->nparams) * sizeof *v);
+				if (!v)
+					continue;
+				for (size_t p = 0; p < fl->nparams; p++)
+					v[l->nroot_params[r]++] = fl->params[p].as;
+				l->root_params[r] = v;
+			}
+	}
+}
+
+/* Mesa prints the bitset name for {NAME} and, by a prefix compare, for
+ * {N}, {NA}, {NAM} and {} too. */
+static bool is_name_ref(const char *s, size_t n)
+{
+	return n <= 4 && !strncmp("NAME", s, n);
+}
+
+static bool is_template(const spec_model *m, const char *s, size_t n)
+{
+	for (size_t i = 0; i < m->ntemplates; i++)
+		if (strlen(m->templates[i].name) == n && !strncmp(m->templates[i].name, s, n))
+			return true;
+	return false;
+}
+
+static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigned depth);
+
+/* Checks the {..} references of one display for the given leaf. */
+static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
+                          const spec_bitset *leaf)
+{
+	const char *d = c->display;
+	for (const char *p = strchr(d, '{'); p; p = strchr(p + 1, '{')) {
+		const char *close = strchr(p, '}');
+		if (!close) {
+			if (once(l, c, "{"))
+				spec_diag_add(l->diags, SPEC_ERROR, "display-syntax", c->display_loc,
+				              "display of '%s' has a '{' with no '}'; Mesa reads past "
+				              "the end of the string", owner->name);
+			return;
+		}
+		const char *colon = memchr(p, ':', (size_t)(close - p));
+		size_t n = (size_t)((colon ? colon : close) - p - 1);
+		if (colon) {
+			const char *opt = colon + 1;
+			size_t ol = (size_t)(close - opt);
+			bool ok = ol > 6 && !strncmp(opt, "align=", 6);
+			for (size_t i = 6; ok && i < ol; i++)
+				ok = opt[i] >= '0' && opt[i] <= '9';
+			if (!ok) {
+				char o[64];
+				snprintf(o, sizeof o, "%.*s", (int)(ol < 63 ? ol : 63), opt);
+				if (once(l, c, o))
+					spec_diag_add(l->diags, SPEC_ERROR, "display-syntax", c->display_loc,
+					              "display of '%s' has option ':%s'; the only option is "
+					              ":align=N", owner->name, o);
+			}
+		}
+		if (is_name_ref(p + 1, n) || is_template(l->m, p + 1, n))
+			continue;
+		char name[256];
+		if (n >= sizeof name)
+			n = sizeof name - 1;
+		memcpy(name, p + 1, n);
+		name[n] = 0;
+		if (resolves(l, leaf, name)) {
+			use_name(l, leaf, name, 0);
+			continue;
+		}
+		if (once(l, c, name)) {
+			if (leaf == owner)
+				spec_diag_add(l->diags, SPEC_ERROR, "ref-unknown", c->display_loc,
+				              "display of '%s' prints {%s}, which names no field",
+				              owner->name, name);
+			else
+				spec_diag_add(l->diags, SPEC_ERROR, "ref-unknown", c->display_loc,
+				              "display of '%s' prints {%s}, which names no field of "
+				              "leaf '%s' that uses it", owner->name, name, leaf->name);
+		}
+	}
+}
+
+static const spec_named_expr *expr_def(const spec_model *m, const spec_expr *e)
+{
+	for (size_t i = 0; i < m->nexprs; i++)
+		if (m->exprs[i].expr == e)
+			return &m->exprs[i];
+	return NULL;
+}
+
+static void check_expr(lint *l, const spec_expr *e, const char *what,
+                       const spec_bitset *owner, const spec_bitset *leaf, unsigned depth)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < spec_expr_ref_count(e); i++) {
+		const char *name = spec_expr_ref(e, i);
+		if (resolves(l, leaf, name)) {
+			use_name(l, leaf, name, depth + 1);
+			continue;
+		}
+		if (!once(l, e, name))
+			continue;
+		const spec_named_expr *d = expr_def(l->m, e);
+		spec_loc loc = d ? d->loc : owner->loc;
+		spec_diag_add(l->diags, SPEC_ERROR, "ref-unknown", loc,
+		              "expression %s%s%s used by %s of '%s' refers to {%s}, which names "
+		              "no field of '%s'", d && !d->anonymous ? "'" : "",
+		              d && !d->anonymous ? d->name : "", d && !d->anonymous ? "'" : "",
+		              what, owner->name, name, leaf->name);
+	}
+}
+
+/* A name the leaf's decode evaluates: when it is a derived field, its
+ * expression is evaluated too, so its references must resolve.  Derived
+ * fields nobody prints or uses are never evaluated, and not checked. */
+static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigned depth)
+{
+	if (depth > SPEC_MAX_EXPR_DEPTH)
+		return; /* a cycle of derived fields; the evaluator reports it */
+	/* Look-up order is Mesa's: a bitset's cases, overrides (which may
+	 * or may not hold) before the default; a default-case definition
+	 * shadows everything above it. */
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++)
+			for (size_t f = 0; f < s->cases[c].nfields; f++) {
+				const spec_field *fl = &s->cases[c].fields[f];
+				if (fl->kind == SPEC_ASSERT || strcmp(fl->name, name))
+					continue;
+				if (fl->kind == SPEC_DERIVED)
+					check_expr(l, fl->expr, "derived field", s, leaf, depth);
+				if (!s->cases[c].expr)
+					return;
+			}
+}
+
+/* Everything a leaf's decode may evaluate or print, checked in its scope:
+ * the displays it can use, the override conditions on its path, the
+ * derived fields those reach, and the params of its fields. */
+static void check_leaf_scope(lint *l, const spec_bitset *leaf)
+{
+	bool display_settled = false;
+	for (const spec_bitset *s = leaf; s; s = s->parent) {
+		for (size_t c = 0; c < s->ncases; c++) {
+			const spec_case *sc = &s->cases[c];
+			check_expr(l, sc->expr, "an override", s, leaf, 0);
+			if (sc->display && !display_settled)
+				check_display(l, s, sc, leaf);
+			if (sc->display && !sc->expr)
+				display_settled = true; /* the default display always applies */
+			for (size_t f = 0; f < sc->nfields; f++) {
+				const spec_field *fl = &sc->fields[f];
+				for (size_t p = 0; p < fl->nparams; p++) {
+					const spec_param *pa = &fl->params[p];
+					if (resolves(l, leaf, pa->name) || !once(l, pa, pa->name))
+						continue;
+					spec_diag_add(l->diags, SPEC_ERROR, "param-unknown", pa->loc,
+					              "<param name=\"%s\"> of field '%s' passes a name that "
+					              "no field of '%s' defines", pa->name, fl->name, leaf->name);
+				}
+			}
+		}
+	}
+}
+
+static bool gens_overlap(spec_gen a, spec_gen b)
+{
+	return a.min <= b.max && b.min <= a.max && a.min <= a.max && b.min <= b.max;
+}
+
+static void check_duplicate_bitsets(lint *l)
+{
+	const spec_model *m = l->m;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *a = m->bitsets[i];
+		for (size_t j = i + 1; j < m->nbitsets; j++) {
+			const spec_bitset *b = m->bitsets[j];
+			if (strcmp(a->name, b->name) || !gens_overlap(a->gen, b->gen))
+				continue;
+			bool variants = spec_is_leaf(a) && spec_is_leaf(b) && a->parent && b->parent;
+			if (variants)
+				spec_diag_add(l->diags, SPEC_ERROR, "variant-gen-overlap", b->loc,
+				              "leaf '%s' (gen %u..%u) overlaps the same-named leaf at "
+				              "%s:%u (gen %u..%u); per-generation variants need disjoint "
+				              "gen ranges", b->name, b->gen.min, b->gen.max,
+				              a->loc.file, a->loc.line, a->gen.min, a->gen.max);
+			else
+				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", b->loc,
+				              "bitset '%s' is defined again (first at %s:%u)", b->name,
+				              a->loc.file, a->loc.line);
+			break;
+		}
+	}
+}
+
+static void check_duplicate_defs(lint *l)
+{
+	const spec_model *m = l->m;
+	for (size_t i = 0; i < m->nenums; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(m->enums[i].name, m->enums[j].name)) {
+				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->enums[i].loc,
+				              "enum '%s' is defined again (first at %s:%u); Mesa "
+				              "silently keeps this later one", m->enums[i].name,
+				              m->enums[j].loc.file, m->enums[j].loc.line);
+				break;
+			}
+	for (size_t i = 0; i < m->nexprs; i++)
+		for (size_t j = 0; !m->exprs[i].anonymous && j < i; j++)
+			if (!m->exprs[j].anonymous && !strcmp(m->exprs[i].name, m->exprs[j].name)) {
+				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->exprs[i].loc,
+				              "expression '%s' is defined again (first at %s:%u); Mesa "
+				              "silently keeps this later one", m->exprs[i].name,
+				              m->exprs[j].loc.file, m->exprs[j].loc.line);
+				break;
+			}
+	for (size_t i = 0; i < m->ntemplates; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(m->templates[i].name, m->templates[j].name)) {
+				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->templates[i].loc,
+				              "template '%s' is defined again (first at %s:%u); Mesa "
+				              "silently keeps this later one", m->templates[i].name,
+				              m->templates[j].loc.file, m->templates[j].loc.line);
+				break;
+			}
+}
+
+static void check_enum_widths(lint *l)
+{
+	const spec_model *m = l->m;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fl = &b->cases[c].fields[f];
+				if (fl->type != SPEC_TYPE_ENUM ||
+				    (fl->kind == SPEC_DERIVED && !fl->has_width))
+					continue;
+				unsigned w = fl->high - fl->low + 1;
+				for (size_t v = 0; v < fl->enm->nvalues; v++) {
+					const spec_enum_value *ev = &fl->enm->values[v];
+					bool fits = ev->val >= 0 &&
+					            (w >= 63 || (uint64_t)ev->val < ((uint64_t)1 << w));
+					char key[32];
+					snprintf(key, sizeof key, "w%u", w);
+					if (fits || !once(l, ev, key))
+						continue;
+					spec_diag_add(l->diags, SPEC_WARNING, "enum-value-range", ev->loc,
+					              "value %s of enum '%s' does not fit the %u-bit field "
+					              "'%s' of '%s' (%s:%u)", ev->val_text, fl->enm->name, w,
+					              fl->name, b->name, fl->loc.file, fl->loc.line);
+				}
+			}
+	}
+}
+
+void spec_lint_model(const spec_model *m, spec_diags *diags)
+{
+	lint l = {.m = m, .diags = diags};
+	if (m->nroots) {
+		const spec_bitset *widest = m->roots[0].bitset;
+		for (size_t i = 0; i < m->nroots; i++)
+			if (m->roots[i].bitset->size > widest->size)
+				widest = m->roots[i].bitset;
+		if (widest->size % 32)
+			spec_diag_add(diags, SPEC_ERROR, "bitsize-multiple", widest->loc,
+			              "the widest root '%s' is %u bits; Mesa needs the widest "
+			              "instruction to be a multiple of 32 bits", widest->name,
+			              widest->size);
+	}
+	collect_root_params(&l);
+	if (l.root_params && l.nroot_params)
+		for (size_t i = 0; i < m->nbitsets; i++)
+			if (spec_is_leaf(m->bitsets[i]))
+				check_leaf_scope(&l, m->bitsets[i]);
+	check_duplicate_bitsets(&l);
+	check_duplicate_defs(&l);
+	check_enum_widths(&l);
+	for (size_t i = 0; l.root_params && i < m->nbitsets; i++)
+		free(l.root_params[i]);
+	free(l.root_params);
+	free(l.nroot_params);
+	free(l.seen);
+}

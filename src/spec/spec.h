@@ -1,0 +1,345 @@
+/*
+ * spec.h - the whole API of src/spec: load an isaspec XML description
+ * (with its imports), resolve it into an immutable, checked model, and
+ * lint it.  Everything downstream (prover, codec, fuzzers, tests) reads
+ * the model through this header only.
+ *
+ * Ownership: spec_load() returns a spec_model that owns every string,
+ * array and expression it points to; spec_model_free() releases all of
+ * it.  Nothing here keeps global state: each model and each diagnostic
+ * list is independent, so several can live in one process.
+ *
+ * Bit numbering follows ../shared/ISASPEC.md section 1: bit i of an
+ * instruction is bit (i % 64) of spec_bits word (i / 64), that is, the
+ * little-endian 32-bit words of memory paired into 64-bit words.
+ */
+#ifndef ISACHECK_SPEC_H
+#define ISACHECK_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- limits */
+
+/* Resource limits; each is enforced with a diagnostic, never a crash. */
+#define SPEC_MAX_FILE_BYTES   (16u << 20) /* one XML file */
+#define SPEC_MAX_TOTAL_BYTES  (64u << 20) /* all files of one model together */
+#define SPEC_MAX_DEPTH        64u         /* element nesting */
+#define SPEC_MAX_IMPORTS      256u        /* files per model, top file included */
+#define SPEC_MAX_BITS         4096u       /* size of a root bitset */
+#define SPEC_MAX_ELEMENTS     1000000u    /* elements per model */
+#define SPEC_MAX_EXPR_DEPTH   64u         /* evaluations nested in evaluations */
+#define SPEC_MAX_AST_DEPTH    256u        /* depth of one parsed expression tree */
+#define SPEC_MAX_FIELD_BITS   64u         /* a field value (non-bitset types) */
+
+/* ----------------------------------------------------------- locations */
+
+typedef struct spec_loc {
+	const char *file; /* path as given (top file) or as resolved (imports) */
+	unsigned line;    /* 1-based; 0 when unknown */
+	unsigned col;     /* 1-based byte column; 0 when unknown */
+} spec_loc;
+
+/* ---------------------------------------------------------- diagnostics */
+
+typedef enum spec_severity {
+	SPEC_WARNING = 1, /* the model is usable; Mesa would accept or ignore it */
+	SPEC_ERROR = 2,   /* the model is usable, but the spec is wrong */
+	SPEC_FATAL = 3,   /* the input could not be read into a model at all */
+} spec_severity;
+
+typedef struct spec_diag {
+	spec_severity severity;
+	const char *rule;    /* stable rule id, e.g. "undefined-bits" */
+	spec_loc loc;
+	char *message;       /* one line, no trailing newline */
+} spec_diag;
+
+typedef struct spec_diags {
+	spec_diag *items;
+	size_t count, cap;
+} spec_diags;
+
+/* Appends a diagnostic; the message is formatted like printf.  Returns
+ * false only when memory runs out (the diagnostic is then dropped). */
+bool spec_diag_add(spec_diags *d, spec_severity sev, const char *rule,
+                   spec_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void spec_diags_free(spec_diags *d);
+/* Stable order: by file, line, column, then rule. */
+void spec_diags_sort(spec_diags *d);
+const char *spec_severity_name(spec_severity s);
+
+/* One rule the loader or linter can report. */
+typedef struct spec_rule {
+	const char *id;
+	spec_severity severity;
+	const char *summary;
+} spec_rule;
+/* The table of every rule, terminated by an entry with id == NULL. */
+const spec_rule *spec_rules(void);
+const spec_rule *spec_rule_find(const char *id);
+
+/* ----------------------------------------------------------- bit masks */
+
+/* A bit vector as wide as its root: nwords = (size + 63) / 64 words. */
+typedef struct spec_bits {
+	const uint64_t *w;
+	unsigned nwords;
+} spec_bits;
+
+static inline bool spec_bit(spec_bits b, unsigned i)
+{
+	return (i / 64u) < b.nwords && ((b.w[i / 64u] >> (i % 64u)) & 1u);
+}
+
+/* ---------------------------------------------------------- expressions */
+
+typedef struct spec_expr spec_expr; /* opaque parsed expression */
+
+/* How an evaluation looks up {FIELD} references and ISA_GPU_ID(). */
+typedef struct spec_eval_env {
+	/* Returns true and sets *value when the name resolves; false when it
+	 * names nothing (the evaluation then fails with "unknown field").  A
+	 * lookup may itself evaluate expressions: it passes depth + 1 on. */
+	bool (*lookup)(void *ctx, const char *name, unsigned depth,
+	               int64_t *value, char *err, size_t errlen);
+	void *ctx;
+	int64_t gpu_id;
+	unsigned depth; /* nesting of evaluations so far; over SPEC_MAX_EXPR_DEPTH fails */
+} spec_eval_env;
+
+/* Parses C-subset expression text (see ../shared/ISASPEC.md section 2).
+ * loc is where the text starts; errors are reported there with the
+ * column inside the expression.  Returns NULL and adds an error
+ * (rule "expr-syntax") on failure. */
+spec_expr *spec_expr_parse(const char *text, spec_loc loc, spec_diags *diags);
+void spec_expr_free(spec_expr *e);
+
+/* Evaluates with int64 wrap-around semantics.  Division or modulo by
+ * zero, INT64_MIN / -1, an unknown field, a shift count outside 0..63
+ * and too deep a nesting are errors: returns false and writes a one-line
+ * message into err (which always holds a string afterwards). */
+bool spec_expr_eval(const spec_expr *e, const spec_eval_env *env,
+                    int64_t *result, char *err, size_t errlen);
+
+/* The distinct {FIELD} names the expression references, in order of
+ * first appearance; valid as long as the expression lives. */
+size_t spec_expr_ref_count(const spec_expr *e);
+const char *spec_expr_ref(const spec_expr *e, size_t i);
+/* Whether the expression calls ISA_GPU_ID(). */
+bool spec_expr_uses_gpu_id(const spec_expr *e);
+/* The source text as written (comments included). */
+const char *spec_expr_text(const spec_expr *e);
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct spec_bitset spec_bitset;
+typedef struct spec_enum spec_enum;
+
+typedef enum spec_type_kind {
+	SPEC_TYPE_UINT,
+	SPEC_TYPE_INT,
+	SPEC_TYPE_HEX,
+	SPEC_TYPE_BOOL,
+	SPEC_TYPE_BOOL_INV,
+	SPEC_TYPE_FLOAT,
+	SPEC_TYPE_OFFSET,
+	SPEC_TYPE_UOFFSET,
+	SPEC_TYPE_BRANCH,
+	SPEC_TYPE_ABSBRANCH,
+	SPEC_TYPE_CUSTOM,
+	SPEC_TYPE_ENUM,    /* spec_field.enm */
+	SPEC_TYPE_BITSET,  /* spec_field.bitset: a root, decoded recursively */
+	SPEC_TYPE_UNKNOWN, /* reported by lint; treated as uint */
+} spec_type_kind;
+
+typedef enum spec_field_kind {
+	SPEC_FIELD,   /* <field>: a named bit range */
+	SPEC_DERIVED, /* <derived>: computed by expr, occupies no bits */
+	SPEC_ASSERT,  /* <assert>: bits expected to equal assert_bits */
+} spec_field_kind;
+
+typedef struct spec_param {
+	const char *name; /* name in the enclosing scope */
+	const char *as;   /* name inside the sub-bitset (defaults to name) */
+	spec_loc loc;
+} spec_param;
+
+typedef struct spec_field {
+	spec_field_kind kind;
+	const char *name;     /* assert: "<bitset>#assertN" as Mesa names it */
+	spec_loc loc;
+	unsigned low, high;   /* inclusive bit range; derived: 0 .. width-1 */
+	bool has_width;       /* derived: whether width= was given */
+	spec_type_kind type;
+	const char *type_name;    /* as written; NULL for asserts */
+	const spec_enum *enm;     /* SPEC_TYPE_ENUM */
+	const spec_bitset *bitset;/* SPEC_TYPE_BITSET: the root */
+	const char *display;      /* display= attribute, or NULL */
+	bool call;                /* call="true" */
+	const spec_param *params;
+	size_t nparams;
+	const spec_expr *expr;    /* derived */
+	const char *expr_name;    /* derived with expr="NAME" */
+	spec_bits assert_value;   /* assert: value bits at their positions */
+} spec_field;
+
+typedef struct spec_case {
+	const spec_expr *expr;    /* NULL for the default case */
+	const char *expr_name;    /* override expr="NAME", else NULL */
+	spec_loc loc;
+	const spec_field *fields; /* <field>, <derived>, <assert>, in document order */
+	size_t nfields;
+	const char *display;      /* NULL when the case has no <display> */
+	spec_loc display_loc;
+	spec_bits field_mask;     /* bits of its fields and asserts */
+} spec_case;
+
+typedef struct spec_meta {
+	const char *key, *value;
+} spec_meta;
+
+typedef struct spec_encode_map {
+	const char *name, *expr;
+	bool force;
+	spec_loc loc;
+} spec_encode_map;
+
+typedef struct spec_gen {
+	uint32_t min, max; /* inclusive */
+} spec_gen;
+
+struct spec_bitset {
+	const char *name;
+	const char *displayname;     /* NULL when absent */
+	spec_loc loc;
+	const spec_bitset *parent;   /* NULL for a root */
+	const spec_bitset *root;     /* itself for a root */
+	unsigned size;               /* the root's size in bits */
+	unsigned index;              /* position in spec_model.bitsets */
+
+	spec_gen gen_own;            /* as written (defaults 0 .. UINT32_MAX) */
+	spec_gen gen;                /* effective: intersected with ancestors */
+	bool has_gen;
+
+	/* This bitset's own <pattern> bits, then merged with every ancestor. */
+	spec_bits own_match, own_mask, own_dontcare;
+	spec_bits match, mask, dontcare;
+	spec_bits field_mask;        /* default-case fields and asserts, merged */
+
+	const spec_case *cases;      /* overrides in document order, default last */
+	size_t ncases;
+
+	const spec_bitset *const *children;
+	size_t nchildren;
+
+	const spec_meta *meta;       /* own <meta> attributes */
+	size_t nmeta;
+	const char *encode_type, *encode_case_prefix;
+	const spec_encode_map *maps;
+	size_t nmaps;
+	bool has_decode;
+	const char *doc;             /* first <doc> text, trimmed, or NULL */
+};
+
+typedef struct spec_enum_value {
+	int64_t val;
+	const char *val_text;
+	const char *display;
+	const char *name;            /* NULL when absent */
+	spec_loc loc;
+} spec_enum_value;
+
+struct spec_enum {
+	const char *name;
+	spec_loc loc;
+	const spec_enum_value *values;
+	size_t nvalues;
+};
+
+typedef struct spec_named_expr {
+	const char *name;       /* "anon_N" for an inline <expr> */
+	bool anonymous;         /* an <expr> inside <override> or <derived> */
+	spec_loc loc;
+	const spec_expr *expr;
+} spec_named_expr;
+
+typedef struct spec_template {
+	const char *name;
+	spec_loc loc;
+	const char *text;
+} spec_template;
+
+typedef struct spec_root {
+	const spec_bitset *bitset;
+	const spec_bitset *const *leaves; /* in document order */
+	size_t nleaves;
+} spec_root;
+
+typedef struct spec_model {
+	const char *path;                  /* the top-level file */
+	const char *const *files;          /* every file read, top first */
+	size_t nfiles;
+	const spec_bitset *const *bitsets; /* imported files' bitsets first, as Mesa reads them */
+	size_t nbitsets;
+	const spec_root *roots;
+	size_t nroots;
+	const spec_enum *enums;
+	size_t nenums;
+	const spec_named_expr *exprs;
+	size_t nexprs;
+	const spec_template *templates;
+	size_t ntemplates;
+	unsigned bitsize;                  /* largest root size */
+	struct spec_model_private *priv;
+} spec_model;
+
+/* Loads path and its imports, resolves and lints.  Every finding goes to
+ * diags (never stopping at the first).  Returns NULL only when the input
+ * is unusable (a SPEC_FATAL diagnostic says why); otherwise a model in
+ * which erroneous parts are left out or neutralised, as the diagnostics
+ * describe. */
+spec_model *spec_load(const char *path, spec_diags *diags);
+/* The same from a buffer; imports are read relative to base_dir. */
+spec_model *spec_load_buffer(const char *name, const char *data, size_t len,
+                             const char *base_dir, spec_diags *diags);
+void spec_model_free(spec_model *m);
+
+/* Look-ups; NULL when there is none.  A name shared by per-generation
+ * variants returns the first; use gen to pick (UINT32_MAX: any). */
+const spec_bitset *spec_find_bitset(const spec_model *m, const char *name);
+const spec_bitset *spec_find_bitset_gen(const spec_model *m, const char *name,
+                                        uint32_t gen);
+const spec_root *spec_find_root(const spec_model *m, const char *name);
+const spec_enum *spec_find_enum(const spec_model *m, const char *name);
+const spec_named_expr *spec_find_expr(const spec_model *m, const char *name);
+const spec_template *spec_find_template(const spec_model *m, const char *name);
+const spec_enum_value *spec_enum_lookup(const spec_enum *e, int64_t val);
+
+static inline bool spec_is_leaf(const spec_bitset *b) { return b->nchildren == 0; }
+static inline bool spec_is_root(const spec_bitset *b) { return b->parent == NULL; }
+/* A leaf is an instruction unless its name starts with '#'. */
+static inline bool spec_is_internal(const spec_bitset *b) { return b->name[0] == '#'; }
+/* The displayed name: displayname when given, else name. */
+static inline const char *spec_display_name(const spec_bitset *b)
+{
+	return b->displayname ? b->displayname : b->name;
+}
+
+/* Counts for reports and conformance tests. */
+typedef struct spec_stats {
+	size_t files, bitsets, roots, leaves, leaf_names, enums, exprs, templates;
+} spec_stats;
+spec_stats spec_model_stats(const spec_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,227 @@
+/* util.c - arena, bit vectors and small text helpers for src/spec. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_chunk {
+	arena_chunk *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+};
+
+void *arena_alloc(arena *a, size_t size)
+{
+	size = (size + 15u) & ~(size_t)15u;
+	if (size == 0)
+		size = 16;
+	arena_chunk *c = a->head;
+	if (!c || c->cap - c->used < size) {
+		size_t cap = size > 65536 ? size : 65536;
+		c = malloc(sizeof *c + cap);
+		if (!c) {
+			a->failed = true;
+			return NULL;
+		}
+		c->cap = cap;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = 0;
+	}
+	return p;
+}
+
+char *arena_strdup(arena *a, const char *s)
+{
+	return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void arena_free(arena *a)
+{
+	arena_chunk *c = a->head;
+	while (c) {
+		arena_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	a->head = NULL;
+}
+
+uint64_t *bits_new(arena *a, unsigned nwords)
+{
+	return arena_alloc(a, sizeof(uint64_t) * (nwords ? nwords : 1));
+}
+
+void bits_set_range(uint64_t *w, unsigned low, unsigned high)
+{
+	for (unsigned i = low; i <= high; i++)
+		w[i / 64u] |= (uint64_t)1 << (i % 64u);
+}
+
+bool bits_any(const uint64_t *w, unsigned nwords)
+{
+	for (unsigned i = 0; i < nwords; i++)
+		if (w[i])
+			return true;
+	return false;
+}
+
+void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < size;) {
+		if (!((w[i / 64u] >> (i % 64u)) & 1u)) {
+			i++;
+			continue;
+		}
+		unsigned j = i;
+		while (j + 1 < size && ((w[(j + 1) / 64u] >> ((j + 1) % 64u)) & 1u))
+			j++;
+		char part[32];
+		if (i == j)
+			snprintf(part, sizeof part, "%s%u", used ? ", " : "", i);
+		else
+			snprintf(part, sizeof part, "%s%u..%u", used ? ", " : "", i, j);
+		size_t pl = strlen(part);
+		if (used + pl + 4 >= len) {
+			snprintf(buf + used, len - used, ", ...");
+			return;
+		}
+		memcpy(buf + used, part, pl + 1);
+		used += pl;
+		i = j + 1;
+	}
+}
+
+unsigned text_distance(const char *a, const char *b, unsigned cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return cap + 1;
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	unsigned row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned cost = tolower((unsigned char)a[i - 1]) ==
+			                tolower((unsigned char)b[j - 1]) ? 0u : 1u;
+			unsigned best = diag + cost;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (up + 1 < best)
+				best = up + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb] > cap ? cap + 1 : row[lb];
+}
+
+static bool is_py_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+char *text_strip(arena *a, const char *s)
+{
+	if (!s)
+		return NULL;
+	while (is_py_space(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && is_py_space(s[n - 1]))
+		n--;
+	return arena_strndup(a, s, n);
+}
+
+bool text_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	if (!s)
+		return false;
+	while (is_py_space(*s))
+		s++;
+	if (*s == '+')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	uint64_t v = 0;
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	while (is_py_space(*s))
+		s++;
+	if (*s)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool text_parse_c_int(const char *s, int64_t *out)
+{
+	if (!s)
+		return false;
+	while (is_py_space(*s))
+		s++;
+	bool neg = false;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	if (!isdigit((unsigned char)*s))
+		return false;
+	unsigned base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	} else if (s[0] == '0' && isdigit((unsigned char)s[1])) {
+		base = 8;
+	}
+	uint64_t v = 0;
+	for (;; s++) {
+		unsigned d;
+		if (isdigit((unsigned char)*s))
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && isxdigit((unsigned char)*s))
+			d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+		else
+			break;
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	while (*s == 'u' || *s == 'U' || *s == 'l' || *s == 'L')
+		s++;
+	while (is_py_space(*s))
+		s++;
+	if (*s)
+		return false;
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}

@@ -1,0 +1,357 @@
+/*
+ * xml.c - reads one XML file into our own small element tree.
+ *
+ * We drive libxml2's SAX2 parser rather than use its DOM because the DOM
+ * keeps no columns, and every diagnostic wants file:line:col of the
+ * element and of the attribute at fault.  At each start tag we take the
+ * parser's byte offset, walk back to the tag's '<' (a '<' cannot occur
+ * inside a tag, not even in attribute values) and scan the raw tag for
+ * attribute positions.  Offsets only grow, so line counting is one
+ * forward pass over the file.
+ *
+ * Hostile input: no DTD is accepted (so no entity can be declared, let
+ * alone expanded), the network is off, nesting depth and element count
+ * are capped, and the first well-formedness error stops the parse.
+ */
+#include "internal.h"
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct xml_reader {
+	arena *a;
+	const char *file;
+	const char *data;
+	size_t len;
+	xmlParserCtxtPtr ctxt;
+	spec_diags *diags;
+	size_t *budget;
+	xml_elem *root, *cur;
+	unsigned depth;
+	bool failed;
+	/* forward line cursor */
+	size_t pos, line_start;
+	unsigned line;
+	/* text of the current element, grown as character data arrives */
+	char *textbuf;
+	size_t textlen, textcap;
+} xml_reader;
+
+static spec_loc reader_loc_at(xml_reader *r, size_t off)
+{
+	if (off < r->pos) { /* never expected; restart the count rather than lie */
+		r->pos = 0;
+		r->line = 1;
+		r->line_start = 0;
+	}
+	while (r->pos < off && r->pos < r->len) {
+		if (r->data[r->pos] == '\n') {
+			r->line++;
+			r->line_start = r->pos + 1;
+		}
+		r->pos++;
+	}
+	return (spec_loc){r->file, r->line, (unsigned)(off - r->line_start + 1)};
+}
+
+static void reader_fail(xml_reader *r, const char *rule, spec_loc loc,
+                        const char *msg)
+{
+	if (r->failed)
+		return;
+	r->failed = true;
+	spec_diag_add(r->diags, SPEC_FATAL, rule, loc, "%s", msg);
+	xmlStopParser(r->ctxt);
+}
+
+/* Appends the character data gathered so far to the current element:
+ * text before and after child elements ends up as one string. */
+static void flush_text(xml_reader *r)
+{
+	if (!r->cur || !r->textlen)
+		return;
+	size_t ol = strlen(r->cur->text);
+	char *t = arena_alloc(r->a, ol + r->textlen + 1);
+	if (t) {
+		memcpy(t, r->cur->text, ol);
+		memcpy(t + ol, r->textbuf, r->textlen);
+		r->cur->text = t;
+	}
+	r->textlen = 0;
+}
+
+/* Finds the offset of the '<' opening the tag the parser is inside. */
+static size_t tag_start(xml_reader *r)
+{
+	long consumed = xmlByteConsumed(r->ctxt);
+	size_t off = consumed < 0 ? 0 : (size_t)consumed;
+	if (off >= r->len)
+		off = r->len ? r->len - 1 : 0;
+	while (off > 0 && r->data[off] != '<')
+		off--;
+	return off;
+}
+
+/* Records each attribute's position by scanning the raw start tag. */
+static void locate_attrs(xml_reader *r, xml_elem *e, size_t start)
+{
+	size_t p = start + 1;
+	while (p < r->len && !strchr(" \t\r\n/>", r->data[p]))
+		p++;
+	for (;;) {
+		while (p < r->len && strchr(" \t\r\n", r->data[p]))
+			p++;
+		if (p >= r->len || r->data[p] == '>' || r->data[p] == '/')
+			return;
+		size_t name_at = p;
+		while (p < r->len && !strchr(" \t\r\n=/>", r->data[p]))
+			p++;
+		size_t name_len = p - name_at;
+		spec_loc loc = reader_loc_at(r, name_at);
+		for (unsigned i = 0; i < e->nattrs; i++) {
+			const char *n = e->attrs[i].name;
+			if (strlen(n) == name_len && !memcmp(n, r->data + name_at, name_len))
+				e->attrs[i].loc = loc;
+		}
+		while (p < r->len && r->data[p] != '"' && r->data[p] != '\'' &&
+		       r->data[p] != '>')
+			p++;
+		if (p >= r->len || r->data[p] == '>')
+			return;
+		char q = r->data[p++];
+		while (p < r->len && r->data[p] != q)
+			p++;
+		p++;
+	}
+}
+
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *uri, int nb_namespaces,
+                     const xmlChar **namespaces, int nb_attributes,
+                     int nb_defaulted, const xmlChar **attributes)
+{
+	(void)prefix; (void)uri; (void)nb_namespaces; (void)namespaces;
+	(void)nb_defaulted;
+	xml_reader *r = ctx;
+	if (r->failed)
+		return;
+	size_t start = tag_start(r);
+	spec_loc loc = reader_loc_at(r, start);
+	if (++r->depth > SPEC_MAX_DEPTH) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "elements nested deeper than %u levels",
+		         SPEC_MAX_DEPTH);
+		reader_fail(r, "xml-depth", loc, msg);
+		return;
+	}
+	if (*r->budget == 0) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "more than %u elements", SPEC_MAX_ELEMENTS);
+		reader_fail(r, "too-many-elements", loc, msg);
+		return;
+	}
+	(*r->budget)--;
+	flush_text(r);
+
+	xml_elem *e = arena_alloc(r->a, sizeof *e);
+	if (!e) {
+		reader_fail(r, "io", loc, "out of memory");
+		return;
+	}
+	e->name = arena_strdup(r->a, (const char *)localname);
+	e->loc = loc;
+	e->text = (char *)"";
+	e->nattrs = (unsigned)nb_attributes;
+	e->attrs = arena_alloc(r->a, sizeof(xml_attr) * (size_t)(nb_attributes + 1));
+	for (int i = 0; e->attrs && i < nb_attributes; i++) {
+		const xmlChar **at = attributes + 5 * i; /* name, prefix, uri, begin, end */
+		e->attrs[i].name = arena_strdup(r->a, (const char *)at[0]);
+		e->attrs[i].value = arena_strndup(r->a, (const char *)at[3],
+		                                  (size_t)(at[4] - at[3]));
+		e->attrs[i].loc = loc;
+	}
+	locate_attrs(r, e, start);
+	/* Text starts after the '>' that closes this start tag. */
+	size_t p = start;
+	char q = 0;
+	for (; p < r->len; p++) {
+		char c = r->data[p];
+		if (q) {
+			if (c == q)
+				q = 0;
+		} else if (c == '"' || c == '\'') {
+			q = c;
+		} else if (c == '>') {
+			break;
+		}
+	}
+	e->text_loc = reader_loc_at(r, p < r->len ? p + 1 : p);
+
+	e->parent = r->cur;
+	if (r->cur) {
+		if (r->cur->last)
+			r->cur->last->next = e;
+		else
+			r->cur->first = e;
+		r->cur->last = e;
+	} else {
+		r->root = e;
+	}
+	r->cur = e;
+}
+
+static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                   const xmlChar *uri)
+{
+	(void)localname; (void)prefix; (void)uri;
+	xml_reader *r = ctx;
+	if (r->failed || !r->cur)
+		return;
+	flush_text(r);
+	r->depth--;
+	r->cur = r->cur->parent;
+}
+
+static void on_chars(void *ctx, const xmlChar *ch, int len)
+{
+	xml_reader *r = ctx;
+	if (r->failed || !r->cur || len <= 0)
+		return;
+	for (int i = 0; i < len && !r->cur->has_text; i++)
+		if (!strchr(" \t\r\n", ch[i])) {
+			/* The parser has just consumed these characters: step back to
+			 * the first one that is not white space, for the diagnostic. */
+			long end = xmlByteConsumed(r->ctxt);
+			size_t off = end < 0 ? 0 : (size_t)end;
+			size_t back = (size_t)(len - i);
+			r->cur->has_text = true;
+			r->cur->text_ws_loc = off >= back && off - back >= r->pos
+				? reader_loc_at(r, off - back) : r->cur->text_loc;
+		}
+	size_t need = r->textlen + (size_t)len + 1;
+	if (need > r->textcap) {
+		size_t cap = r->textcap ? r->textcap : 256;
+		while (cap < need)
+			cap *= 2;
+		char *b = realloc(r->textbuf, cap);
+		if (!b) {
+			reader_fail(r, "io", r->cur->loc, "out of memory");
+			return;
+		}
+		r->textbuf = b;
+		r->textcap = cap;
+	}
+	memcpy(r->textbuf + r->textlen, ch, (size_t)len);
+	r->textlen += (size_t)len;
+}
+
+static void on_dtd(void *ctx, const xmlChar *name, const xmlChar *ext_id,
+                   const xmlChar *system_id)
+{
+	(void)name; (void)ext_id; (void)system_id;
+	xml_reader *r = ctx;
+	size_t off = tag_start(r);
+	/* tag_start finds the '<' of "<!DOCTYPE" when the subset is short;
+	 * search for the keyword itself to be exact. */
+	const char *d = NULL;
+	for (size_t i = 0; i + 9 <= r->len; i++)
+		if (!memcmp(r->data + i, "<!DOCTYPE", 9)) {
+			d = r->data + i;
+			break;
+		}
+	if (d)
+		off = (size_t)(d - r->data);
+	reader_fail(r, "xml-dtd", reader_loc_at(r, off),
+	            "a DOCTYPE is not allowed: specs may declare no DTD and no entities");
+}
+
+static void on_error(void *ctx, xmlErrorPtr err)
+{
+	xml_reader *r = ctx;
+	if (!err || err->level == XML_ERR_WARNING || r->failed)
+		return;
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s", err->message ? err->message : "not well-formed");
+	size_t n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = 0;
+	unsigned line = err->line > 0 ? (unsigned)err->line : 0;
+	unsigned col = err->int2 > 0 ? (unsigned)err->int2 : 0;
+	reader_fail(r, "xml-syntax", (spec_loc){r->file, line, col}, msg);
+}
+
+static void on_entity_ref(void *ctx, const xmlChar *name)
+{
+	xml_reader *r = ctx;
+	char msg[160];
+	snprintf(msg, sizeof msg, "entity reference '&%.64s;' is not allowed",
+	         (const char *)name);
+	reader_fail(r, "xml-syntax", r->cur ? r->cur->loc : (spec_loc){r->file, 0, 0}, msg);
+}
+
+xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
+                    size_t *element_budget, spec_diags *diags)
+{
+	xml_reader r = {.a = a, .file = file, .data = data, .len = len,
+	                .diags = diags, .budget = element_budget, .line = 1};
+	if (len == 0 || len > (size_t)INT32_MAX) {
+		spec_diag_add(diags, SPEC_FATAL, "xml-syntax", (spec_loc){file, 0, 0},
+		              "the file is empty");
+		return NULL;
+	}
+	/* libxml2 stops at a NUL byte with a vague message; say what it is. */
+	const char *nul = memchr(data, 0, len);
+	if (nul) {
+		spec_diag_add(diags, SPEC_FATAL, "xml-syntax",
+		              reader_loc_at(&r, (size_t)(nul - data)),
+		              "NUL byte in the file: not a text file");
+		return NULL;
+	}
+	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)len);
+	if (!ctxt) {
+		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){file, 0, 0},
+		              "cannot create an XML parser (out of memory)");
+		return NULL;
+	}
+	r.ctxt = ctxt;
+	xmlSAXHandler *sax = ctxt->sax;
+	memset(sax, 0, sizeof *sax);
+	sax->initialized = XML_SAX2_MAGIC;
+	sax->startElementNs = on_start;
+	sax->endElementNs = on_end;
+	sax->characters = on_chars;
+	sax->cdataBlock = on_chars;
+	sax->internalSubset = on_dtd;
+	sax->externalSubset = on_dtd;
+	sax->reference = on_entity_ref;
+	sax->serror = on_error;
+	ctxt->userData = &r;
+	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+	ctxt->replaceEntities = 0;
+	xmlParseDocument(ctxt);
+	if (!r.failed && (!ctxt->wellFormed || !r.root)) {
+		spec_diag_add(diags, SPEC_FATAL, "xml-syntax", (spec_loc){file, 0, 0},
+		              "not a well-formed XML document (no document element)");
+		r.failed = true;
+	}
+	xmlFreeParserCtxt(ctxt);
+	free(r.textbuf);
+	return r.failed ? NULL : r.root;
+}
+
+const xml_attr *xml_attr_find(const xml_elem *e, const char *name)
+{
+	for (unsigned i = 0; i < e->nattrs; i++)
+		if (e->attrs[i].name && !strcmp(e->attrs[i].name, name))
+			return &e->attrs[i];
+	return NULL;
+}
+
+const char *xml_attr_get(const xml_elem *e, const char *name)
+{
+	const xml_attr *at = xml_attr_find(e, name);
+	return at ? at->value : NULL;
+}

@@ -1,0 +1,130 @@
+/* test_cli.c - the isacheck command as a user runs it: exit codes,
+ * output formats and usage errors. */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs a shell command line; returns its exit code and (a prefix of) its
+ * standard output in out. */
+static int run(const char *cmdline, char *out, size_t outlen)
+{
+	FILE *p = popen(cmdline, "r");
+	if (!p)
+		return -1;
+	size_t n = fread(out, 1, outlen - 1, p);
+	out[n] = 0;
+	while (fgetc(p) != EOF) {
+	}
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char dir[] = "/tmp/isacheck-cli-XXXXXX";
+static char clean[300], faulty[300];
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(version_and_usage)
+{
+	char out[4096], cmd[600];
+	snprintf(cmd, sizeof cmd, "%s --version", ISACHECK_BINARY);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK(!strncmp(out, "isacheck ", 9));
+	snprintf(cmd, sizeof cmd, "%s 2>/dev/null", ISACHECK_BINARY);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s frobnicate 2>/dev/null", ISACHECK_BINARY);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s lint 2>/dev/null", ISACHECK_BINARY);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s lint --bogus %s 2>/dev/null", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s rules", ISACHECK_BINARY);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "undefined-bits") != NULL);
+}
+
+TEST(lint_exit_codes_and_text)
+{
+	char out[8192], cmd[900];
+	snprintf(cmd, sizeof cmd, "%s lint %s", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "");
+	snprintf(cmd, sizeof cmd, "%s lint %s 2>/dev/null", ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	char expect[600];
+	snprintf(expect, sizeof expect,
+	         "%s:9:1: error: leaf 'b' leaves bits 4..7 undefined: declare them as a "
+	         "pattern (0, 1 or x), a field or an assert [undefined-bits]\n", faulty);
+	CHECK_STR(out, expect);
+	/* The worst file decides: missing file is unusable input. */
+	snprintf(cmd, sizeof cmd, "%s lint %s %s/nope.xml 2>/dev/null", ISACHECK_BINARY,
+	         faulty, dir);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "nope.xml:0:0: error: cannot read") != NULL);
+	CHECK(strstr(out, "[io]") != NULL);
+	/* --ignore drops a rule; an unknown rule name is a usage error. */
+	snprintf(cmd, sizeof cmd, "%s lint --ignore=undefined-bits %s", ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s lint --ignore=undefined-bitz %s 2>/dev/null",
+	         ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+}
+
+TEST(lint_json)
+{
+	char out[8192], cmd[900];
+	snprintf(cmd, sizeof cmd, "%s lint --format=json %s %s", ISACHECK_BINARY, clean, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK(!strncmp(out, "{\"version\":1,\"tool\":\"isacheck\",\"command\":\"lint\"", 47));
+	CHECK(strstr(out, "\"rule\":\"undefined-bits\"") != NULL);
+	CHECK(strstr(out, "\"line\":9,\"column\":1,\"severity\":\"error\"") != NULL);
+	CHECK(strstr(out, "\"summary\":{\"errors\":1,\"warnings\":0,\"fatal\":0},\"exit_code\":1}") != NULL);
+	CHECK(strstr(out, "\"stats\":{\"files\":1,\"bitsets\":3,\"roots\":1,\"leaves\":2") != NULL);
+	/* When python3 is there, the whole document must parse as JSON. */
+	snprintf(cmd, sizeof cmd,
+	         "command -v python3 >/dev/null || exit 0; %s lint --format=json %s %s "
+	         "| python3 -c 'import json,sys; json.load(sys.stdin)'",
+	         ISACHECK_BINARY, clean, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(clean, sizeof clean, "%s/clean.xml", dir);
+	snprintf(faulty, sizeof faulty, "%s/faulty.xml", dir);
+	write_file(clean, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
+	                  "  <pattern low=\"8\" high=\"31\">000000000000000000000000</pattern>\n"
+	                  "  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+	                  "  <display>{NAME} {A}</display>\n</bitset>\n</isa>\n");
+	write_file(faulty, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
+	                   "  <pattern low=\"8\" high=\"31\">000000000000000000000000</pattern>\n"
+	                   "</bitset>\n<bitset name=\"a\" extends=\"#i\">\n"
+	                   "  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+	                   "  <display>{NAME} {A}</display>\n</bitset>\n"
+	                   "<bitset name=\"b\" extends=\"#i\">\n"
+	                   "  <field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	                   "  <display>{NAME} {A}</display>\n</bitset>\n</isa>\n");
+	RUN(version_and_usage);
+	RUN(lint_exit_codes_and_text);
+	RUN(lint_json);
+	unlink(clean);
+	unlink(faulty);
+	rmdir(dir);
+	return testlib_finish();
+}
