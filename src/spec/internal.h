@@ -34,9 +34,16 @@ typedef struct xml_attr {
 	spec_loc loc;
 } xml_attr;
 
+/* The dialect's element names, known at parse time so the loader
+ * compares numbers, not strings. */
+typedef enum xml_kind {
+	EL_OTHER, EL_ISA, EL_IMPORT, EL_BITSET, EL_ENUM, EL_VALUE, EL_EXPR, EL_TEMPLATE, EL_DOC, EL_GEN, EL_META, EL_PATTERN, EL_FIELD, EL_PARAM, EL_ASSERT, EL_DERIVED, EL_OVERRIDE, EL_DISPLAY, EL_ENCODE, EL_MAP, EL_DECODE,
+} xml_kind;
+
 typedef struct xml_elem xml_elem;
 struct xml_elem {
 	const char *name;
+	xml_kind kind;
 	spec_loc loc;            /* the '<' of the start tag */
 	xml_attr *attrs;
 	unsigned nattrs;

@@ -17,52 +17,139 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One name a leaf can see, in Mesa's look-up order: the derived fields a
+ * look-up may evaluate (overrides' first, up to the first definition in
+ * a default case, which shadows everything above it). */
+typedef struct scope_name {
+	const char *name;
+	unsigned stamp;       /* the leaf this entry belongs to */
+	bool closed;          /* a default-case definition was seen */
+	bool used;            /* its derived fields were already checked */
+	unsigned nderived;
+	const spec_field *derived[4];
+} scope_name;
+
+/* A (place, name) pair already reported. */
+typedef struct seen_key {
+	const void *where;
+	char name[64];
+} seen_key;
+
 typedef struct lint {
 	const spec_model *m;
 	spec_diags *diags;
 	/* names passed into each root by <param as>, indexed by bitset index */
 	const char ***root_params;
 	size_t *nroot_params;
+	/* the names the current leaf sees (open addressing, reset by stamp) */
+	scope_name *scope;
+	size_t scope_cap;
+	unsigned stamp;
 	/* findings already made, to report each (place, name) once */
-	struct seen { const void *where; char name[64]; } *seen;
-	size_t nseen, capseen;
+	seen_key *seen;
+	size_t nseen, seen_cap;
 } lint;
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
 
 static bool once(lint *l, const void *where, const char *name)
 {
-	for (size_t i = 0; i < l->nseen; i++)
-		if (l->seen[i].where == where && !strncmp(l->seen[i].name, name, 63))
-			return false;
-	if (l->nseen == l->capseen) {
-		size_t cap = l->capseen ? l->capseen * 2 : 32;
-		struct seen *s = realloc(l->seen, cap * sizeof *s);
-		if (!s)
+	if (l->nseen * 2 >= l->seen_cap) {
+		size_t cap = l->seen_cap ? l->seen_cap * 2 : 256;
+		seen_key *t = calloc(cap, sizeof *t);
+		if (!t)
 			return true;
-		l->seen = s;
-		l->capseen = cap;
+		for (size_t i = 0; i < l->seen_cap; i++) {
+			if (!l->seen[i].where)
+				continue;
+			size_t j = (size_t)(hash_name(l->seen[i].name) ^ (uintptr_t)l->seen[i].where) & (cap - 1);
+			while (t[j].where)
+				j = (j + 1) & (cap - 1);
+			t[j] = l->seen[i];
+		}
+		free(l->seen);
+		l->seen = t;
+		l->seen_cap = cap;
 	}
-	struct seen *n = &l->seen[l->nseen++];
-	n->where = where;
-	snprintf(n->name, sizeof n->name, "%s", name);
+	char key[64];
+	snprintf(key, sizeof key, "%s", name);
+	size_t j = (size_t)(hash_name(key) ^ (uintptr_t)where) & (l->seen_cap - 1);
+	for (; l->seen[j].where; j = (j + 1) & (l->seen_cap - 1))
+		if (l->seen[j].where == where && !strcmp(l->seen[j].name, key))
+			return false;
+	l->seen[j].where = where;
+	memcpy(l->seen[j].name, key, sizeof key);
+	l->nseen++;
 	return true;
 }
 
-/* Whether name is a field or derived field of b or an ancestor, or is
- * passed into b's root by a <param>. */
-static bool resolves(const lint *l, const spec_bitset *b, const char *name)
+static scope_name *scope_slot(lint *l, const char *name, bool insert)
 {
-	for (const spec_bitset *s = b; s; s = s->parent)
+	size_t j = (size_t)hash_name(name) & (l->scope_cap - 1);
+	for (; l->scope[j].stamp == l->stamp; j = (j + 1) & (l->scope_cap - 1))
+		if (!strcmp(l->scope[j].name, name))
+			return &l->scope[j];
+	if (!insert)
+		return NULL;
+	l->scope[j] = (scope_name){.name = name, .stamp = l->stamp};
+	return &l->scope[j];
+}
+
+/* Fills the scope table with what the leaf sees.  False when out of memory. */
+static bool build_scope(lint *l, const spec_bitset *leaf)
+{
+	size_t n = 0;
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++)
+			n += s->cases[c].nfields;
+	n += l->nroot_params[leaf->root->index];
+	if (n * 2 + 1 > l->scope_cap) {
+		size_t cap = 64;
+		while (cap < n * 2 + 1)
+			cap *= 2;
+		scope_name *t = calloc(cap, sizeof *t);
+		if (!t)
+			return false;
+		free(l->scope);
+		l->scope = t;
+		l->scope_cap = cap;
+		l->stamp = 0;
+	}
+	if (++l->stamp == 0) { /* wrapped: clear for real */
+		memset(l->scope, 0, l->scope_cap * sizeof *l->scope);
+		l->stamp = 1;
+	}
+	for (const spec_bitset *s = leaf; s; s = s->parent)
 		for (size_t c = 0; c < s->ncases; c++)
 			for (size_t f = 0; f < s->cases[c].nfields; f++) {
 				const spec_field *fl = &s->cases[c].fields[f];
-				if (fl->kind != SPEC_ASSERT && !strcmp(fl->name, name))
-					return true;
+				if (fl->kind == SPEC_ASSERT)
+					continue;
+				scope_name *e = scope_slot(l, fl->name, true);
+				if (e->closed)
+					continue;
+				if (fl->kind == SPEC_DERIVED && e->nderived < 4)
+					e->derived[e->nderived++] = fl;
+				if (!s->cases[c].expr)
+					e->closed = true;
 			}
-	unsigned r = b->root->index;
+	unsigned r = leaf->root->index;
 	for (size_t i = 0; i < l->nroot_params[r]; i++)
-		if (!strcmp(l->root_params[r][i], name))
-			return true;
-	return false;
+		scope_slot(l, l->root_params[r][i], true);
+	return true;
+}
+
+/* Whether name is a field or derived field of the current leaf or an
+ * ancestor, or is passed into its root by a <param>. */
+static bool resolves(lint *l, const char *name)
+{
+	return scope_slot(l, name, false) != NULL;
 }
 
 static void collect_root_params(lint *l)
@@ -146,7 +233,7 @@ static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
 			n = sizeof name - 1;
 		memcpy(name, p + 1, n);
 		name[n] = 0;
-		if (resolves(l, leaf, name)) {
+		if (resolves(l, name)) {
 			use_name(l, leaf, name, 0);
 			continue;
 		}
@@ -178,7 +265,7 @@ static void check_expr(lint *l, const spec_expr *e, const char *what,
 		return;
 	for (size_t i = 0; i < spec_expr_ref_count(e); i++) {
 		const char *name = spec_expr_ref(e, i);
-		if (resolves(l, leaf, name)) {
+		if (resolves(l, name)) {
 			use_name(l, leaf, name, depth + 1);
 			continue;
 		}
@@ -194,27 +281,29 @@ static void check_expr(lint *l, const spec_expr *e, const char *what,
 	}
 }
 
+/* The bitset on the leaf's chain that defines field fl. */
+static const spec_bitset *field_owner(const spec_bitset *leaf, const spec_field *fl)
+{
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++)
+			if (fl >= s->cases[c].fields && fl < s->cases[c].fields + s->cases[c].nfields)
+				return s;
+	return leaf;
+}
+
 /* A name the leaf's decode evaluates: when it is a derived field, its
  * expression is evaluated too, so its references must resolve.  Derived
  * fields nobody prints or uses are never evaluated, and not checked. */
 static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigned depth)
 {
-	if (depth > SPEC_MAX_EXPR_DEPTH)
-		return; /* a cycle of derived fields; the evaluator reports it */
-	/* Look-up order is Mesa's: a bitset's cases, overrides (which may
-	 * or may not hold) before the default; a default-case definition
-	 * shadows everything above it. */
-	for (const spec_bitset *s = leaf; s; s = s->parent)
-		for (size_t c = 0; c < s->ncases; c++)
-			for (size_t f = 0; f < s->cases[c].nfields; f++) {
-				const spec_field *fl = &s->cases[c].fields[f];
-				if (fl->kind == SPEC_ASSERT || strcmp(fl->name, name))
-					continue;
-				if (fl->kind == SPEC_DERIVED)
-					check_expr(l, fl->expr, "derived field", s, leaf, depth);
-				if (!s->cases[c].expr)
-					return;
-			}
+	scope_name *e = scope_slot(l, name, false);
+	if (!e || e->used || depth > SPEC_MAX_EXPR_DEPTH)
+		return;
+	e->used = true; /* also ends cycles of derived fields */
+	for (unsigned i = 0; i < e->nderived; i++) {
+		const spec_field *fl = e->derived[i];
+		check_expr(l, fl->expr, "derived field", field_owner(leaf, fl), leaf, depth);
+	}
 }
 
 /* Everything a leaf's decode may evaluate or print, checked in its scope:
@@ -222,6 +311,8 @@ static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigne
  * derived fields those reach, and the params of its fields. */
 static void check_leaf_scope(lint *l, const spec_bitset *leaf)
 {
+	if (!build_scope(l, leaf))
+		return;
 	bool display_settled = false;
 	for (const spec_bitset *s = leaf; s; s = s->parent) {
 		for (size_t c = 0; c < s->ncases; c++) {
@@ -235,7 +326,7 @@ static void check_leaf_scope(lint *l, const spec_bitset *leaf)
 				const spec_field *fl = &sc->fields[f];
 				for (size_t p = 0; p < fl->nparams; p++) {
 					const spec_param *pa = &fl->params[p];
-					if (resolves(l, leaf, pa->name) || !once(l, pa, pa->name))
+					if (resolves(l, pa->name) || !once(l, pa, pa->name))
 						continue;
 					spec_diag_add(l->diags, SPEC_ERROR, "param-unknown", pa->loc,
 					              "<param name=\"%s\"> of field '%s' passes a name that "
@@ -251,14 +342,28 @@ static bool gens_overlap(spec_gen a, spec_gen b)
 	return a.min <= b.max && b.min <= a.max && a.min <= a.max && b.min <= b.max;
 }
 
+static int by_name_then_index(const void *pa, const void *pb)
+{
+	const spec_bitset *a = *(const spec_bitset *const *)pa;
+	const spec_bitset *b = *(const spec_bitset *const *)pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Same-named bitsets: sorted by name, each later one against the earlier. */
 static void check_duplicate_bitsets(lint *l)
 {
 	const spec_model *m = l->m;
+	const spec_bitset **v = malloc((m->nbitsets + 1) * sizeof *v);
+	if (!v)
+		return;
+	memcpy(v, m->bitsets, m->nbitsets * sizeof *v);
+	qsort(v, m->nbitsets, sizeof *v, by_name_then_index);
 	for (size_t i = 0; i < m->nbitsets; i++) {
-		const spec_bitset *a = m->bitsets[i];
-		for (size_t j = i + 1; j < m->nbitsets; j++) {
-			const spec_bitset *b = m->bitsets[j];
-			if (strcmp(a->name, b->name) || !gens_overlap(a->gen, b->gen))
+		const spec_bitset *b = v[i];
+		for (size_t j = i; j-- > 0 && !strcmp(v[j]->name, b->name);) {
+			const spec_bitset *a = v[j];
+			if (!gens_overlap(a->gen, b->gen))
 				continue;
 			bool variants = spec_is_leaf(a) && spec_is_leaf(b) && a->parent && b->parent;
 			if (variants)
@@ -274,6 +379,7 @@ static void check_duplicate_bitsets(lint *l)
 			break;
 		}
 	}
+	free(v);
 }
 
 static void check_duplicate_defs(lint *l)
@@ -364,4 +470,5 @@ void spec_lint_model(const spec_model *m, spec_diags *diags)
 	free(l.root_params);
 	free(l.nroot_params);
 	free(l.seen);
+	free(l.scope);
 }

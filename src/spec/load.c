@@ -240,7 +240,7 @@ static void check_schema(loader *L, const xml_elem *e)
 		bool known = false;
 		for (size_t i = 0; i < sizeof schema / sizeof *schema; i++)
 			known |= !strcmp(schema[i].name, e->name);
-		if (!strcmp(e->name, "pattern") && parent && !strcmp(parent, "override"))
+		if (e->kind == EL_PATTERN && parent && !strcmp(parent, "override"))
 			return; /* reported as override-pattern where cases are built */
 		if (known)
 			DIAG(L, SPEC_ERROR, "unknown-element", e->loc,
@@ -272,7 +272,7 @@ static void check_schema(loader *L, const xml_elem *e)
 	if (!r->text && e->has_text)
 		DIAG(L, SPEC_WARNING, "unexpected-text", e->text_ws_loc,
 		     "text inside <%s> means nothing and is ignored", e->name);
-	if (!strcmp(e->name, "doc"))
+	if (e->kind == EL_DOC)
 		return; /* free-form documentation */
 	for (const xml_elem *c = e->first; c; c = c->next)
 		check_schema(L, c);
@@ -414,7 +414,7 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 		free(data);
 	if (!root)
 		return false;
-	if (strcmp(root->name, "isa")) {
+	if (root->kind != EL_ISA) {
 		DIAG(L, SPEC_FATAL, "not-isa", root->loc,
 		     "the document element is <%s>; an isaspec file has <isa>", root->name);
 		return false;
@@ -424,11 +424,11 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 		return false;
 	bool ok = true;
 	for (const xml_elem *c = root->first; c && ok; c = c->next)
-		if (!strcmp(c->name, "import"))
+		if (c->kind == EL_IMPORT)
 			ok = handle_import(L, c);
 	L->stack.n--;
 	for (const xml_elem *c = root->first; c && ok; c = c->next)
-		if (strcmp(c->name, "import") && strcmp(c->name, "doc"))
+		if (c->kind != EL_IMPORT && c->kind != EL_DOC)
 			ok = vec_push(&L->defs, (void *)c);
 	return ok;
 }
@@ -512,7 +512,7 @@ static void build_enum(loader *L, const xml_elem *e)
 	spec_enum *en = arena_alloc(L->a, sizeof *en);
 	size_t n = 0;
 	for (const xml_elem *c = e->first; c; c = c->next)
-		n += !strcmp(c->name, "value");
+		n += c->kind == EL_VALUE;
 	spec_enum_value *vals = arena_alloc(L->a, (n ? n : 1) * sizeof *vals);
 	if (!en || !vals)
 		return;
@@ -520,7 +520,7 @@ static void build_enum(loader *L, const xml_elem *e)
 	en->loc = e->loc;
 	size_t k = 0;
 	for (const xml_elem *c = e->first; c; c = c->next) {
-		if (strcmp(c->name, "value"))
+		if (c->kind != EL_VALUE)
 			continue;
 		const char *val = xml_attr_get(c, "val"), *disp = xml_attr_get(c, "display");
 		if (!val || !disp) {
@@ -759,7 +759,7 @@ static bool get_expr(loader *L, const xml_elem *e, const spec_expr **out,
 	const xml_elem *child = NULL;
 	unsigned nchild = 0;
 	for (const xml_elem *c = e->first; c; c = c->next)
-		if (!strcmp(c->name, "expr")) {
+		if (c->kind == EL_EXPR) {
 			child = child ? child : c;
 			nchild++;
 		}
@@ -831,7 +831,7 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 	if (!f)
 		return;
 	f->loc = e->loc;
-	if (!strcmp(e->name, "assert")) {
+	if (e->kind == EL_ASSERT) {
 		f->kind = SPEC_ASSERT;
 		char buf[64];
 		snprintf(buf, sizeof buf, "#assert%u", (*assert_no)++);
@@ -871,7 +871,7 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 		}
 		f->assert_value = (spec_bits){val, nw};
 	} else {
-		f->kind = strcmp(e->name, "derived") ? SPEC_FIELD : SPEC_DERIVED;
+		f->kind = e->kind != EL_DERIVED ? SPEC_FIELD : SPEC_DERIVED;
 		f->name = xml_attr_get(e, "name");
 		if (!f->name) {
 			DIAG(L, SPEC_ERROR, "missing-attribute", e->loc, "<%s> needs a name", e->name);
@@ -904,11 +904,11 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 			f->type = SPEC_TYPE_UNKNOWN; /* reported; its bits stay accounted for */
 		size_t np = 0;
 		for (const xml_elem *c = e->first; c; c = c->next)
-			np += !strcmp(c->name, "param");
+			np += c->kind == EL_PARAM;
 		spec_param *ps = arena_alloc(L->a, (np ? np : 1) * sizeof *ps);
 		size_t k = 0;
 		for (const xml_elem *c = e->first; ps && c; c = c->next) {
-			if (strcmp(c->name, "param"))
+			if (c->kind != EL_PARAM)
 				continue;
 			const char *pn = xml_attr_get(c, "name");
 			if (!pn) {
@@ -1064,7 +1064,7 @@ static void build_bitset(loader *L, bnode *n)
 	spec_gen own = pg;
 	const xml_elem *gen_el = NULL;
 	for (const xml_elem *c = e->first; c; c = c->next)
-		if (!strcmp(c->name, "gen")) {
+		if (c->kind == EL_GEN) {
 			gen_attr(L, c, "min", &own.min, &gmin);
 			gen_attr(L, c, "max", &own.max, &gmax);
 			gen_el = c;
@@ -1091,7 +1091,7 @@ static void build_bitset(loader *L, bnode *n)
 	/* Cases: overrides in order, then the default. */
 	size_t nover = 0;
 	for (const xml_elem *c = e->first; c; c = c->next)
-		nover += !strcmp(c->name, "override");
+		nover += c->kind == EL_OVERRIDE;
 	spec_case *cases = arena_alloc(L->a, (nover + 1) * sizeof *cases);
 	if (!cases)
 		return;
@@ -1103,12 +1103,12 @@ static void build_bitset(loader *L, bnode *n)
 	unsigned assert_no = 0;
 	size_t k = 0;
 	for (const xml_elem *c = e->first; c; c = c->next) {
-		if (!strcmp(c->name, "field") || !strcmp(c->name, "derived") ||
-		    !strcmp(c->name, "assert"))
+		if (c->kind == EL_FIELD || c->kind == EL_DERIVED ||
+		    c->kind == EL_ASSERT)
 			build_field(L, n, c, &def, n->own_defined, anc, false, &assert_no);
-		else if (!strcmp(c->name, "pattern"))
+		else if (c->kind == EL_PATTERN)
 			build_pattern(L, n, c, n->own_defined, anc, match, mask, dc);
-		else if (!strcmp(c->name, "display"))
+		else if (c->kind == EL_DISPLAY)
 			take_display(L, c, &def);
 	}
 	/* Merged patterns of the ancestors and this bitset, for override checks. */
@@ -1118,7 +1118,7 @@ static void build_bitset(loader *L, bnode *n)
 	for (unsigned i = 0; i < nw; i++)
 		pat[i] = mask[i] | (p ? p->mask.w[i] : 0);
 	for (const xml_elem *c = e->first; c; c = c->next) {
-		if (strcmp(c->name, "override"))
+		if (c->kind != EL_OVERRIDE)
 			continue;
 		spec_case *sc = &cases[k++];
 		sc->loc = c->loc;
@@ -1129,12 +1129,12 @@ static void build_bitset(loader *L, bnode *n)
 			return;
 		memcpy(defined, pat, nw * sizeof *defined);
 		for (const xml_elem *f = c->first; f; f = f->next) {
-			if (!strcmp(f->name, "field") || !strcmp(f->name, "derived") ||
-			    !strcmp(f->name, "assert"))
+			if (f->kind == EL_FIELD || f->kind == EL_DERIVED ||
+			    f->kind == EL_ASSERT)
 				build_field(L, n, f, &cb, defined, NULL, true, &assert_no);
-			else if (!strcmp(f->name, "display"))
+			else if (f->kind == EL_DISPLAY)
 				take_display(L, f, &cb);
-			else if (!strcmp(f->name, "pattern"))
+			else if (f->kind == EL_PATTERN)
 				DIAG(L, SPEC_WARNING, "override-pattern", f->loc,
 				     "<pattern> inside <override> of '%s' is ignored (by Mesa too): "
 				     "overrides cannot change matching, and these bits count as undefined",
@@ -1169,11 +1169,11 @@ static void build_bitset(loader *L, bnode *n)
 	/* Metadata. */
 	size_t nmeta = 0, nmaps = 0;
 	for (const xml_elem *c = e->first; c; c = c->next) {
-		if (!strcmp(c->name, "meta"))
+		if (c->kind == EL_META)
 			nmeta += c->nattrs;
-		if (!strcmp(c->name, "encode"))
+		if (c->kind == EL_ENCODE)
 			for (const xml_elem *m = c->first; m; m = m->next)
-				nmaps += !strcmp(m->name, "map");
+				nmaps += m->kind == EL_MAP;
 	}
 	spec_meta *meta = arena_alloc(L->a, (nmeta ? nmeta : 1) * sizeof *meta);
 	spec_encode_map *maps = arena_alloc(L->a, (nmaps ? nmaps : 1) * sizeof *maps);
@@ -1181,18 +1181,18 @@ static void build_bitset(loader *L, bnode *n)
 		return;
 	nmeta = nmaps = 0;
 	for (const xml_elem *c = e->first; c; c = c->next) {
-		if (!strcmp(c->name, "meta"))
+		if (c->kind == EL_META)
 			for (unsigned i = 0; i < c->nattrs; i++)
 				meta[nmeta++] = (spec_meta){c->attrs[i].name, c->attrs[i].value};
-		else if (!strcmp(c->name, "decode"))
+		else if (c->kind == EL_DECODE)
 			b->has_decode = true;
-		else if (!strcmp(c->name, "doc") && !b->doc)
+		else if (c->kind == EL_DOC && !b->doc)
 			b->doc = text_strip(L->a, c->text);
-		else if (!strcmp(c->name, "encode")) {
+		else if (c->kind == EL_ENCODE) {
 			b->encode_type = xml_attr_get(c, "type");
 			b->encode_case_prefix = xml_attr_get(c, "case-prefix");
 			for (const xml_elem *m = c->first; m; m = m->next) {
-				if (strcmp(m->name, "map"))
+				if (m->kind != EL_MAP)
 					continue;
 				const char *force = xml_attr_get(m, "force");
 				maps[nmaps++] = (spec_encode_map){
@@ -1215,7 +1215,7 @@ static spec_gen raw_gen(const xml_elem *e)
 	spec_gen g = {0, UINT32_MAX};
 	for (const xml_elem *c = e->first; c; c = c->next) {
 		uint64_t v;
-		if (strcmp(c->name, "gen"))
+		if (c->kind != EL_GEN)
 			continue;
 		if (text_parse_uint(xml_attr_get(c, "min"), UINT32_MAX, &v))
 			g.min = (uint32_t)v;
@@ -1278,7 +1278,7 @@ static void collect_bitsets(loader *L)
 {
 	for (size_t i = 0; i < L->defs.n; i++) {
 		const xml_elem *e = L->defs.v[i];
-		if (strcmp(e->name, "bitset"))
+		if (e->kind != EL_BITSET)
 			continue;
 		const char *name = xml_attr_get(e, "name");
 		if (!name) {
@@ -1646,11 +1646,11 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 		map_init(L.a, &L.template_map, ndefs);
 		for (size_t i = 0; i < ndefs; i++) {
 			const xml_elem *e = L.defs.v[i];
-			if (!strcmp(e->name, "expr"))
+			if (e->kind == EL_EXPR)
 				add_expr(&L, e, xml_attr_get(e, "name"));
-			else if (!strcmp(e->name, "enum"))
+			else if (e->kind == EL_ENUM)
 				build_enum(&L, e);
-			else if (!strcmp(e->name, "template"))
+			else if (e->kind == EL_TEMPLATE)
 				build_template(&L, e);
 		}
 		collect_bitsets(&L);

@@ -18,6 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,12 +48,17 @@ static spec_loc reader_loc_at(xml_reader *r, size_t off)
 		r->line = 1;
 		r->line_start = 0;
 	}
-	while (r->pos < off && r->pos < r->len) {
-		if (r->data[r->pos] == '\n') {
-			r->line++;
-			r->line_start = r->pos + 1;
+	if (off > r->len)
+		off = r->len;
+	while (r->pos < off) {
+		const char *nl = memchr(r->data + r->pos, '\n', off - r->pos);
+		if (!nl) {
+			r->pos = off;
+			break;
 		}
-		r->pos++;
+		r->line++;
+		r->pos = (size_t)(nl - r->data) + 1;
+		r->line_start = r->pos;
 	}
 	return (spec_loc){r->file, r->line, (unsigned)(off - r->line_start + 1)};
 }
@@ -95,37 +101,54 @@ static size_t tag_start(xml_reader *r)
 	return off;
 }
 
-/* Records each attribute's position by scanning the raw start tag. */
-static void locate_attrs(xml_reader *r, xml_elem *e, size_t start)
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Records each attribute's position by scanning the raw start tag;
+ * returns the offset of the '>' that closes it. */
+static size_t locate_attrs(xml_reader *r, xml_elem *e, size_t start)
 {
 	size_t p = start + 1;
-	while (p < r->len && !strchr(" \t\r\n/>", r->data[p]))
+	while (p < r->len && !is_ws(r->data[p]) && r->data[p] != '/' && r->data[p] != '>')
 		p++;
 	for (;;) {
-		while (p < r->len && strchr(" \t\r\n", r->data[p]))
+		while (p < r->len && (is_ws(r->data[p]) || r->data[p] == '/'))
 			p++;
-		if (p >= r->len || r->data[p] == '>' || r->data[p] == '/')
-			return;
+		if (p >= r->len || r->data[p] == '>')
+			return p;
 		size_t name_at = p;
-		while (p < r->len && !strchr(" \t\r\n=/>", r->data[p]))
+		while (p < r->len && !is_ws(r->data[p]) && r->data[p] != '=' &&
+		       r->data[p] != '/' && r->data[p] != '>')
 			p++;
 		size_t name_len = p - name_at;
 		spec_loc loc = reader_loc_at(r, name_at);
 		for (unsigned i = 0; i < e->nattrs; i++) {
 			const char *n = e->attrs[i].name;
-			if (strlen(n) == name_len && !memcmp(n, r->data + name_at, name_len))
+			if (!strncmp(n, r->data + name_at, name_len) && !n[name_len])
 				e->attrs[i].loc = loc;
 		}
 		while (p < r->len && r->data[p] != '"' && r->data[p] != '\'' &&
 		       r->data[p] != '>')
 			p++;
 		if (p >= r->len || r->data[p] == '>')
-			return;
+			return p;
 		char q = r->data[p++];
-		while (p < r->len && r->data[p] != q)
-			p++;
-		p++;
+		const char *close = memchr(r->data + p, q, r->len - p);
+		p = close ? (size_t)(close - r->data) + 1 : r->len;
 	}
+}
+
+static xml_kind elem_kind(const char *name)
+{
+	static const char *const names[] = {
+		NULL, "isa", "import", "bitset", "enum", "value", "expr", "template", "doc", "gen", "meta", "pattern", "field", "param", "assert", "derived", "override", "display", "encode", "map", "decode",
+	};
+	for (size_t i = 1; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(names[i], name))
+			return (xml_kind)i;
+	return EL_OTHER;
 }
 
 static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
@@ -162,6 +185,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		return;
 	}
 	e->name = arena_strdup(r->a, (const char *)localname);
+	e->kind = e->name ? elem_kind(e->name) : EL_OTHER;
 	e->loc = loc;
 	e->text = (char *)"";
 	e->nattrs = (unsigned)nb_attributes;
@@ -173,21 +197,8 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		                                  (size_t)(at[4] - at[3]));
 		e->attrs[i].loc = loc;
 	}
-	locate_attrs(r, e, start);
 	/* Text starts after the '>' that closes this start tag. */
-	size_t p = start;
-	char q = 0;
-	for (; p < r->len; p++) {
-		char c = r->data[p];
-		if (q) {
-			if (c == q)
-				q = 0;
-		} else if (c == '"' || c == '\'') {
-			q = c;
-		} else if (c == '>') {
-			break;
-		}
-	}
+	size_t p = locate_attrs(r, e, start);
 	e->text_loc = reader_loc_at(r, p < r->len ? p + 1 : p);
 
 	e->parent = r->cur;
@@ -283,6 +294,31 @@ static void on_error(void *ctx, xmlErrorPtr err)
 	reader_fail(r, "xml-syntax", (spec_loc){r->file, line, col}, msg);
 }
 
+/* libxml2 reports encoding and I/O trouble through its "generic" error
+ * channel, which prints to stderr by default.  For the span of one parse
+ * we route that channel here, so the message becomes our diagnostic. */
+static void on_generic_error(void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void on_generic_error(void *ctx, const char *fmt, ...)
+{
+	xml_reader *r = ctx;
+	if (r->failed)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = 0;
+	if (!n)
+		return; /* libxml2 sends some messages in pieces; keep the first real one */
+	unsigned line = r->ctxt && r->ctxt->input && r->ctxt->input->line > 0
+		? (unsigned)r->ctxt->input->line : 0;
+	reader_fail(r, "xml-syntax", (spec_loc){r->file, line, 0}, msg);
+}
+
 static void on_entity_ref(void *ctx, const xmlChar *name)
 {
 	xml_reader *r = ctx;
@@ -331,7 +367,11 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
 	ctxt->userData = &r;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
 	ctxt->replaceEntities = 0;
+	xmlGenericErrorFunc saved_func = xmlGenericError;
+	void *saved_ctx = xmlGenericErrorContext;
+	xmlSetGenericErrorFunc(&r, on_generic_error);
 	xmlParseDocument(ctxt);
+	xmlSetGenericErrorFunc(saved_ctx, saved_func);
 	if (!r.failed && (!ctxt->wellFormed || !r.root)) {
 		spec_diag_add(diags, SPEC_FATAL, "xml-syntax", (spec_loc){file, 0, 0},
 		              "not a well-formed XML document (no document element)");
