@@ -26,16 +26,6 @@ static int run(const char *cmdline, char *out, size_t outlen)
 static char dir[] = "/tmp/isacheck-cli-XXXXXX";
 static char clean[300], faulty[300];
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 TEST(version_and_usage)
 {
 	char out[4096], cmd[600];
@@ -108,11 +98,11 @@ int main(void)
 	}
 	snprintf(clean, sizeof clean, "%s/clean.xml", dir);
 	snprintf(faulty, sizeof faulty, "%s/faulty.xml", dir);
-	write_file(clean, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
+	testlib_write_file(clean, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
 	                  "  <pattern low=\"8\" high=\"31\">000000000000000000000000</pattern>\n"
 	                  "  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
 	                  "  <display>{NAME} {A}</display>\n</bitset>\n</isa>\n");
-	write_file(faulty, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
+	testlib_write_file(faulty, "<isa>\n<bitset name=\"#i\" size=\"32\">\n"
 	                   "  <pattern low=\"8\" high=\"31\">000000000000000000000000</pattern>\n"
 	                   "</bitset>\n<bitset name=\"a\" extends=\"#i\">\n"
 	                   "  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"

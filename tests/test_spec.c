@@ -242,16 +242,6 @@ TEST(variants_and_scope)
 	spec_diags_free(&d);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 TEST(imports_relative_to_top_file)
 {
 	char dir[] = "/tmp/isacheck-test-XXXXXX";
@@ -263,12 +253,12 @@ TEST(imports_relative_to_top_file)
 	snprintf(a, sizeof a, "%s/sub/a.xml", dir);
 	snprintf(b, sizeof b, "%s/sub/b.xml", dir);
 	/* a.xml sits in sub/ but names b relative to the top file's folder. */
-	write_file(top, "<isa>\n<import file=\"sub/a.xml\"/>\n"
+	testlib_write_file(top, "<isa>\n<import file=\"sub/a.xml\"/>\n"
 	                "<bitset name=\"x\" extends=\"#r\"><pattern low=\"0\" high=\"31\">"
 	                "00000000000000000000000000000001</pattern><display>x</display></bitset>\n"
 	                "</isa>\n");
-	write_file(a, "<isa>\n<import file=\"sub/b.xml\"/>\n</isa>\n");
-	write_file(b, "<isa>\n<bitset name=\"#r\" size=\"32\"/>\n</isa>\n");
+	testlib_write_file(a, "<isa>\n<import file=\"sub/b.xml\"/>\n</isa>\n");
+	testlib_write_file(b, "<isa>\n<bitset name=\"#r\" size=\"32\"/>\n</isa>\n");
 	spec_diags d = {0};
 	spec_model *m = spec_load(top, &d);
 	CHECK(m != NULL);
@@ -286,7 +276,7 @@ TEST(imports_relative_to_top_file)
 	spec_diags_free(&d);
 
 	/* Now make b import the top file: a cycle, reported at b's import. */
-	write_file(b, "<isa>\n<import file=\"top.xml\"/>\n</isa>\n");
+	testlib_write_file(b, "<isa>\n<import file=\"top.xml\"/>\n</isa>\n");
 	m = spec_load(top, &d);
 	CHECK(m == NULL);
 	CHECK_INT(count_rule(&d, "import-cycle", 2), 1);

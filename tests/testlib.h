@@ -68,6 +68,17 @@ static int testlib_skipped;
 		testlib_skipped = 1;                                   \
 	} while (0)
 
+/* Writes text to path, checking that it worked. */
+static inline void testlib_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(fputs(text, f) >= 0);
+		CHECK(fclose(f) == 0);
+	}
+}
+
 static inline int testlib_finish(void)
 {
 	printf("%d checks, %d failed\n", testlib_checks, testlib_failures);

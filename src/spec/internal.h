@@ -75,6 +75,8 @@ void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
 
 /* ---------------------------------------------------------- misc text */
 
+/* FNV-1a hash of a string, for the module's small hash tables. */
+uint64_t text_hash(const char *s);
 /* Levenshtein distance, capped: returns cap + 1 when larger. */
 unsigned text_distance(const char *a, const char *b, unsigned cap);
 /* Strips white space as Python's str.strip() does, into the arena. */

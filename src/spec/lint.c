@@ -50,14 +50,6 @@ typedef struct lint {
 	size_t nseen, seen_cap;
 } lint;
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static bool once(lint *l, const void *where, const char *name)
 {
 	if (l->nseen * 2 >= l->seen_cap) {
@@ -68,7 +60,7 @@ static bool once(lint *l, const void *where, const char *name)
 		for (size_t i = 0; i < l->seen_cap; i++) {
 			if (!l->seen[i].where)
 				continue;
-			size_t j = (size_t)(hash_name(l->seen[i].name) ^ (uintptr_t)l->seen[i].where) & (cap - 1);
+			size_t j = (size_t)(text_hash(l->seen[i].name) ^ (uintptr_t)l->seen[i].where) & (cap - 1);
 			while (t[j].where)
 				j = (j + 1) & (cap - 1);
 			t[j] = l->seen[i];
@@ -79,7 +71,7 @@ static bool once(lint *l, const void *where, const char *name)
 	}
 	char key[64];
 	snprintf(key, sizeof key, "%s", name);
-	size_t j = (size_t)(hash_name(key) ^ (uintptr_t)where) & (l->seen_cap - 1);
+	size_t j = (size_t)(text_hash(key) ^ (uintptr_t)where) & (l->seen_cap - 1);
 	for (; l->seen[j].where; j = (j + 1) & (l->seen_cap - 1))
 		if (l->seen[j].where == where && !strcmp(l->seen[j].name, key))
 			return false;
@@ -91,7 +83,7 @@ static bool once(lint *l, const void *where, const char *name)
 
 static scope_name *scope_slot(lint *l, const char *name, bool insert)
 {
-	size_t j = (size_t)hash_name(name) & (l->scope_cap - 1);
+	size_t j = (size_t)text_hash(name) & (l->scope_cap - 1);
 	for (; l->scope[j].stamp == l->stamp; j = (j + 1) & (l->scope_cap - 1))
 		if (!strcmp(l->scope[j].name, name))
 			return &l->scope[j];

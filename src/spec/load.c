@@ -28,14 +28,6 @@ typedef struct name_map {
 	size_t cap;
 } name_map;
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static bool map_init(arena *a, name_map *m, size_t n)
 {
 	m->cap = 16;
@@ -48,7 +40,7 @@ static bool map_init(arena *a, name_map *m, size_t n)
 
 static void map_put(name_map *m, const char *key, size_t val)
 {
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)text_hash(key) & (m->cap - 1);
 	while (m->keys[i] && strcmp(m->keys[i], key))
 		i = (i + 1) & (m->cap - 1);
 	m->keys[i] = key;
@@ -59,7 +51,7 @@ static bool map_get(const name_map *m, const char *key, size_t *val)
 {
 	if (!m->cap)
 		return false;
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)text_hash(key) & (m->cap - 1);
 	while (m->keys[i]) {
 		if (!strcmp(m->keys[i], key)) {
 			*val = m->vals[i];

@@ -56,7 +56,7 @@ typedef enum spec_severity {
 typedef struct spec_diag {
 	spec_severity severity;
 	const char *rule;    /* stable rule id, e.g. "undefined-bits" */
-	spec_loc loc;
+	spec_loc loc;        /* loc.file is the diagnostic's own copy */
 	char *message;       /* one line, no trailing newline */
 } spec_diag;
 
@@ -156,7 +156,7 @@ typedef enum spec_type_kind {
 	SPEC_TYPE_CUSTOM,
 	SPEC_TYPE_ENUM,    /* spec_field.enm */
 	SPEC_TYPE_BITSET,  /* spec_field.bitset: a root, decoded recursively */
-	SPEC_TYPE_UNKNOWN, /* reported by lint; treated as uint */
+	SPEC_TYPE_UNKNOWN, /* a wrong type (reported): opaque bits, possibly over 64 */
 } spec_type_kind;
 
 typedef enum spec_field_kind {

@@ -110,6 +110,14 @@ void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
 	}
 }
 
+uint64_t text_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 unsigned text_distance(const char *a, const char *b, unsigned cap)
 {
 	size_t la = strlen(a), lb = strlen(b);

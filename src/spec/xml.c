@@ -63,13 +63,26 @@ static spec_loc reader_loc_at(xml_reader *r, size_t off)
 	return (spec_loc){r->file, r->line, (unsigned)(off - r->line_start + 1)};
 }
 
-static void reader_fail(xml_reader *r, const char *rule, spec_loc loc,
-                        const char *msg)
+/* Records the first fatal problem.  Problems we find in SAX callbacks
+ * stop the parser; problems libxml2 reports do not, because its error
+ * callbacks can run in the middle of its own work (an encoding switch,
+ * say), where halting it frees buffers it is still using.  After a
+ * failure every later callback returns at once. */
+static void record_failure(xml_reader *r, const char *rule, spec_loc loc,
+                           const char *msg)
 {
 	if (r->failed)
 		return;
 	r->failed = true;
 	spec_diag_add(r->diags, SPEC_FATAL, rule, loc, "%s", msg);
+}
+
+static void reader_fail(xml_reader *r, const char *rule, spec_loc loc,
+                        const char *msg)
+{
+	if (r->failed)
+		return;
+	record_failure(r, rule, loc, msg);
 	xmlStopParser(r->ctxt);
 }
 
@@ -291,7 +304,7 @@ static void on_error(void *ctx, xmlErrorPtr err)
 		msg[--n] = 0;
 	unsigned line = err->line > 0 ? (unsigned)err->line : 0;
 	unsigned col = err->int2 > 0 ? (unsigned)err->int2 : 0;
-	reader_fail(r, "xml-syntax", (spec_loc){r->file, line, col}, msg);
+	record_failure(r, "xml-syntax", (spec_loc){r->file, line, col}, msg);
 }
 
 /* libxml2 reports encoding and I/O trouble through its "generic" error
@@ -316,7 +329,7 @@ static void on_generic_error(void *ctx, const char *fmt, ...)
 		return; /* libxml2 sends some messages in pieces; keep the first real one */
 	unsigned line = r->ctxt && r->ctxt->input && r->ctxt->input->line > 0
 		? (unsigned)r->ctxt->input->line : 0;
-	reader_fail(r, "xml-syntax", (spec_loc){r->file, line, 0}, msg);
+	record_failure(r, "xml-syntax", (spec_loc){r->file, line, 0}, msg);
 }
 
 static void on_entity_ref(void *ctx, const xmlChar *name)
