@@ -21,6 +21,9 @@ typedef struct expected {
 } expected;
 
 static const expected ir3_findings[] = {
+	{"ir3-cat0.xml", 264, "display-missing",
+	 "brax extends #instruction-cat0-branch, and neither has a <display>: Mesa's "
+	 "decoder prints an error for every brax word"},
 	{"ir3-cat3.xml", 62, "override-overlap",
 	 "IMMED (bits 0..11) in the immediate override of #cat3-src-const-or-immed "
 	 "overlaps bit 11, which the bitset's own pattern pins to 0: an immediate "

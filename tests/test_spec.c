@@ -107,6 +107,10 @@ TEST(basic_model)
 	/* Cases: the override first, the default last. */
 	CHECK_INT(add->ncases, 2);
 	CHECK(add->cases[0].expr != NULL);
+	/* Expressions keep where they were written, and evaluate. */
+	CHECK_INT(spec_expr_loc(add->cases[0].fields[0].expr).line, 21);
+	CHECK_INT(spec_expr_loc(add->cases[0].fields[0].expr).col, 13);
+	CHECK_INT(spec_expr_loc(add->cases[0].expr).line, 7);
 	CHECK_STR(add->cases[0].expr_name, "#big");
 	CHECK_STR(add->cases[0].display, "{NAME} big {A}");
 	CHECK_INT(add->cases[0].nfields, 1);

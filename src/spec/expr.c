@@ -57,6 +57,7 @@ struct spec_expr {
 	char **refs;       /* distinct field names, first appearance first */
 	size_t nrefs;
 	bool uses_gpu_id;
+	spec_loc loc;      /* where the text starts, for evaluation errors */
 };
 
 /* Index returned by the parser on failure. */
@@ -691,7 +692,7 @@ spec_expr *spec_expr_parse(const char *text, spec_loc loc, spec_diags *diags)
 			memcpy(copy, text, p.len + 1);
 			*e = (spec_expr){.text = copy, .nodes = p.nodes, .root = root,
 			                 .refs = p.refs, .nrefs = p.nrefs,
-			                 .uses_gpu_id = p.uses_gpu_id};
+			                 .uses_gpu_id = p.uses_gpu_id, .loc = loc};
 			p.nodes = NULL;
 			p.refs = NULL;
 			p.nrefs = 0;
@@ -899,6 +900,11 @@ bool spec_expr_eval(const spec_expr *e, const spec_eval_env *env,
 }
 
 /* --------------------------------------------------------- accessors */
+
+spec_loc spec_expr_loc(const spec_expr *e)
+{
+	return e ? e->loc : (spec_loc){0};
+}
 
 size_t spec_expr_ref_count(const spec_expr *e)
 {

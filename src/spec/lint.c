@@ -305,6 +305,14 @@ static void check_leaf_scope(lint *l, const spec_bitset *leaf)
 {
 	if (!build_scope(l, leaf))
 		return;
+	bool has_display = false;
+	for (const spec_bitset *s = leaf; s && !has_display; s = s->parent)
+		for (size_t c = 0; c < s->ncases && !has_display; c++)
+			has_display = s->cases[c].display != NULL;
+	if (!has_display)
+		spec_diag_add(l->diags, SPEC_ERROR, "display-missing", leaf->loc,
+		              "leaf '%s' has no <display>, nor has any ancestor: Mesa's "
+		              "decoder prints an error instead of it", leaf->name);
 	bool display_settled = false;
 	for (const spec_bitset *s = leaf; s; s = s->parent) {
 		for (size_t c = 0; c < s->ncases; c++) {

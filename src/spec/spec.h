@@ -136,6 +136,10 @@ const char *spec_expr_ref(const spec_expr *e, size_t i);
 bool spec_expr_uses_gpu_id(const spec_expr *e);
 /* The source text as written (comments included). */
 const char *spec_expr_text(const spec_expr *e);
+/* Where the text starts, as given to spec_expr_parse (loc.file must
+ * outlive the expression; in a model it does): evaluation errors are
+ * reported there. */
+spec_loc spec_expr_loc(const spec_expr *e);
 
 /* ---------------------------------------------------------------- model */
 
