@@ -141,6 +141,8 @@ static const spec_rule rules[] = {
 	{"override-pattern", SPEC_WARNING, "a <pattern> inside <override>, which is ignored"},
 	{"override-overlap", SPEC_ERROR, "override fields overlapping each other or pattern bits"},
 	{"ref-unknown", SPEC_ERROR, "a {NAME} in a display or expression that names nothing"},
+	{"displayname-nonleaf", SPEC_WARNING, "a displayname on a bitset with children, never shown"},
+	{"derived-width", SPEC_WARNING, "a signed derived field without width (sign-extended from 1 bit)"},
 	{"display-missing", SPEC_ERROR, "a leaf with no display in itself or any ancestor"},
 	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
 	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset"},

@@ -443,6 +443,32 @@ static void check_enum_widths(lint *l)
 	}
 }
 
+/* Checks on single definitions that need no scope. */
+static void check_definitions(lint *l)
+{
+	const spec_model *m = l->m;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		if (b->displayname && !spec_is_leaf(b))
+			spec_diag_add(l->diags, SPEC_WARNING, "displayname-nonleaf", b->loc,
+			              "displayname=\"%s\" on '%s', which has children: {NAME} "
+			              "prints the decoded leaf's name, so it is never shown",
+			              b->displayname, b->name);
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fl = &b->cases[c].fields[f];
+				bool signed_type = fl->type == SPEC_TYPE_INT ||
+				                   fl->type == SPEC_TYPE_OFFSET ||
+				                   fl->type == SPEC_TYPE_BRANCH;
+				if (fl->kind == SPEC_DERIVED && signed_type && !fl->has_width)
+					spec_diag_add(l->diags, SPEC_WARNING, "derived-width", fl->loc,
+					              "derived field '%s' of type %s has no width: Mesa "
+					              "sign-extends it from 1 bit, so it reads 0 or -1",
+					              fl->name, fl->type_name);
+			}
+	}
+}
+
 void spec_lint_model(const spec_model *m, spec_diags *diags)
 {
 	lint l = {.m = m, .diags = diags};
@@ -462,6 +488,7 @@ void spec_lint_model(const spec_model *m, spec_diags *diags)
 		for (size_t i = 0; i < m->nbitsets; i++)
 			if (spec_is_leaf(m->bitsets[i]))
 				check_leaf_scope(&l, m->bitsets[i]);
+	check_definitions(&l);
 	check_duplicate_bitsets(&l);
 	check_duplicate_defs(&l);
 	check_enum_widths(&l);
