@@ -24,5 +24,7 @@ void print_diag_text(FILE *f, const spec_diag *d);
 void print_diag_json(FILE *f, const spec_diag *d);
 
 int cmd_lint(int argc, char **argv);
+/* prove, or check (lint then prove) when lint is true */
+int cmd_prove(int argc, char **argv, bool lint);
 
 #endif

@@ -11,7 +11,10 @@ static void usage(FILE *f)
 	fputs("usage: isacheck <command> [options] FILE...\n"
 	      "\n"
 	      "commands:\n"
+	      "  check FILE...   lint, then prove: what users and CI run\n"
 	      "  lint FILE...    load isaspec XML files (with imports) and report every finding\n"
+	      "  prove FILE...   prove no two leaves overlap and every bit is accounted for;\n"
+	      "                  measure the undecoded words (Z3 with --solver=z3)\n"
 	      "  rules           list the rules lint can report\n"
 	      "  help            this text\n"
 	      "\n"
@@ -46,6 +49,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "lint"))
 		return cmd_lint(argc - 1, argv + 1);
+	if (!strcmp(cmd, "prove"))
+		return cmd_prove(argc - 1, argv + 1, false);
+	if (!strcmp(cmd, "check"))
+		return cmd_prove(argc - 1, argv + 1, true);
 	if (!strcmp(cmd, "rules"))
 		return cmd_rules();
 	fprintf(stderr, "isacheck: unknown command '%s'\n", cmd);

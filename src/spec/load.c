@@ -928,18 +928,17 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 			for (unsigned i = 0; i < nw; i++)
 				m[i] &= defined[i];
 			bits_format_ranges(m, b->size, r, sizeof r);
-			if (!in_override) {
+			/* Reported, and kept: the prover's accounting then sees the
+			 * bits claimed twice, as lint does. */
+			if (!in_override)
 				DIAG(L, SPEC_ERROR, "bits-redefined", e->loc,
 				     "%s '%s' of '%s' redefines bits %s",
 				     e->name, f->kind == SPEC_ASSERT ? "assert" : f->name, b->name, r);
-				return;
-			}
-			/* Mesa keeps such a field (its check is a no-op), so we keep
-			 * it too and say what it collides with. */
-			DIAG(L, SPEC_ERROR, "override-overlap", e->loc,
-			     "%s '%s' in an override of '%s' reuses bits %s, already defined "
-			     "by a pattern or by another field of that override",
-			     e->name, f->kind == SPEC_ASSERT ? "assert" : f->name, b->name, r);
+			else
+				DIAG(L, SPEC_ERROR, "override-overlap", e->loc,
+				     "%s '%s' in an override of '%s' reuses bits %s, already defined "
+				     "by a pattern or by another field of that override",
+				     e->name, f->kind == SPEC_ASSERT ? "assert" : f->name, b->name, r);
 			bits_set_range(m, f->low, f->high);
 		}
 		for (unsigned i = 0; i < nw; i++) {
@@ -952,7 +951,7 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 
 static void build_pattern(loader *L, bnode *n, const xml_elem *e, uint64_t *defined,
                           const uint64_t *ancestors, uint64_t *match, uint64_t *mask,
-                          uint64_t *dontcare)
+                          uint64_t *dontcare, ptrvec *patterns)
 {
 	spec_bitset *b = n->b;
 	unsigned low, high;
@@ -993,13 +992,21 @@ static void build_pattern(loader *L, bnode *n, const xml_elem *e, uint64_t *defi
 			bits_format_ranges(m, b->size, r, sizeof r);
 			DIAG(L, SPEC_ERROR, "bits-redefined", e->loc,
 			     "<pattern> of '%s' redefines bits %s", b->name, r);
-			return;
+			break; /* reported once, and kept (see build_field) */
 		}
 	}
+	spec_pattern *sp = arena_alloc(L->a, sizeof *sp);
+	char *bits = arena_alloc(L->a, high - low + 2);
+	if (!sp || !bits)
+		return;
+	for (unsigned i = 0; i <= high - low; i++)
+		bits[i] = bad ? 'x' : txt[i];
+	*sp = (spec_pattern){low, high, bits, e->loc};
+	vec_push(patterns, sp);
 	for (unsigned bit = low; bit <= high; bit++) {
 		/* A malformed pattern is reported above and then matches as x:
 		 * its bits are accounted for and constrain nothing. */
-		char c = bad ? 'x' : txt[high - bit];
+		char c = bits[high - bit];
 		uint64_t one = (uint64_t)1 << (bit % 64);
 		mask[bit / 64] |= one;
 		defined[bit / 64] |= one;
@@ -1094,12 +1101,13 @@ static void build_bitset(loader *L, bnode *n)
 			anc[i] = p->mask.w[i] | p->field_mask.w[i];
 	unsigned assert_no = 0;
 	size_t k = 0;
+	ptrvec patterns = {0};
 	for (const xml_elem *c = e->first; c; c = c->next) {
 		if (c->kind == EL_FIELD || c->kind == EL_DERIVED ||
 		    c->kind == EL_ASSERT)
 			build_field(L, n, c, &def, n->own_defined, anc, false, &assert_no);
 		else if (c->kind == EL_PATTERN)
-			build_pattern(L, n, c, n->own_defined, anc, match, mask, dc);
+			build_pattern(L, n, c, n->own_defined, anc, match, mask, dc, &patterns);
 		else if (c->kind == EL_DISPLAY)
 			take_display(L, c, &def);
 	}
@@ -1140,6 +1148,12 @@ static void build_bitset(loader *L, bnode *n)
 	b->cases = cases;
 	b->ncases = k;
 
+	spec_pattern *pats = arena_alloc(L->a, (patterns.n ? patterns.n : 1) * sizeof *pats);
+	for (size_t i = 0; pats && i < patterns.n; i++)
+		pats[i] = *(spec_pattern *)patterns.v[i];
+	b->patterns = pats;
+	b->npatterns = pats ? patterns.n : 0;
+	free(patterns.v);
 	b->own_match = (spec_bits){match, nw};
 	b->own_mask = (spec_bits){mask, nw};
 	b->own_dontcare = (spec_bits){dc, nw};

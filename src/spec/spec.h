@@ -215,6 +215,14 @@ typedef struct spec_encode_map {
 	spec_loc loc;
 } spec_encode_map;
 
+/* One <pattern> as written (default case): bits low..high, text MSB
+ * first of '0', '1', 'x' (a malformed text is kept as all 'x'). */
+typedef struct spec_pattern {
+	unsigned low, high;
+	const char *bits;
+	spec_loc loc;
+} spec_pattern;
+
 typedef struct spec_gen {
 	uint32_t min, max; /* inclusive */
 } spec_gen;
@@ -232,6 +240,8 @@ struct spec_bitset {
 	spec_gen gen;                /* effective: intersected with ancestors */
 	bool has_gen;
 
+	const spec_pattern *patterns; /* own <pattern>s, document order */
+	size_t npatterns;
 	/* This bitset's own <pattern> bits, then merged with every ancestor. */
 	spec_bits own_match, own_mask, own_dontcare;
 	spec_bits match, mask, dontcare;

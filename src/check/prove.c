@@ -1,0 +1,802 @@
+/*
+ * prove.c - overlap, accounting and coverage proofs for every root.
+ *
+ * A leaf matches word w at generation g when (w & fixed) == value and g
+ * lies in its effective gen range (ISASPEC.md section 3): its matching
+ * set is a cube.  Two cubes meet exactly when no bit is fixed to
+ * different values in both, and the words no leaf matches are the
+ * universe minus a union of cubes, which cube subtraction splits into
+ * disjoint cubes that can be counted exactly.  This is the cube engine.
+ * The Z3 engine (z3.c) answers every question again through the solver;
+ * tests hold the two to identical findings.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct prove_result_private {
+	uint64_t **blocks; /* every bit vector the result points to */
+	size_t nblocks, cap;
+};
+
+static uint64_t *result_bits(prove_result *r, unsigned nw)
+{
+	struct prove_result_private *p = r->priv;
+	if (p->nblocks == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		uint64_t **b = realloc(p->blocks, cap * sizeof *b);
+		if (!b)
+			return NULL;
+		p->blocks = b;
+		p->cap = cap;
+	}
+	uint64_t *w = calloc(nw ? nw : 1, sizeof *w);
+	if (w)
+		p->blocks[p->nblocks++] = w;
+	return w;
+}
+
+unsigned bits_popcount(const uint64_t *w, unsigned nw)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < nw; i++)
+		n += (unsigned)__builtin_popcountll(w[i]);
+	return n;
+}
+
+void prove_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < size;) {
+		if (!((w[i / 64] >> (i % 64)) & 1)) {
+			i++;
+			continue;
+		}
+		unsigned j = i;
+		while (j + 1 < size && ((w[(j + 1) / 64] >> ((j + 1) % 64)) & 1))
+			j++;
+		int n = i == j ? snprintf(buf + used, len - used, "%s%u", used ? ", " : "", i)
+		               : snprintf(buf + used, len - used, "%s%u..%u", used ? ", " : "", i, j);
+		if (n < 0 || (size_t)n >= len - used) {
+			if (len > 4)
+				strcpy(buf + len - 4, "...");
+			return;
+		}
+		used += (size_t)n;
+		i = j + 1;
+	}
+}
+
+bool prove_leaf_matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
+{
+	if (gen < b->gen.min || gen > b->gen.max)
+		return false;
+	for (unsigned i = 0; i < b->mask.nwords; i++)
+		if ((w[i] & b->mask.w[i] & ~b->dontcare.w[i]) != b->match.w[i])
+			return false;
+	return true;
+}
+
+prove_options prove_default_options(void)
+{
+	return (prove_options){.engine = PROVE_ENGINE_CUBE, .timeout_ms = 10000,
+	                       .max_holes = 8};
+}
+
+/* ---------------------------------------------------------- root views */
+
+static bool view_init(root_view *v, const spec_root *r)
+{
+	v->root = r;
+	v->size = r->bitset->size;
+	v->nw = words_for(v->size);
+	v->nleaves = r->nleaves;
+	v->leaves = calloc(r->nleaves ? r->nleaves : 1, sizeof *v->leaves);
+	uint64_t *store = v->store = calloc((size_t)v->nw * 2 * (r->nleaves ? r->nleaves : 1), sizeof *store);
+	if (!v->leaves || !store) {
+		free(v->leaves);
+		free(store);
+		return false;
+	}
+	for (size_t i = 0; i < r->nleaves; i++) {
+		const spec_bitset *b = r->leaves[i];
+		uint64_t *fixed = store + i * 2 * v->nw, *value = fixed + v->nw;
+		for (unsigned k = 0; k < v->nw; k++) {
+			fixed[k] = b->mask.w[k] & ~b->dontcare.w[k];
+			value[k] = b->match.w[k] & fixed[k];
+		}
+		v->leaves[i] = (leaf_cube){b, fixed, value, b->gen, bits_popcount(fixed, v->nw)};
+	}
+	return true;
+}
+
+static void view_free(root_view *v)
+{
+	free(v->store);
+	free(v->leaves);
+}
+
+static bool gen_meet(spec_gen a, spec_gen b, spec_gen *out)
+{
+	spec_gen g = {a.min > b.min ? a.min : b.min, a.max < b.max ? a.max : b.max};
+	if (g.min > g.max || a.min > a.max || b.min > b.max)
+		return false;
+	*out = g;
+	return true;
+}
+
+/* ------------------------------------------------------------ results */
+
+typedef struct growable {
+	void *items;
+	size_t n, cap, size;
+} growable;
+
+static void *grow(growable *g)
+{
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		void *p = realloc(g->items, cap * g->size);
+		if (!p)
+			return NULL;
+		g->items = p;
+		g->cap = cap;
+	}
+	void *slot = (char *)g->items + g->n++ * g->size;
+	memset(slot, 0, g->size);
+	return slot;
+}
+
+typedef struct prover {
+	const spec_model *m;
+	const prove_options *opt;
+	prove_result *r;
+	spec_diags *diags;
+	growable overlaps, accounting, intervals;
+	bool oom;
+} prover;
+
+/* ------------------------------------------------------------ overlaps */
+
+static bool allow_matches(const prove_allow *a, const prove_overlap *o)
+{
+	const char *x = o->a->name, *y = o->b->name;
+	bool names = (!strcmp(a->a, x) && !strcmp(a->b, y)) ||
+	             (!strcmp(a->a, y) && !strcmp(a->b, x));
+	return names && (!a->root || !strcmp(a->root, o->root->bitset->name)) &&
+	       a->gen.min <= o->gen.min && o->gen.max <= a->gen.max;
+}
+
+static void add_overlap(prover *p, const root_view *v, size_t i, size_t j, spec_gen g,
+                        const uint64_t *witness, bool unknown)
+{
+	prove_overlap *o = grow(&p->overlaps);
+	uint64_t *w = result_bits(p->r, v->nw);
+	if (!o || !w) {
+		p->oom = true;
+		return;
+	}
+	if (witness)
+		memcpy(w, witness, v->nw * sizeof *w);
+	*o = (prove_overlap){v->root, v->leaves[i].leaf, v->leaves[j].leaf, g, w, NULL, unknown};
+	if (p->opt->allow && !unknown)
+		for (size_t k = 0; k < p->opt->allow->count; k++)
+			if (allow_matches(&p->opt->allow->items[k], o)) {
+				o->allowed_by = &p->opt->allow->items[k];
+				break;
+			}
+}
+
+static void overlaps_cube(prover *p, const root_view *v)
+{
+	uint64_t *w = calloc(v->nw, sizeof *w);
+	if (!w) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < v->nleaves; i++)
+		for (size_t j = i + 1; j < v->nleaves; j++) {
+			const leaf_cube *a = &v->leaves[i], *b = &v->leaves[j];
+			spec_gen g;
+			if (!gen_meet(a->gen, b->gen, &g))
+				continue;
+			bool meet = true;
+			for (unsigned k = 0; k < v->nw && meet; k++)
+				meet = ((a->value[k] ^ b->value[k]) & a->fixed[k] & b->fixed[k]) == 0;
+			if (!meet)
+				continue;
+			for (unsigned k = 0; k < v->nw; k++)
+				w[k] = a->value[k] | b->value[k];
+			add_overlap(p, v, i, j, g, w, false);
+		}
+	free(w);
+}
+
+static void overlaps_z3(prover *p, const root_view *v, z3_engine *z)
+{
+	uint64_t *w = calloc(v->nw, sizeof *w);
+	if (!w) {
+		p->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < v->nleaves; i++)
+		for (size_t j = i + 1; j < v->nleaves; j++) {
+			uint32_t gen = 0;
+			z3_answer a = z3_overlap(z, i, j, w, &gen);
+			if (a == Z3_ANSWER_NO)
+				continue;
+			spec_gen g;
+			/* The gen range where both live is their intersection: the
+			 * solver showed it is not empty by exhibiting `gen` in it. */
+			if (!gen_meet(v->leaves[i].gen, v->leaves[j].gen, &g))
+				g = (spec_gen){gen, gen};
+			add_overlap(p, v, i, j, g, a == Z3_ANSWER_YES ? w : NULL, a == Z3_ANSWER_UNKNOWN);
+			if (a == Z3_ANSWER_UNKNOWN)
+				p->r->any_unknown = true;
+		}
+	free(w);
+}
+
+/* ---------------------------------------------------------- accounting */
+
+/* The bit sets of every element that claims bits of a leaf: each
+ * pattern, and each field and assert of a default case, on its chain. */
+typedef struct claim_set {
+	uint64_t **claims;
+	uint64_t *store;
+	size_t n;
+} claim_set;
+
+static void claim_range(claim_set *cs, unsigned nw, unsigned low, unsigned high)
+{
+	uint64_t *c = cs->claims[cs->n] = cs->store + cs->n * nw;
+	for (unsigned b = low; b <= high; b++)
+		c[b / 64] |= (uint64_t)1 << (b % 64);
+	cs->n++;
+}
+
+static bool leaf_claims(const spec_bitset *leaf, unsigned nw, claim_set *cs)
+{
+	size_t n = 0;
+	for (const spec_bitset *s = leaf; s; s = s->parent) {
+		n += s->npatterns;
+		const spec_case *dc = s->ncases ? &s->cases[s->ncases - 1] : NULL;
+		for (size_t f = 0; dc && f < dc->nfields; f++)
+			n += dc->fields[f].kind != SPEC_DERIVED;
+	}
+	cs->n = 0;
+	cs->claims = calloc(n + 1, sizeof *cs->claims);
+	cs->store = calloc((n + 1) * nw, sizeof *cs->store);
+	if (!cs->claims || !cs->store)
+		return false;
+	for (const spec_bitset *s = leaf; s; s = s->parent) {
+		for (size_t i = 0; i < s->npatterns; i++)
+			claim_range(cs, nw, s->patterns[i].low, s->patterns[i].high);
+		const spec_case *dc = s->ncases ? &s->cases[s->ncases - 1] : NULL;
+		for (size_t f = 0; dc && f < dc->nfields; f++)
+			if (dc->fields[f].kind != SPEC_DERIVED)
+				claim_range(cs, nw, dc->fields[f].low, dc->fields[f].high);
+	}
+	return true;
+}
+
+static void free_claims(claim_set *cs)
+{
+	free(cs->claims);
+	free(cs->store);
+}
+
+static void accounting_cube(const uint64_t *const *claims, size_t n, unsigned size,
+                            uint64_t *unaccounted, uint64_t *doubly)
+{
+	unsigned nw = words_for(size);
+	for (unsigned k = 0; k < nw; k++) {
+		uint64_t once = 0, twice = 0;
+		for (size_t c = 0; c < n; c++) {
+			twice |= once & claims[c][k];
+			once |= claims[c][k];
+		}
+		unaccounted[k] = ~once & (k == nw - 1 ? top_mask(size) : ~(uint64_t)0);
+		doubly[k] = twice;
+	}
+}
+
+static void accounting(prover *p, const root_view *v, z3_engine *z)
+{
+	for (size_t i = 0; i < v->nleaves; i++) {
+		const spec_bitset *leaf = v->leaves[i].leaf;
+		claim_set cs;
+		bool got = leaf_claims(leaf, v->nw, &cs);
+		uint64_t *un = result_bits(p->r, v->nw), *db = result_bits(p->r, v->nw);
+		if (!got || !un || !db) {
+			p->oom = true;
+			free_claims(&cs);
+			return;
+		}
+		bool unknown = false;
+		if (z)
+			unknown = z3_accounting(z, (const uint64_t *const *)cs.claims, cs.n, un, db) ==
+			          Z3_ANSWER_UNKNOWN;
+		else
+			accounting_cube((const uint64_t *const *)cs.claims, cs.n, v->size, un, db);
+		free_claims(&cs);
+		if (!unknown && !bits_popcount(un, v->nw) && !bits_popcount(db, v->nw))
+			continue;
+		prove_accounting *a = grow(&p->accounting);
+		if (!a) {
+			p->oom = true;
+			return;
+		}
+		*a = (prove_accounting){leaf, un, db, unknown};
+		p->r->any_unknown |= unknown;
+	}
+}
+
+/* ----------------------------------------------------------- coverage */
+
+/* A list of disjoint cubes, each 2*nw words (fixed, value) plus its
+ * count of free bits. */
+typedef struct cube_list {
+	uint64_t *w;
+	unsigned *free_bits;
+	size_t n, cap;
+	unsigned nw;
+} cube_list;
+
+static uint64_t *cube_push(cube_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		uint64_t *w = realloc(l->w, cap * 2 * l->nw * sizeof *w);
+		if (!w)
+			return NULL;
+		l->w = w;
+		unsigned *f = realloc(l->free_bits, cap * sizeof *f);
+		if (!f)
+			return NULL;
+		l->free_bits = f;
+		l->cap = cap;
+	}
+	return l->w + l->n++ * 2 * l->nw;
+}
+
+/* The words no live leaf matches, as disjoint cubes, by splitting the
+ * word space on one bit at a time (the bit most of the remaining leaves
+ * fix, as a BDD would): a region no leaf touches is a hole, a region
+ * some leaf covers whole is decoded, anything else is split again.  Far
+ * fewer pieces than subtracting leaf after leaf.  Recursion depth is at
+ * most the root's size. */
+typedef struct splitter {
+	const leaf_cube *const *live;
+	unsigned size, nw;
+	unsigned *bitcount; /* scratch: per bit, how many leaves fix it */
+	cube_list *out;
+	bool oom;
+} splitter;
+
+static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
+                  uint64_t *value, unsigned nfree)
+{
+	unsigned nw = sp->nw;
+	if (sp->oom)
+		return;
+	/* Leaves that can still meet this region; one that fixes nothing
+	 * beyond it covers it whole. */
+	uint32_t *keep = malloc((n ? n : 1) * sizeof *keep);
+	if (!keep) {
+		sp->oom = true;
+		return;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const leaf_cube *c = sp->live[idx[i]];
+		bool meet = true, inside = true;
+		for (unsigned w = 0; w < nw && meet; w++) {
+			meet = ((value[w] ^ c->value[w]) & fixed[w] & c->fixed[w]) == 0;
+			inside &= (c->fixed[w] & ~fixed[w]) == 0;
+		}
+		if (!meet)
+			continue;
+		if (inside) {
+			free(keep);
+			return; /* decoded */
+		}
+		keep[k++] = idx[i];
+	}
+	if (!k) {
+		uint64_t *d = cube_push(sp->out);
+		if (!d) {
+			sp->oom = true;
+		} else {
+			memcpy(d, fixed, nw * sizeof *d);
+			memcpy(d + nw, value, nw * sizeof *d);
+			sp->out->free_bits[sp->out->n - 1] = nfree;
+		}
+		free(keep);
+		return;
+	}
+	unsigned best = 0, best_n = 0;
+	memset(sp->bitcount, 0, sp->size * sizeof *sp->bitcount);
+	for (size_t i = 0; i < k; i++) {
+		const leaf_cube *c = sp->live[keep[i]];
+		for (unsigned w = 0; w < nw; w++)
+			for (uint64_t m = c->fixed[w] & ~fixed[w]; m; m &= m - 1)
+				sp->bitcount[w * 64 + (unsigned)__builtin_ctzll(m)]++;
+	}
+	for (unsigned b = 0; b < sp->size; b++)
+		if (sp->bitcount[b] > best_n) {
+			best_n = sp->bitcount[b];
+			best = b;
+		}
+	uint64_t bit = (uint64_t)1 << (best % 64);
+	unsigned w = best / 64;
+	fixed[w] |= bit;
+	value[w] &= ~bit;
+	split(sp, keep, k, fixed, value, nfree - 1);
+	value[w] |= bit;
+	split(sp, keep, k, fixed, value, nfree - 1);
+	fixed[w] &= ~bit;
+	value[w] &= ~bit;
+	free(keep);
+}
+
+static void count_add_pow2(prove_count *c, unsigned e)
+{
+	size_t k = e / 64;
+	uint64_t add = (uint64_t)1 << (e % 64);
+	while (k < sizeof c->w / sizeof *c->w) {
+		uint64_t old = c->w[k];
+		c->w[k] += add;
+		if (c->w[k] >= old)
+			break;
+		add = 1;
+		k++;
+	}
+}
+
+/* Joins pairs of cubes that differ in one fixed bit only, so holes read
+ * as the largest patterns, not as fragments of the subtraction. */
+static void cube_merge(cube_list *l)
+{
+	unsigned nw = l->nw;
+	if (l->n > 4096)
+		return; /* quadratic: only for lists a person reads */
+	bool merged = true;
+	while (merged) {
+		merged = false;
+		for (size_t i = 0; i < l->n; i++) {
+			uint64_t *a = l->w + i * 2 * nw;
+			for (size_t j = i + 1; j < l->n; j++) {
+				uint64_t *b = l->w + j * 2 * nw;
+				if (memcmp(a, b, nw * sizeof *a))
+					continue;
+				unsigned diff = 0, at = 0;
+				for (unsigned k = 0; k < nw && diff < 2; k++) {
+					uint64_t x = a[nw + k] ^ b[nw + k];
+					diff += (unsigned)__builtin_popcountll(x);
+					if (x)
+						at = k * 64 + (unsigned)__builtin_ctzll(x);
+				}
+				if (diff != 1)
+					continue;
+				a[at / 64] &= ~((uint64_t)1 << (at % 64));
+				a[nw + at / 64] &= ~((uint64_t)1 << (at % 64));
+				l->free_bits[i]++;
+				l->n--;
+				memmove(b, b + 2 * nw, (l->n - j) * 2 * nw * sizeof *b);
+				memmove(&l->free_bits[j], &l->free_bits[j + 1],
+				        (l->n - j) * sizeof *l->free_bits);
+				merged = true;
+				j--;
+			}
+		}
+	}
+}
+
+static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engine *z)
+{
+	unsigned nw = v->nw;
+	const leaf_cube **live = calloc(v->nleaves + 1, sizeof *live);
+	cube_list a = {.nw = nw};
+	size_t nlive = 0;
+	uint32_t *idx = calloc(v->nleaves + 1, sizeof *idx);
+	uint64_t *fixed = calloc(nw, sizeof *fixed), *value = calloc(nw, sizeof *value);
+	unsigned *bitcount = calloc(v->size, sizeof *bitcount);
+	if (!live || !idx || !fixed || !value || !bitcount) {
+		p->oom = true;
+		goto out;
+	}
+	for (size_t i = 0; i < v->nleaves; i++)
+		if (v->leaves[i].gen.min <= g.min && g.max <= v->leaves[i].gen.max) {
+			idx[nlive] = (uint32_t)nlive;
+			live[nlive++] = &v->leaves[i];
+		}
+	splitter sp = {live, v->size, nw, bitcount, &a, false};
+	split(&sp, idx, nlive, fixed, value, v->size);
+	if (sp.oom) {
+		p->oom = true;
+		goto out;
+	}
+	prove_interval *iv = grow(&p->intervals);
+	if (!iv) {
+		p->oom = true;
+		goto out;
+	}
+	iv->root = v->root;
+	iv->gen = g;
+	iv->live_leaves = nlive;
+	/* count = sum of 2^free; fraction = sum of 2^(free - size) */
+	long double fr = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		count_add_pow2(&iv->undecoded, a.free_bits[i]);
+		fr += ldexpl(1.0L, (int)a.free_bits[i] - (int)v->size);
+	}
+	iv->fraction = (double)fr;
+	if (z) {
+		prove_cube *all = calloc(a.n + 1, sizeof *all);
+		if (!all) {
+			p->oom = true;
+			goto out;
+		}
+		for (size_t i = 0; i < a.n; i++)
+			all[i] = (prove_cube){a.w + i * 2 * nw, a.w + i * 2 * nw + nw, a.free_bits[i]};
+		z3_answer ans = z3_coverage(z, g, all, a.n);
+		free(all);
+		if (ans == Z3_ANSWER_UNKNOWN) {
+			iv->unknown = true;
+			p->r->any_unknown = true;
+		} else if (ans == Z3_ANSWER_YES) {
+			spec_diag_add(p->diags, SPEC_ERROR, "internal", v->root->bitset->loc,
+			              "the solver disagrees with the cube engine on the undecoded "
+			              "words of '%s' at gen %u..%u: please report this",
+			              v->root->bitset->name, g.min, g.max);
+			iv->unknown = true;
+			p->r->any_unknown = true;
+		}
+	}
+	cube_merge(&a);
+	/* The largest holes, largest first (stable for equal sizes). */
+	size_t want = p->opt->max_holes < a.n ? p->opt->max_holes : a.n;
+	iv->holes = calloc(want ? want : 1, sizeof *iv->holes);
+	bool *taken = calloc(a.n + 1, sizeof *taken);
+	if (!iv->holes || !taken) {
+		free(taken);
+		p->oom = true;
+		goto out;
+	}
+	for (size_t h = 0; h < want; h++) {
+		size_t best = a.n;
+		for (size_t i = 0; i < a.n; i++)
+			if (!taken[i] && (best == a.n || a.free_bits[i] > a.free_bits[best]))
+				best = i;
+		taken[best] = true;
+		uint64_t *fx = result_bits(p->r, nw), *vl = result_bits(p->r, nw);
+		if (!fx || !vl) {
+			p->oom = true;
+			break;
+		}
+		memcpy(fx, a.w + best * 2 * nw, nw * sizeof *fx);
+		memcpy(vl, a.w + best * 2 * nw + nw, nw * sizeof *vl);
+		iv->holes[iv->nholes++] = (prove_cube){fx, vl, a.free_bits[best]};
+	}
+	free(taken);
+out:
+	free(live);
+	free(idx);
+	free(fixed);
+	free(value);
+	free(bitcount);
+	free(a.w);
+	free(a.free_bits);
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Splits the root's gen range where the set of live leaves changes. */
+static void coverage(prover *p, const root_view *v, z3_engine *z)
+{
+	spec_gen rg = v->root->bitset->gen;
+	if (rg.min > rg.max)
+		return;
+	uint32_t *pts = calloc(2 * v->nleaves + 2, sizeof *pts);
+	if (!pts) {
+		p->oom = true;
+		return;
+	}
+	size_t n = 0;
+	pts[n++] = rg.min;
+	for (size_t i = 0; i < v->nleaves; i++) {
+		spec_gen g = v->leaves[i].gen;
+		if (g.min > rg.min && g.min <= rg.max)
+			pts[n++] = g.min;
+		if (g.max < rg.max && g.max >= rg.min)
+			pts[n++] = g.max + 1;
+	}
+	qsort(pts, n, sizeof *pts, cmp_u32);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!u || pts[i] != pts[u - 1])
+			pts[u++] = pts[i];
+	/* Intervals [pts[i], pts[i+1]-1]; neighbours with equal live sets
+	 * are one interval. */
+	for (size_t i = 0; i < u;) {
+		uint32_t lo = pts[i], hi = i + 1 < u ? pts[i + 1] - 1 : rg.max;
+		size_t j = i + 1;
+		while (j < u) {
+			uint32_t nlo = pts[j];
+			bool same = true;
+			for (size_t k = 0; k < v->nleaves && same; k++) {
+				spec_gen g = v->leaves[k].gen;
+				same = (g.min <= lo && lo <= g.max) == (g.min <= nlo && nlo <= g.max);
+			}
+			if (!same)
+				break;
+			hi = j + 1 < u ? pts[j + 1] - 1 : rg.max;
+			j++;
+		}
+		coverage_interval(p, v, (spec_gen){lo, hi}, z);
+		i = j;
+	}
+	free(pts);
+}
+
+/* ---------------------------------------------------------------- main */
+
+bool prove_model(const spec_model *m, const prove_options *opt, prove_result *out,
+                 spec_diags *diags)
+{
+	prove_options defaults = prove_default_options();
+	if (!opt)
+		opt = &defaults;
+	*out = (prove_result){0};
+	out->priv = calloc(1, sizeof *out->priv);
+	if (!out->priv)
+		return false;
+	prover p = {.m = m, .opt = opt, .r = out, .diags = diags,
+	            .overlaps = {.size = sizeof(prove_overlap)},
+	            .accounting = {.size = sizeof(prove_accounting)},
+	            .intervals = {.size = sizeof(prove_interval)}};
+	bool ok = true;
+	for (size_t r = 0; r < m->nroots && ok && !p.oom; r++) {
+		root_view v;
+		if (!view_init(&v, &m->roots[r])) {
+			p.oom = true;
+			break;
+		}
+		z3_engine *z = NULL;
+		if (opt->engine == PROVE_ENGINE_Z3) {
+			z = z3_engine_new(&v, opt, diags);
+			if (!z) {
+				view_free(&v);
+				ok = false;
+				break;
+			}
+			overlaps_z3(&p, &v, z);
+		} else {
+			overlaps_cube(&p, &v);
+		}
+		accounting(&p, &v, z);
+		coverage(&p, &v, z);
+		if (z) {
+			out->queries += z3_engine_queries(z);
+			z3_engine_free(z);
+		}
+		view_free(&v);
+	}
+	out->overlaps = p.overlaps.items;
+	out->noverlaps = p.overlaps.n;
+	out->accounting = p.accounting.items;
+	out->naccounting = p.accounting.n;
+	out->intervals = p.intervals.items;
+	out->nintervals = p.intervals.n;
+	/* Allowlist entries that accepted nothing are stale. */
+	if (opt->allow && opt->allow->count) {
+		out->stale = calloc(opt->allow->count, sizeof *out->stale);
+		for (size_t k = 0; out->stale && k < opt->allow->count; k++) {
+			bool used = false;
+			for (size_t i = 0; i < out->noverlaps && !used; i++)
+				used = out->overlaps[i].allowed_by == &opt->allow->items[k];
+			if (!used)
+				out->stale[out->nstale++] = &opt->allow->items[k];
+		}
+	}
+	if (p.oom) {
+		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){m->path, 0, 0},
+		              "out of memory while proving");
+		ok = false;
+	}
+	return ok;
+}
+
+void prove_result_free(prove_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nintervals; i++)
+		free(r->intervals[i].holes);
+	free(r->overlaps);
+	free(r->accounting);
+	free(r->intervals);
+	free(r->stale);
+	if (r->priv) {
+		for (size_t i = 0; i < r->priv->nblocks; i++)
+			free(r->priv->blocks[i]);
+		free(r->priv->blocks);
+		free(r->priv);
+	}
+	*r = (prove_result){0};
+}
+
+/* ------------------------------------------------------------ formats */
+
+void prove_count_format(const prove_count *c, char *buf, size_t len)
+{
+	/* Repeated division by 10^18 of a little-endian copy. */
+	enum { NW = sizeof c->w / sizeof *c->w };
+	uint64_t t[NW];
+	memcpy(t, c->w, sizeof t);
+	char digits[1400];
+	size_t nd = 0;
+	for (;;) {
+		bool zero = true;
+		for (size_t k = 0; k < NW; k++)
+			zero &= t[k] == 0;
+		if (zero)
+			break;
+		__uint128_t rem = 0;
+		for (size_t k = NW; k-- > 0;) {
+			__uint128_t cur = (rem << 64) | t[k];
+			t[k] = (uint64_t)(cur / 1000000000000000000ull);
+			rem = cur % 1000000000000000000ull;
+		}
+		uint64_t chunk = (uint64_t)rem;
+		bool last;
+		{
+			bool z2 = true;
+			for (size_t k = 0; k < NW; k++)
+				z2 &= t[k] == 0;
+			last = z2;
+		}
+		for (int d = 0; d < 18 && (!last || chunk); d++) {
+			digits[nd++] = (char)('0' + chunk % 10);
+			chunk /= 10;
+		}
+	}
+	if (!nd)
+		digits[nd++] = '0';
+	size_t o = 0;
+	while (nd && o + 1 < len)
+		buf[o++] = digits[--nd];
+	buf[o] = 0;
+}
+
+void prove_format_hex(const uint64_t *w, unsigned size, char *buf, size_t len)
+{
+	unsigned n32 = (size + 31) / 32;
+	size_t o = 0;
+	for (unsigned i = n32; i-- > 0 && o + 10 < len;) {
+		uint32_t word = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+		o += (size_t)snprintf(buf + o, len - o, "%s%08x", o ? "_" : "", word);
+	}
+	if (!o && len)
+		buf[0] = 0;
+}
+
+void prove_format_cube(const prove_cube *c, unsigned size, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (unsigned b = size; b-- > 0 && o + 1 < len;) {
+		uint64_t bit = (uint64_t)1 << (b % 64);
+		buf[o++] = !(c->fixed[b / 64] & bit) ? 'x' : (c->value[b / 64] & bit) ? '1' : '0';
+	}
+	if (len)
+		buf[o] = 0;
+}

@@ -1,0 +1,241 @@
+/* prove_cmd.c - `isacheck prove` (proofs) and `isacheck check` (lint,
+ * then proofs): the one command users and CI run. */
+#include "cli.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char prove_usage[] =
+	"usage: isacheck %s [options] FILE...\n"
+	"  %s\n"
+	"options:\n"
+	"  --format=text|json|sarif|codequality   output format (default text)\n"
+	"  --output=FILE        write the report to FILE instead of standard output\n"
+	"  --solver=cube|z3     cube: exact mask algebra (default); z3: every query\n"
+	"                       through the Z3 solver\n"
+	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
+	"  --rlimit=N           Z3 resource limit per query (default none)\n"
+	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
+	"  --holes=N            largest unallocated cubes listed per interval (default 8)\n"
+	"%s"
+	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
+
+static bool parse_uint_opt(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (!*s || *end || v > 1000000000ul)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static bool rule_ignored(const char *list, const char *rule)
+{
+	size_t rl = strlen(rule);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		if (n == rl && !strncmp(p, rule, n))
+			return true;
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}
+
+/* Keeps the diagnostics a command shows: all for check (less --ignore),
+ * only fatal ones for prove. */
+static void filter_diags(spec_diags *d, bool lint, const char *ignore)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		spec_diag *x = &d->items[i];
+		bool keep = x->severity == SPEC_FATAL ||
+		            (lint && !(ignore && rule_ignored(ignore, x->rule)));
+		if (keep) {
+			d->items[k++] = *x;
+		} else {
+			free(x->message);
+			free((char *)x->loc.file);
+		}
+	}
+	d->count = k;
+}
+
+static int exit_code_of(const report *r)
+{
+	bool unusable = false, findings = false, unknown = false;
+	if (r->allow_diags)
+		for (size_t i = 0; i < r->allow_diags->count; i++) {
+			unusable |= r->allow_diags->items[i].severity == SPEC_FATAL;
+			findings = true;
+		}
+	for (size_t f = 0; f < r->nfiles; f++) {
+		const report_file *rf = &r->files[f];
+		if (!rf->model) {
+			unusable = true;
+			continue;
+		}
+		findings |= rf->diags->count > 0;
+		const prove_result *pr = rf->result;
+		if (!pr)
+			continue;
+		for (size_t i = 0; i < pr->noverlaps; i++) {
+			if (pr->overlaps[i].unknown)
+				unknown = true;
+			else if (!pr->overlaps[i].allowed_by)
+				findings = true;
+		}
+		for (size_t i = 0; i < pr->naccounting; i++) {
+			if (pr->accounting[i].unknown)
+				unknown = true;
+			else
+				findings = true;
+		}
+		findings |= pr->nstale > 0;
+		unknown |= pr->any_unknown;
+	}
+	return unusable ? EXIT_UNUSABLE : findings ? EXIT_FINDINGS : unknown ? EXIT_UNKNOWN
+	                                                                     : EXIT_CLEAN;
+}
+
+int cmd_prove(int argc, char **argv, bool lint)
+{
+	const char *cmd = lint ? "check" : "prove";
+	const char *what = lint ? "lint each FILE, then prove it unambiguous and fully accounted for"
+	                        : "prove each FILE unambiguous and fully accounted for, and measure "
+	                          "its coverage";
+	const char *extra = lint ? "  --ignore=RULE[,RULE...]  drop lint findings of these rules\n" : "";
+	prove_options opt = prove_default_options();
+	const char *format = "text", *allow_path = NULL, *output = NULL, *ignore = NULL;
+	char **files = calloc((size_t)argc + 1, sizeof *files);
+	int nfiles = 0;
+	if (!files)
+		return EXIT_UNUSABLE;
+	bool options_done = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool ok = true;
+		if (options_done || a[0] != '-' || !strcmp(a, "-")) {
+			files[nfiles++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			options_done = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			printf(prove_usage, cmd, what, extra);
+			free(files);
+			return EXIT_CLEAN;
+		} else if (!strncmp(a, "--format=", 9)) {
+			format = a + 9;
+			ok = !strcmp(format, "text") || !strcmp(format, "json") ||
+			     !strcmp(format, "sarif") || !strcmp(format, "codequality");
+		} else if (!strncmp(a, "--solver=", 9)) {
+			if (!strcmp(a + 9, "z3"))
+				opt.engine = PROVE_ENGINE_Z3;
+			else if (!strcmp(a + 9, "cube") || !strcmp(a + 9, "auto"))
+				opt.engine = PROVE_ENGINE_CUBE;
+			else
+				ok = false;
+		} else if (!strncmp(a, "--timeout=", 10)) {
+			ok = parse_uint_opt(a + 10, &opt.timeout_ms);
+		} else if (!strncmp(a, "--rlimit=", 9)) {
+			ok = parse_uint_opt(a + 9, &opt.rlimit);
+		} else if (!strncmp(a, "--holes=", 8)) {
+			ok = parse_uint_opt(a + 8, &opt.max_holes) && opt.max_holes <= 10000;
+		} else if (!strncmp(a, "--allow=", 8) && a[8]) {
+			allow_path = a + 8;
+		} else if (!strncmp(a, "--output=", 9) && a[9]) {
+			output = a + 9;
+		} else if (lint && !strncmp(a, "--ignore=", 9)) {
+			ignore = a + 9;
+			for (const char *p = ignore; ok && p && *p;) {
+				const char *q = strchr(p, ',');
+				char rule[64];
+				snprintf(rule, sizeof rule, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
+				ok = spec_rule_find(rule) != NULL;
+				p = q ? q + 1 : NULL;
+			}
+		} else {
+			ok = false;
+		}
+		if (!ok) {
+			fprintf(stderr, "isacheck %s: bad option '%s'\n", cmd, a);
+			fprintf(stderr, prove_usage, cmd, what, extra);
+			free(files);
+			return EXIT_UNUSABLE;
+		}
+	}
+	if (!nfiles) {
+		fprintf(stderr, "isacheck %s: no FILE given\n", cmd);
+		fprintf(stderr, prove_usage, cmd, what, extra);
+		free(files);
+		return EXIT_UNUSABLE;
+	}
+	FILE *out = stdout;
+	if (output && !(out = fopen(output, "w"))) {
+		perror(output);
+		free(files);
+		return EXIT_UNUSABLE;
+	}
+
+	prove_allowlist allow = {0};
+	spec_diags allow_diags = {0};
+	if (allow_path) {
+		prove_allowlist_load(allow_path, &allow, &allow_diags);
+		opt.allow = &allow;
+	}
+	report_file *rf = calloc((size_t)nfiles, sizeof *rf);
+	spec_diags *diags = calloc((size_t)nfiles, sizeof *diags);
+	spec_model **models = calloc((size_t)nfiles, sizeof *models);
+	prove_result *results = calloc((size_t)nfiles, sizeof *results);
+	if (!rf || !diags || !models || !results) {
+		free(rf);
+		free(diags);
+		free(models);
+		free(results);
+		free(files);
+		return EXIT_UNUSABLE;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		models[i] = spec_load(files[i], &diags[i]);
+		bool proved = false;
+		if (models[i])
+			proved = prove_model(models[i], &opt, &results[i], &diags[i]);
+		spec_diags_sort(&diags[i]);
+		filter_diags(&diags[i], lint, ignore);
+		if (models[i] && !proved) { /* the solver or memory failed: unusable */
+			spec_model_free(models[i]);
+			models[i] = NULL;
+		}
+		rf[i] = (report_file){files[i], models[i], &diags[i], models[i] ? &results[i] : NULL};
+	}
+	spec_diags_sort(&allow_diags);
+	report r = {cmd, rf, (size_t)nfiles, allow_path ? &allow : NULL, allow_path,
+	            allow_path ? &allow_diags : NULL, opt.engine, 0};
+	r.exit_code = exit_code_of(&r);
+	if (!strcmp(format, "json"))
+		report_write_json(out, &r);
+	else if (!strcmp(format, "sarif"))
+		report_write_sarif(out, &r);
+	else if (!strcmp(format, "codequality"))
+		report_write_codequality(out, &r);
+	else
+		report_write_text(out, &r);
+	if (out != stdout && fclose(out) != 0) {
+		perror(output);
+		r.exit_code = EXIT_UNUSABLE;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		prove_result_free(&results[i]);
+		spec_model_free(models[i]);
+		spec_diags_free(&diags[i]);
+	}
+	prove_allowlist_free(&allow);
+	spec_diags_free(&allow_diags);
+	free(rf);
+	free(diags);
+	free(models);
+	free(results);
+	free(files);
+	return r.exit_code;
+}
