@@ -733,7 +733,7 @@ static void format_expected_cube(uint64_t fixed, uint64_t value, unsigned size, 
 }
 
 typedef struct totals {
-	size_t specs, z3_specs, leaves, overlaps, holes, accounting, intervals;
+	size_t specs, z3_specs, z3_queries, leaves, overlaps, holes, accounting, intervals;
 } totals;
 
 static void check_overlaps(const gspec *g, const prove_result *res, totals *t)
@@ -1038,6 +1038,7 @@ static void run_spec(uint64_t seed, unsigned n, totals *t)
 		spec_diags_free(&pd);
 		if (zok) {
 			t->z3_specs++;
+			t->z3_queries += z3.queries;
 			check_result(g, &z3, &zopt, &scratch);
 			if (ok)
 				compare_engines(&cube, &z3);
@@ -1093,9 +1094,12 @@ int main(int argc, char **argv)
 	check_count_format();
 	for (unsigned n = 0; n < count; n++)
 		run_spec(seed, n, &t);
-	printf("prove_random: seed %" PRIu64 ", %zu specs (%zu also with z3), %zu leaves, "
-	       "%zu overlaps, %zu leaves with accounting findings, %zu intervals, %zu holes\n",
-	       seed, t.specs, t.z3_specs, t.leaves, t.overlaps, t.accounting, t.intervals,
-	       t.holes);
+	/* An engine that quietly fell back to cubes would make no queries. */
+	snprintf(context, sizeof context, "seed %" PRIu64 " (z3)", seed);
+	EXPECT(!t.z3_specs || t.z3_queries > 0, "the Z3 engine made no solver queries");
+	printf("prove_random: seed %" PRIu64 ", %zu specs (%zu also with z3, %zu queries), "
+	       "%zu leaves, %zu overlaps, %zu leaves with accounting findings, %zu intervals, "
+	       "%zu holes\n", seed, t.specs, t.z3_specs, t.z3_queries, t.leaves, t.overlaps,
+	       t.accounting, t.intervals, t.holes);
 	return testlib_finish();
 }

@@ -458,43 +458,36 @@ static void count_add_pow2(prove_count *c, unsigned e)
 	}
 }
 
-/* Joins pairs of cubes that differ in one fixed bit only, so holes read
- * as the largest patterns, not as fragments of the subtraction. */
-static void cube_merge(cube_list *l)
+/* Grows a hole into a largest unallocated cube: frees its fixed bits one
+ * at a time, top bit first, keeping each freed bit while no live leaf
+ * reaches into the bigger cube.  The result is maximal (freeing any one
+ * more bit would take in a decoded word); such cubes may overlap each
+ * other, which is what a person looking for free encoding space wants. */
+static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits,
+                            const leaf_cube *const *live, size_t nlive, unsigned size)
 {
-	unsigned nw = l->nw;
-	if (l->n > 4096)
-		return; /* quadratic: only for lists a person reads */
-	bool merged = true;
-	while (merged) {
-		merged = false;
-		for (size_t i = 0; i < l->n; i++) {
-			uint64_t *a = l->w + i * 2 * nw;
-			for (size_t j = i + 1; j < l->n; j++) {
-				uint64_t *b = l->w + j * 2 * nw;
-				if (memcmp(a, b, nw * sizeof *a))
-					continue;
-				unsigned diff = 0, at = 0;
-				for (unsigned k = 0; k < nw && diff < 2; k++) {
-					uint64_t x = a[nw + k] ^ b[nw + k];
-					diff += (unsigned)__builtin_popcountll(x);
-					if (x)
-						at = k * 64 + (unsigned)__builtin_ctzll(x);
-				}
-				if (diff != 1)
-					continue;
-				a[at / 64] &= ~((uint64_t)1 << (at % 64));
-				a[nw + at / 64] &= ~((uint64_t)1 << (at % 64));
-				l->free_bits[i]++;
-				l->n--;
-				memmove(b, b + 2 * nw, (l->n - j) * 2 * nw * sizeof *b);
-				memmove(&l->free_bits[j], &l->free_bits[j + 1],
-				        (l->n - j) * sizeof *l->free_bits);
-				merged = true;
-				j--;
-			}
+	unsigned nw = words_for(size);
+	for (unsigned b = size; b-- > 0;) {
+		uint64_t bit = (uint64_t)1 << (b % 64);
+		unsigned k = b / 64;
+		if (!(fixed[k] & bit))
+			continue;
+		fixed[k] &= ~bit;
+		bool clear = true;
+		for (size_t i = 0; i < nlive && clear; i++) {
+			bool meet = true;
+			for (unsigned w = 0; w < nw && meet; w++)
+				meet = ((value[w] ^ live[i]->value[w]) & fixed[w] & live[i]->fixed[w]) == 0;
+			clear = !meet;
+		}
+		if (clear) {
+			value[k] &= ~bit;
+			free_bits++;
+		} else {
+			fixed[k] |= bit;
 		}
 	}
+	return free_bits;
 }
 
 static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engine *z)
@@ -558,17 +551,21 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 			p->r->any_unknown = true;
 		}
 	}
-	cube_merge(&a);
-	/* The largest holes, largest first (stable for equal sizes). */
-	size_t want = p->opt->max_holes < a.n ? p->opt->max_holes : a.n;
-	iv->holes = calloc(want ? want : 1, sizeof *iv->holes);
+	/* The largest holes: grow the biggest pieces of the decomposition into
+	 * maximal cubes, drop repeats, keep the largest. */
+	size_t want = p->opt->max_holes;
+	size_t grow_n = a.n < 4 * want + 16 ? a.n : 4 * want + 16;
 	bool *taken = calloc(a.n + 1, sizeof *taken);
-	if (!iv->holes || !taken) {
+	prove_cube *cand = calloc(grow_n + 1, sizeof *cand);
+	iv->holes = calloc(want ? want : 1, sizeof *iv->holes);
+	if (!taken || !cand || !iv->holes) {
 		free(taken);
+		free(cand);
 		p->oom = true;
 		goto out;
 	}
-	for (size_t h = 0; h < want; h++) {
+	size_t ncand = 0;
+	for (size_t h = 0; h < grow_n; h++) {
 		size_t best = a.n;
 		for (size_t i = 0; i < a.n; i++)
 			if (!taken[i] && (best == a.n || a.free_bits[i] > a.free_bits[best]))
@@ -581,8 +578,23 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 		}
 		memcpy(fx, a.w + best * 2 * nw, nw * sizeof *fx);
 		memcpy(vl, a.w + best * 2 * nw + nw, nw * sizeof *vl);
-		iv->holes[iv->nholes++] = (prove_cube){fx, vl, a.free_bits[best]};
+		unsigned fb = expand_hole(fx, vl, a.free_bits[best], live, nlive, v->size);
+		bool seen = false;
+		for (size_t c = 0; c < ncand && !seen; c++)
+			seen = !memcmp(cand[c].fixed, fx, nw * sizeof *fx) &&
+			       !memcmp(cand[c].value, vl, nw * sizeof *vl);
+		if (!seen)
+			cand[ncand++] = (prove_cube){fx, vl, fb};
 	}
+	for (size_t h = 0; h < want && h < ncand; h++) {
+		size_t best = ncand;
+		for (size_t c = 0; c < ncand; c++)
+			if (cand[c].fixed && (best == ncand || cand[c].free_bits > cand[best].free_bits))
+				best = c;
+		iv->holes[iv->nholes++] = cand[best];
+		cand[best].fixed = NULL;
+	}
+	free(cand);
 	free(taken);
 out:
 	free(live);

@@ -447,18 +447,18 @@ static void walk_interval(walker *w, const prove_interval *iv)
 
 static void walk_stale(walker *w, const prove_allow *a)
 {
-	char gen[48], where[600] = "";
+	char gen[48];
 	gen_text(a->gen, gen, sizeof gen);
-	if (a->root)
-		snprintf(where, sizeof where, " (root '%s', gen %s)", a->root, gen);
-	else if (a->gen.min != 0 || a->gen.max != UINT32_MAX)
-		snprintf(where, sizeof where, " (gen %s)", gen);
+	bool any_gen = a->gen.min == 0 && a->gen.max == UINT32_MAX;
+	char *where = a->root ? str_fmt(" (root '%s', gen %s)", a->root, gen)
+	              : !any_gen ? str_fmt(" (gen %s)", gen) : NULL;
 	finding fd = {.kind = FK_STALE, .rule = RULE_STALE, .level = "error", .loc = a->loc,
 	              .stale = a};
 	char *msg = str_fmt("allowlist entry for '%s' and '%s'%s accepts no overlap: remove it",
-	                    a->a, a->b, where);
+	                    a->a, a->b, where ? where : "");
 	emit(w, &fd, fnv_pair(fnv_part(fnv_part(FNV_START, RULE_STALE), a->root), a->a, a->b),
 	     msg);
+	free(where);
 }
 
 /* Every finding of one file: lint diagnostics, then overlaps, accounting,
