@@ -90,6 +90,57 @@ TEST(lint_json)
 	CHECK_INT(run(cmd, out, sizeof out), 0);
 }
 
+TEST(prove_and_check)
+{
+	char out[16384], cmd[900];
+	/* clean: proved (0); faulty has an unaccounted leaf: findings (1) */
+	snprintf(cmd, sizeof cmd, "%s prove %s", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "isacheck prove: proved: 0 overlaps") != NULL);
+	CHECK(strstr(out, "coverage of root '#i' (32 bits, 1 leaves):") != NULL);
+	snprintf(cmd, sizeof cmd, "%s check %s", ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "[undefined-bits]") != NULL);    /* lint */
+	CHECK(strstr(out, "[unaccounted-bits]") != NULL);  /* proof */
+	CHECK(strstr(out, "leaf 'b' leaves bits 4..7 unaccounted for") != NULL);
+	/* prove shows no lint findings, but still proves */
+	snprintf(cmd, sizeof cmd, "%s prove %s", ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "[undefined-bits]") == NULL);
+	/* the same with every query through Z3 */
+	snprintf(cmd, sizeof cmd, "%s prove --solver=z3 %s", ISACHECK_BINARY, faulty);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "(z3 engine)") != NULL);
+	/* a solver that gives up is unknown (3), never proved */
+	snprintf(cmd, sizeof cmd, "%s prove --solver=z3 --rlimit=1 %s", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 3);
+	/* unusable input and bad usage */
+	snprintf(cmd, sizeof cmd, "%s check %s/nope.xml", ISACHECK_BINARY, dir);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s prove --solver=magic %s 2>/dev/null", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s prove --allow=%s/none.txt %s", ISACHECK_BINARY, dir, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	/* machine formats parse (when python3 is there) */
+	const char *fmts[] = {"json", "sarif", "codequality"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof cmd,
+		         "command -v python3 >/dev/null || exit 0; %s check --format=%s %s %s "
+		         "| python3 -c 'import json,sys; json.load(sys.stdin)'",
+		         ISACHECK_BINARY, fmts[i], clean, faulty);
+		CHECK_INT(run(cmd, out, sizeof out), 0);
+	}
+	/* --output writes the report to a file */
+	snprintf(cmd, sizeof cmd, "%s check --format=sarif --output=%s/r.sarif %s && "
+	         "grep -c '\"ruleId\"' %s/r.sarif", ISACHECK_BINARY, dir, faulty, dir);
+	CHECK_INT(run(cmd, out, sizeof out), 1); /* check's exit: findings */
+	snprintf(cmd, sizeof cmd, "grep -c '\"ruleId\": *\"unaccounted-bits\"' %s/r.sarif", dir);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	char rs[300];
+	snprintf(rs, sizeof rs, "%s/r.sarif", dir);
+	unlink(rs);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -113,6 +164,7 @@ int main(void)
 	RUN(version_and_usage);
 	RUN(lint_exit_codes_and_text);
 	RUN(lint_json);
+	RUN(prove_and_check);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

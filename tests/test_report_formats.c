@@ -265,7 +265,8 @@ TEST(json_content)
 	/* Stale entry, at its own line. */
 	CHECK(strstr(out, "{\"kind\":\"stale\",\"rule\":\"allowlist-stale\",\"severity\":\"error\","
 	                  "\"message\":\"allowlist entry for 'ldl' and 'gone' (gen 0..599) accepts "
-	                  "no overlap: remove it\",\"file\":\"allow.txt\",\"line\":3,\"column\":1,") != NULL);
+	                  "no overlap: remove it\",\"file\":\"allow.txt\",\"line\":3,"
+	                  "\"column\":1,") != NULL);
 	CHECK(strstr(out, "\"entry\":{\"a\":\"ldl\",\"b\":\"gone\",\"root\":null,"
 	                  "\"gen\":{\"min\":0,\"max\":599},\"reason\":null}}") != NULL);
 

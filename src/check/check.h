@@ -41,7 +41,7 @@ typedef struct prove_allow {
 	const char *a, *b;  /* leaf names (unordered) */
 	const char *root;   /* NULL: any root */
 	spec_gen gen;       /* the overlap's gen range must lie inside */
-	const char *reason; /* the comment after '#', or NULL */
+	const char *reason; /* the text after ':', or NULL */
 	spec_loc loc;       /* file:line of the entry */
 } prove_allow;
 

@@ -18,6 +18,10 @@ typedef enum out_format { OUT_TEXT, OUT_JSON } out_format;
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(FILE *f, const char *s);
+/* A generation range as a reader writes it: "600..max", "0..5", "7". */
+void format_gen(spec_gen g, char *buf, size_t len);
+/* The file name without its folders. */
+const char *base_name(const char *path);
 /* Prints one diagnostic as "file:line:col: severity: message [rule]". */
 void print_diag_text(FILE *f, const spec_diag *d);
 /* Prints one diagnostic as a JSON object (no trailing newline). */

@@ -1,10 +1,53 @@
 /* out.c - printing diagnostics as text and JSON. */
 #include "cli.h"
 
+#include <stdint.h>
+#include <string.h>
+
+/* Length of the well-formed UTF-8 sequence at p, or 0 when there is none
+ * (overlong forms, surrogates and code points past U+10FFFF included).
+ * Never reads past a NUL: NUL is no continuation byte. */
+static size_t utf8_seq(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t n;
+	uint32_t cp, min;
+	if ((p[0] & 0xe0) == 0xc0) {
+		n = 2, cp = p[0] & 0x1fu, min = 0x80;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		n = 3, cp = p[0] & 0x0fu, min = 0x800;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		n = 4, cp = p[0] & 0x07u, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* JSON must be UTF-8, and paths from the command line and the file system
+ * promise no encoding: a byte that is not UTF-8 becomes U+FFFD. */
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p >= 0x80) {
+			size_t n = utf8_seq(p);
+			if (!n) {
+				fputs("\xef\xbf\xbd", f); /* U+FFFD */
+				continue;
+			}
+			fwrite(p, 1, n, f);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -40,4 +83,20 @@ void print_diag_json(FILE *f, const spec_diag *d)
 	fputs(",\"message\":", f);
 	json_string(f, d->message);
 	fputc('}', f);
+}
+
+void format_gen(spec_gen g, char *buf, size_t len)
+{
+	if (g.min == g.max)
+		snprintf(buf, len, "%u", g.min);
+	else if (g.max == UINT32_MAX)
+		snprintf(buf, len, "%u..max", g.min);
+	else
+		snprintf(buf, len, "%u..%u", g.min, g.max);
+}
+
+const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash ? slash + 1 : path ? path : "";
 }

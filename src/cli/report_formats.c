@@ -37,129 +37,18 @@ static char *str_fmt(const char *fmt, ...)
 	return s;
 }
 
-/* Length of the well-formed UTF-8 sequence at p, or 0 when there is none
- * (overlong forms, surrogates and code points past U+10FFFF included).
- * Never reads past a NUL: NUL is no continuation byte. */
-static size_t utf8_seq(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	size_t n;
-	uint32_t cp, min;
-	if ((p[0] & 0xe0) == 0xc0) {
-		n = 2, cp = p[0] & 0x1fu, min = 0x80;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 3, cp = p[0] & 0x0fu, min = 0x800;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		n = 4, cp = p[0] & 0x07u, min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-static bool utf8_valid(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
-		size_t n = utf8_seq(p);
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
-}
-
-/* A copy with every byte that is not UTF-8 replaced by U+FFFD: paths come
- * from the command line and the file system, which promise no encoding,
- * and JSON must be UTF-8.  NULL when memory runs out. */
-static char *utf8_sanitize(const char *s)
-{
-	char *out = malloc(strlen(s) * 3 + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_seq(p);
-		if (n) {
-			memcpy(o, p, n);
-			o += n, p += n;
-		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3, p++;
-		}
-	}
-	*o = 0;
-	return out;
-}
-
-/* json_string, made safe for bytes that are not UTF-8. */
-static void put_str(FILE *f, const char *s)
-{
-	if (utf8_valid(s)) {
-		json_string(f, s);
-		return;
-	}
-	char *clean = utf8_sanitize(s);
-	json_string(f, clean ? clean : "(unprintable)");
-	free(clean);
-}
-
 /* A string, or null when there is none. */
 static void put_str_or_null(FILE *f, const char *s)
 {
 	if (s)
-		put_str(f, s);
+		json_string(f, s);
 	else
 		fputs("null", f);
-}
-
-/* print_diag_json, made safe for bytes that are not UTF-8 (an unreadable
- * path is reported with the path in it). */
-static void put_diag(FILE *f, const spec_diag *d)
-{
-	if (utf8_valid(d->loc.file) && utf8_valid(d->rule) && utf8_valid(d->message)) {
-		print_diag_json(f, d);
-		return;
-	}
-	spec_diag copy = *d;
-	char *file = d->loc.file ? utf8_sanitize(d->loc.file) : NULL;
-	char *rule = utf8_sanitize(d->rule ? d->rule : "");
-	char *msg = utf8_sanitize(d->message ? d->message : "");
-	copy.loc.file = file ? file : "(unprintable)";
-	copy.rule = rule ? rule : "(unprintable)";
-	copy.message = msg ? msg : "(unprintable)";
-	print_diag_json(f, &copy);
-	free(file);
-	free(rule);
-	free(msg);
 }
 
 static void put_gen(FILE *f, spec_gen g)
 {
 	fprintf(f, "{\"min\":%" PRIu32 ",\"max\":%" PRIu32 "}", g.min, g.max);
-}
-
-/* "600..max", "0..5", "7": as a reader writes generation ranges. */
-static void gen_text(spec_gen g, char *buf, size_t len)
-{
-	if (g.min == g.max)
-		snprintf(buf, len, "%" PRIu32, g.min);
-	else if (g.max == UINT32_MAX)
-		snprintf(buf, len, "%" PRIu32 "..max", g.min);
-	else
-		snprintf(buf, len, "%" PRIu32 "..%" PRIu32, g.min, g.max);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-	return slash ? slash + 1 : path ? path : "";
 }
 
 /* -------------------------------------------------------------- bits */
@@ -375,7 +264,7 @@ static void walk_overlap(walker *w, const prove_overlap *ov)
 {
 	const spec_bitset *root = ov->a->root;
 	char gen[48];
-	gen_text(ov->gen, gen, sizeof gen);
+	format_gen(ov->gen, gen, sizeof gen);
 	char *hex = witness_hex(ov->witness, root->size);
 	finding fd = {.kind = FK_OVERLAP, .overlap = ov, .loc = ov->a->loc,
 	              .related = ov->b, .witness = hex, .accepted = ov->allowed_by != NULL};
@@ -436,7 +325,7 @@ static void walk_interval(walker *w, const prove_interval *iv)
 		return;
 	const spec_bitset *root = iv->root->bitset;
 	char gen[48];
-	gen_text(iv->gen, gen, sizeof gen);
+	format_gen(iv->gen, gen, sizeof gen);
 	finding fd = {.kind = FK_COVERAGE, .rule = RULE_UNKNOWN, .level = "warning",
 	              .loc = root->loc, .interval = iv};
 	char *msg = str_fmt("the solver could not decide the coverage of root '%s' at gen %s",
@@ -448,7 +337,7 @@ static void walk_interval(walker *w, const prove_interval *iv)
 static void walk_stale(walker *w, const prove_allow *a)
 {
 	char gen[48];
-	gen_text(a->gen, gen, sizeof gen);
+	format_gen(a->gen, gen, sizeof gen);
 	bool any_gen = a->gen.min == 0 && a->gen.max == UINT32_MAX;
 	char *where = a->root ? str_fmt(" (root '%s', gen %s)", a->root, gen)
 	              : !any_gen ? str_fmt(" (gen %s)", gen) : NULL;
@@ -523,7 +412,7 @@ static void json_count(json_counts *n, const finding *fd)
 static void json_leaf(FILE *f, const spec_bitset *b)
 {
 	fputs("{\"name\":", f);
-	put_str(f, b->name);
+	json_string(f, b->name);
 	fputs(",\"gen\":", f);
 	put_gen(f, b->gen);
 	fputc('}', f);
@@ -532,7 +421,7 @@ static void json_leaf(FILE *f, const spec_bitset *b)
 static void json_loc(FILE *f, spec_loc loc)
 {
 	fputs("\"file\":", f);
-	put_str(f, loc.file);
+	json_string(f, loc.file);
 	fprintf(f, ",\"line\":%u,\"column\":%u", loc.line, loc.col);
 }
 
@@ -540,7 +429,7 @@ static void json_overlap_data(FILE *f, const finding *fd)
 {
 	const prove_overlap *ov = fd->overlap;
 	fputs(",\"root\":", f);
-	put_str(f, ov->a->root->name);
+	json_string(f, ov->a->root->name);
 	fputs(",\"leaves\":[", f);
 	json_leaf(f, ov->a);
 	fputc(',', f);
@@ -568,13 +457,13 @@ static void json_finding(const finding *fd, void *vctx)
 		return; /* already under "diagnostics" */
 	json_count(&x->n, fd);
 	fputs(x->shown++ ? ",\n  {\"kind\":" : "\n  {\"kind\":", f);
-	put_str(f, kind_names[fd->kind]);
+	json_string(f, kind_names[fd->kind]);
 	fputs(",\"rule\":", f);
-	put_str(f, fd->rule);
+	json_string(f, fd->rule);
 	fputs(",\"severity\":", f);
-	put_str(f, fd->level);
+	json_string(f, fd->level);
 	fputs(",\"message\":", f);
-	put_str(f, fd->message);
+	json_string(f, fd->message);
 	fputc(',', f);
 	json_loc(f, fd->loc);
 	if (fd->related) {
@@ -589,26 +478,26 @@ static void json_finding(const finding *fd, void *vctx)
 		break;
 	case FK_ACCOUNTING:
 		fputs(",\"root\":", f);
-		put_str(f, fd->leaf->root->name);
+		json_string(f, fd->leaf->root->name);
 		fputs(",\"leaf\":", f);
 		json_leaf(f, fd->leaf);
 		if (fd->bits) {
 			fputs(",\"bits\":", f);
-			put_str(f, fd->bits);
+			json_string(f, fd->bits);
 			fprintf(f, ",\"count\":%u", fd->nbits);
 		}
 		break;
 	case FK_COVERAGE:
 		fputs(",\"root\":", f);
-		put_str(f, fd->interval->root->bitset->name);
+		json_string(f, fd->interval->root->bitset->name);
 		fputs(",\"gen\":", f);
 		put_gen(f, fd->interval->gen);
 		break;
 	case FK_STALE:
 		fputs(",\"entry\":{\"a\":", f);
-		put_str(f, fd->stale->a);
+		json_string(f, fd->stale->a);
 		fputs(",\"b\":", f);
-		put_str(f, fd->stale->b);
+		json_string(f, fd->stale->b);
 		fputs(",\"root\":", f);
 		put_str_or_null(f, fd->stale->root);
 		fputs(",\"gen\":", f);
@@ -629,18 +518,18 @@ static void json_interval(FILE *f, const prove_interval *iv)
 	char count[1400];
 	prove_count_format(&iv->undecoded, count, sizeof count);
 	fputs("{\"root\":", f);
-	put_str(f, root->name);
+	json_string(f, root->name);
 	fprintf(f, ",\"size\":%u,\"gen\":", root->size);
 	put_gen(f, iv->gen);
 	fprintf(f, ",\"live_leaves\":%zu,\"undecoded\":", iv->live_leaves);
-	put_str(f, count);
+	json_string(f, count);
 	/* JSON has no NaN or infinity; a fraction is within 0..1 anyway. */
 	fprintf(f, ",\"fraction\":%.9g,\"unknown\":%s,\"holes\":[",
 	        isfinite(iv->fraction) ? iv->fraction : 0.0, iv->unknown ? "true" : "false");
 	for (size_t i = 0; i < iv->nholes; i++) {
 		char *pattern = cube_text(&iv->holes[i], root->size);
 		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", f);
-		put_str(f, pattern ? pattern : "?");
+		json_string(f, pattern ? pattern : "?");
 		fprintf(f, ",\"free_bits\":%u}", iv->holes[i].free_bits);
 		free(pattern);
 	}
@@ -652,7 +541,7 @@ static void json_diag_list(FILE *f, const spec_diags *diags, size_t *errors, siz
 	fputs("\"diagnostics\":[", f);
 	for (size_t i = 0; diags && i < diags->count; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
-		put_diag(f, &diags->items[i]);
+		print_diag_json(f, &diags->items[i]);
 		if (diags->items[i].severity == SPEC_WARNING)
 			++*warnings;
 		else
@@ -666,7 +555,7 @@ static void json_file(FILE *f, walker *w, json_ctx *x, const report_file *rf,
 {
 	const prove_result *res = rf->model ? rf->result : NULL;
 	fputs("{\"path\":", f);
-	put_str(f, rf->path);
+	json_string(f, rf->path);
 	fprintf(f, ",\"loaded\":%s,", rf->model ? "true" : "false");
 	if (res)
 		fprintf(f, "\"queries\":%zu,", res->queries);
@@ -688,7 +577,7 @@ void report_write_json(FILE *f, const report *r)
 	walker w = {.fn = json_finding, .ctx = &x};
 	size_t lint_errors = 0, lint_warnings = 0, allow_errors = 0, allow_warnings = 0;
 	fputs("{\"version\":1,\"tool\":\"isacheck\",\"command\":", f);
-	put_str(f, r->command);
+	json_string(f, r->command);
 	fprintf(f, ",\"engine\":\"%s\",\"files\":[",
 	        r->engine == PROVE_ENGINE_Z3 ? "z3" : "cube");
 	for (size_t i = 0; i < r->nfiles; i++) {
@@ -698,7 +587,7 @@ void report_write_json(FILE *f, const report *r)
 	fputs("\n]", f);
 	if (r->allow_path) {
 		fputs(",\"allowlist\":{\"path\":", f);
-		put_str(f, r->allow_path);
+		json_string(f, r->allow_path);
 		if (r->allow)
 			fprintf(f, ",\"entries\":%zu", r->allow->count);
 		fputc(',', f);
@@ -772,9 +661,9 @@ static void sarif_rule(FILE *f, const char *id)
 		if (!strcmp(proof_rules[i].id, id))
 			summary = proof_rules[i].summary, level = proof_rules[i].level;
 	fputs("{\"id\":", f);
-	put_str(f, id);
+	json_string(f, id);
 	fputs(",\"shortDescription\":{\"text\":", f);
-	put_str(f, summary);
+	json_string(f, summary);
 	fprintf(f, "},\"defaultConfiguration\":{\"level\":\"%s\"}}", level);
 }
 
@@ -787,7 +676,7 @@ static void sarif_uri(FILE *f, const char *path)
 	size_t len = strlen(path);
 	char *s = malloc(len * 3 + 8), *o = s;
 	if (!s) {
-		put_str(f, path);
+		json_string(f, path);
 		return;
 	}
 	if (path[0] == '/')
@@ -826,7 +715,7 @@ static void sarif_properties(FILE *f, const finding *fd)
 	switch (fd->kind) {
 	case FK_OVERLAP:
 		fputs(",\"properties\":{\"root\":", f);
-		put_str(f, fd->overlap->a->root->name);
+		json_string(f, fd->overlap->a->root->name);
 		fputs(",\"gen\":", f);
 		put_gen(f, fd->overlap->gen);
 		fputs(",\"witness\":", f);
@@ -839,18 +728,18 @@ static void sarif_properties(FILE *f, const finding *fd)
 		break;
 	case FK_ACCOUNTING:
 		fputs(",\"properties\":{\"root\":", f);
-		put_str(f, fd->leaf->root->name);
+		json_string(f, fd->leaf->root->name);
 		fputs(",\"leaf\":", f);
 		json_leaf(f, fd->leaf);
 		if (fd->bits) {
 			fputs(",\"bits\":", f);
-			put_str(f, fd->bits);
+			json_string(f, fd->bits);
 		}
 		fputc('}', f);
 		break;
 	case FK_COVERAGE:
 		fputs(",\"properties\":{\"root\":", f);
-		put_str(f, fd->interval->root->bitset->name);
+		json_string(f, fd->interval->root->bitset->name);
 		fputs(",\"gen\":", f);
 		put_gen(f, fd->interval->gen);
 		fputc('}', f);
@@ -866,7 +755,7 @@ static void sarif_suppression(FILE *f, const prove_allow *a)
 	char fallback[64];
 	snprintf(fallback, sizeof fallback, "listed in the allowlist, line %u", a->loc.line);
 	fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", f);
-	put_str(f, a->reason ? a->reason : fallback);
+	json_string(f, a->reason ? a->reason : fallback);
 	fputs(",\"location\":{", f);
 	sarif_physical(f, a->loc);
 	fputs("}}]", f);
@@ -883,19 +772,19 @@ static void sarif_result(const finding *fd, void *vctx)
 	sarif_ctx *x = vctx;
 	FILE *f = x->f;
 	fputs(x->shown++ ? ",\n{\"ruleId\":" : "\n{\"ruleId\":", f);
-	put_str(f, fd->rule);
+	json_string(f, fd->rule);
 	size_t idx = rule_index(x->rules, fd->rule);
 	if (idx != SIZE_MAX)
 		fprintf(f, ",\"ruleIndex\":%zu", idx);
 	fprintf(f, ",\"level\":\"%s\",\"message\":{\"text\":", fd->level);
-	put_str(f, fd->message);
+	json_string(f, fd->message);
 	fputs("},\"locations\":[{", f);
 	sarif_physical(f, fd->loc);
 	fputs("}]", f);
 	if (fd->related) {
 		char *what = str_fmt("leaf '%s'", fd->related->name);
 		fputs(",\"relatedLocations\":[{\"id\":1,\"message\":{\"text\":", f);
-		put_str(f, what ? what : fd->related->name);
+		json_string(f, what ? what : fd->related->name);
 		fputs("},", f);
 		sarif_physical(f, fd->related->loc);
 		fputs("}]", f);
@@ -919,7 +808,7 @@ void report_write_sarif(FILE *f, const report *r)
 	fputs("{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/"
 	      "schemas/sarif-schema-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{"
 	      "\"tool\":{\"driver\":{\"name\":\"isacheck\",\"version\":", f);
-	put_str(f, ISACHECK_VERSION);
+	json_string(f, ISACHECK_VERSION);
 	fputs(",\"rules\":[", f);
 	for (size_t i = 0; i < rules.n; i++) {
 		fputs(i ? ",\n" : "\n", f);
@@ -957,12 +846,12 @@ static void cq_issue(const finding *fd, void *vctx)
 	                       : !strcmp(fd->level, "warning") ? "minor"
 	                                                       : "info";
 	fputs(x->shown++ ? ",\n{\"description\":" : "\n{\"description\":", f);
-	put_str(f, fd->message);
+	json_string(f, fd->message);
 	fputs(",\"check_name\":", f);
-	put_str(f, fd->rule);
+	json_string(f, fd->rule);
 	fprintf(f, ",\"fingerprint\":\"%016" PRIx64 "\",\"severity\":\"%s\",\"location\":{"
 	        "\"path\":", fd->fingerprint, severity);
-	put_str(f, fd->loc.file ? fd->loc.file : "");
+	json_string(f, fd->loc.file ? fd->loc.file : "");
 	/* GitLab needs a line; a whole-file finding goes on the first. */
 	fprintf(f, ",\"lines\":{\"begin\":%u}}}", fd->loc.line ? fd->loc.line : 1u);
 }

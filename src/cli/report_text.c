@@ -12,20 +12,9 @@
 
 static void gen_text(spec_gen g, char *buf, size_t len)
 {
-	if (g.min == 0 && g.max == UINT32_MAX)
-		snprintf(buf, len, "all generations");
-	else if (g.max == UINT32_MAX)
-		snprintf(buf, len, "gen %u+", g.min);
-	else if (g.min == g.max)
-		snprintf(buf, len, "gen %u", g.min);
-	else
-		snprintf(buf, len, "gen %u..%u", g.min, g.max);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = path ? strrchr(path, '/') : NULL;
-	return s ? s + 1 : path ? path : "-";
+	char r[48];
+	format_gen(g, r, sizeof r);
+	snprintf(buf, len, "gen %s", r);
 }
 
 /* One row of the bit picture, most significant bit first, a space every
