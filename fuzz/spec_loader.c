@@ -2,6 +2,7 @@
  * load, resolve and lint.  No crash, no leak, bounded time and memory;
  * the diagnostics must be well formed. */
 #include "fuzz.h"
+#include "check.h"
 #include "spec.h"
 
 #include <stdlib.h>
@@ -24,6 +25,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		spec_stats s = spec_model_stats(m);
 		if (s.leaves > s.bitsets || s.roots > s.bitsets)
 			abort();
+		/* and prove it (cube engine): every overlap's witness must match
+		 * both leaves at both ends of its gen range */
+		prove_result r;
+		spec_diags pd = {0};
+		if (prove_model(m, NULL, &r, &pd)) {
+			for (size_t i = 0; i < r.noverlaps; i++) {
+				const prove_overlap *o = &r.overlaps[i];
+				if (!prove_leaf_matches(o->a, o->witness, o->gen.min) ||
+				    !prove_leaf_matches(o->b, o->witness, o->gen.max))
+					abort();
+			}
+		}
+		prove_result_free(&r);
+		spec_diags_free(&pd);
 	}
 	spec_model_free(m);
 	spec_diags_free(&d);

@@ -25,8 +25,11 @@ static bool matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
 	if (gen < b->gen.min || gen > b->gen.max)
 		return false;
 	for (unsigned i = 0; i < b->size; i++) {
-		if (!spec_bit(b->mask, i) || spec_bit(b->dontcare, i))
+		if (!spec_bit(b->mask, i) || spec_bit(b->dontcare, i)) {
+			if (spec_bit(b->match, i))
+				return false; /* Mesa's compare can never hold */
 			continue;
+		}
 		bool wb = (w[i / 64] >> (i % 64)) & 1;
 		if (wb != spec_bit(b->match, i))
 			return false;
@@ -47,6 +50,12 @@ static size_t naive_pairs(const spec_model *m)
 				if (a->gen.max < b->gen.min || b->gen.max < a->gen.min)
 					continue;
 				bool meet = true;
+				/* a leaf with a match bit it does not pin matches nothing */
+				for (unsigned k = 0; k < a->size && meet; k++)
+					meet = !((spec_bit(a->match, k) && (!spec_bit(a->mask, k) ||
+					                                    spec_bit(a->dontcare, k))) ||
+					         (spec_bit(b->match, k) && (!spec_bit(b->mask, k) ||
+					                                    spec_bit(b->dontcare, k))));
 				for (unsigned k = 0; k < a->size && meet; k++) {
 					bool pa = spec_bit(a->mask, k) && !spec_bit(a->dontcare, k);
 					bool pb = spec_bit(b->mask, k) && !spec_bit(b->dontcare, k);
@@ -438,6 +447,87 @@ TEST(wide_roots)
 	spec_model_free(m);
 }
 
+/* Every spec file of the test suite that loads: both engines agree, and
+ * the prover's unaccounted bits agree with lint's undefined-bits. */
+static void suite_dir(const char *dir, size_t *nspecs)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "ls %s/*.xml 2>/dev/null", dir);
+	FILE *ls = popen(cmd, "r");
+	CHECK(ls != NULL);
+	char path[700];
+	while (ls && fgets(path, sizeof path, ls)) {
+		path[strcspn(path, "\n")] = 0;
+		spec_diags d = {0};
+		spec_model *m = spec_load(path, &d);
+		if (m) {
+			(*nspecs)++;
+			check_engines_agree(m);
+			prove_result r;
+			spec_diags pd = {0};
+			CHECK(prove_model(m, NULL, &r, &pd));
+			for (size_t b = 0; b < m->nbitsets; b++) {
+				const spec_bitset *leaf = m->bitsets[b];
+				if (!spec_is_leaf(leaf))
+					continue;
+				bool lint_says = false, prove_says = false;
+				for (size_t i = 0; i < d.count; i++)
+					lint_says |= !strcmp(d.items[i].rule, "undefined-bits") &&
+					             d.items[i].loc.line == leaf->loc.line &&
+					             !strcmp(d.items[i].loc.file, leaf->loc.file);
+				for (size_t i = 0; i < r.naccounting; i++)
+					if (r.accounting[i].leaf == leaf)
+						for (unsigned k = 0; k < (leaf->size + 63) / 64; k++)
+							prove_says |= r.accounting[i].unaccounted[k] != 0;
+				CHECK(lint_says == prove_says);
+				if (lint_says != prove_says)
+					fprintf(stderr, "  %s: leaf %s: lint %d, prove %d\n", path, leaf->name,
+					        lint_says, prove_says);
+			}
+			prove_result_free(&r);
+			spec_diags_free(&pd);
+		}
+		spec_model_free(m);
+		spec_diags_free(&d);
+	}
+	if (ls)
+		pclose(ls);
+}
+
+/* A leaf whose merged match has a 1 under an ancestor's x matches
+ * nothing, as Mesa compares (w & mask & ~dontcare) == match. */
+TEST(hidden_match_bits_match_nothing)
+{
+	spec_model *m = NULL;
+	spec_diags d = {0};
+	m = spec_load(ISACHECK_SOURCE_DIR "/tests/bad/104-conflict-hides-match.xml", &d);
+	CHECK(m != NULL);
+	if (m) {
+		prove_result r;
+		spec_diags pd = {0};
+		CHECK(prove_model(m, NULL, &r, &pd));
+		CHECK_INT(r.noverlaps, 0);
+		const spec_bitset *add = spec_find_bitset(m, "add");
+		uint64_t w = 0x01000000;
+		CHECK(add && !prove_leaf_matches(add, &w, 0));
+		CHECK(r.nintervals == 1 && r.intervals[0].live_leaves == 0);
+		prove_result_free(&r);
+		spec_diags_free(&pd);
+	}
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
+TEST(every_spec_of_the_suite)
+{
+	size_t n = 0;
+	suite_dir(ISACHECK_SOURCE_DIR "/tests/bad", &n);
+	suite_dir(ISACHECK_SOURCE_DIR "/corpus/spec_loader", &n);
+	suite_dir(ISACHECK_SOURCE_DIR "/isa", &n);
+	CHECK(n >= 50);
+	printf("engines agree on %zu spec files of the suite\n", n);
+}
+
 int main(void)
 {
 	char probe[1024];
@@ -447,6 +537,8 @@ int main(void)
 	RUN(allowlist_accepts_and_goes_stale);
 	RUN(solver_limits_give_unknown_never_proved);
 	RUN(wide_roots);
+	RUN(hidden_match_bits_match_nothing);
+	RUN(every_spec_of_the_suite);
 	if (have_mesa) {
 		RUN(mesa_ir3);
 		RUN(mesa_etnaviv_and_afuc_prove_clean);

@@ -14,6 +14,10 @@ typedef struct leaf_cube {
 	const uint64_t *fixed, *value;
 	spec_gen gen;
 	unsigned nfixed;
+	/* Matches nothing: its merged match has a 1 where an ancestor's x
+	 * hides the bit (a bits-conflict), and Mesa compares
+	 * (w & mask & ~dontcare) == match, which then never holds. */
+	bool empty;
 } leaf_cube;
 
 typedef struct root_view {

@@ -105,11 +105,13 @@ static bool view_init(root_view *v, const spec_root *r)
 	for (size_t i = 0; i < r->nleaves; i++) {
 		const spec_bitset *b = r->leaves[i];
 		uint64_t *fixed = store + i * 2 * v->nw, *value = fixed + v->nw;
+		bool empty = b->gen.min > b->gen.max;
 		for (unsigned k = 0; k < v->nw; k++) {
 			fixed[k] = b->mask.w[k] & ~b->dontcare.w[k];
 			value[k] = b->match.w[k] & fixed[k];
+			empty |= (b->match.w[k] & ~fixed[k]) != 0;
 		}
-		v->leaves[i] = (leaf_cube){b, fixed, value, b->gen, bits_popcount(fixed, v->nw)};
+		v->leaves[i] = (leaf_cube){b, fixed, value, b->gen, bits_popcount(fixed, v->nw), empty};
 	}
 	return true;
 }
@@ -202,7 +204,7 @@ static void overlaps_cube(prover *p, const root_view *v)
 		for (size_t j = i + 1; j < v->nleaves; j++) {
 			const leaf_cube *a = &v->leaves[i], *b = &v->leaves[j];
 			spec_gen g;
-			if (!gen_meet(a->gen, b->gen, &g))
+			if (a->empty || b->empty || !gen_meet(a->gen, b->gen, &g))
 				continue;
 			bool meet = true;
 			for (unsigned k = 0; k < v->nw && meet; k++)
@@ -376,14 +378,24 @@ typedef struct splitter {
 	unsigned *bitcount; /* scratch: per bit, how many leaves fix it */
 	cube_list *out;
 	bool oom;
+	bool too_many; /* more pieces than PROVE_MAX_PIECES: count unknown */
 } splitter;
+
+/* A hostile spec can make the undecoded set need exponentially many
+ * cubes (think parity); past this many the count is reported unknown
+ * rather than letting time and memory run away. */
+#define PROVE_MAX_PIECES (1u << 20)
 
 static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
                   uint64_t *value, unsigned nfree)
 {
 	unsigned nw = sp->nw;
-	if (sp->oom)
+	if (sp->oom || sp->too_many)
 		return;
+	if (sp->out->n >= PROVE_MAX_PIECES) {
+		sp->too_many = true;
+		return;
+	}
 	/* Leaves that can still meet this region; one that fixes nothing
 	 * beyond it covers it whole. */
 	uint32_t *keep = malloc((n ? n : 1) * sizeof *keep);
@@ -504,14 +516,29 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 		goto out;
 	}
 	for (size_t i = 0; i < v->nleaves; i++)
-		if (v->leaves[i].gen.min <= g.min && g.max <= v->leaves[i].gen.max) {
+		if (!v->leaves[i].empty && v->leaves[i].gen.min <= g.min &&
+		    g.max <= v->leaves[i].gen.max) {
 			idx[nlive] = (uint32_t)nlive;
 			live[nlive++] = &v->leaves[i];
 		}
-	splitter sp = {live, v->size, nw, bitcount, &a, false};
+	splitter sp = {live, v->size, nw, bitcount, &a, false, false};
 	split(&sp, idx, nlive, fixed, value, v->size);
 	if (sp.oom) {
 		p->oom = true;
+		goto out;
+	}
+	if (sp.too_many) {
+		prove_interval *iv = grow(&p->intervals);
+		if (!iv) {
+			p->oom = true;
+			goto out;
+		}
+		*iv = (prove_interval){.root = v->root, .gen = g, .live_leaves = nlive,
+		                       .unknown = true};
+		p->r->any_unknown = true;
+		spec_diag_add(p->diags, SPEC_WARNING, "coverage-limit", v->root->bitset->loc,
+		              "the undecoded words of '%s' at gen %u..%u need more than %u cubes: "
+		              "not counted", v->root->bitset->name, g.min, g.max, PROVE_MAX_PIECES);
 		goto out;
 	}
 	prove_interval *iv = grow(&p->intervals);

@@ -106,7 +106,7 @@ z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diag
 	for (size_t i = 0; i < v->nleaves; i++) {
 		const leaf_cube *l = &v->leaves[i];
 		Z3_ast parts[2] = {in_cube(z, l->fixed, l->value), in_gen(z, l->gen)};
-		z->cond[i] = Z3_mk_and(z->ctx, 2, parts);
+		z->cond[i] = l->empty ? Z3_mk_false(z->ctx) : Z3_mk_and(z->ctx, 2, parts);
 		z->sel[i] = Z3_mk_fresh_const(z->ctx, "sel", Z3_mk_bool_sort(z->ctx));
 		Z3_solver_assert(z->ctx, z->solver, Z3_mk_implies(z->ctx, z->sel[i], z->cond[i]));
 	}
