@@ -141,6 +141,35 @@ TEST(prove_and_check)
 	unlink(rs);
 }
 
+TEST(codec_commands)
+{
+	char out[8192], cmd[900];
+	/* clean.xml: #i is 32 bits: top 24 bits 0, A in 0..7 */
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 00000005", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "#i 5\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 80000005", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_STR(out, "no match: 80000005\n");
+	snprintf(cmd, sizeof cmd, "%s decode %s --hex 00000007", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "\"leaf\":\"#i\"") && strstr(out, "\"name\":\"A\""));
+	snprintf(cmd, sizeof cmd, "printf '#i 9\\n' | %s asm %s -", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "00000009\n");
+	snprintf(cmd, sizeof cmd, "printf 'bogus\\n' | %s asm %s - 2>/dev/null", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 1);
+	/* garbage: bad hex, odd-length binary, unknown generation */
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 12zz 2>/dev/null", ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "printf 'abc' > %s/odd.bin; %s disasm %s %s/odd.bin 2>/dev/null",
+	         dir, ISACHECK_BINARY, clean, dir);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "rm -f %s/odd.bin; %s disasm %s --gen=x --hex 0 2>/dev/null", dir,
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(run(cmd, out, sizeof out), 2);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -165,6 +194,7 @@ int main(void)
 	RUN(lint_exit_codes_and_text);
 	RUN(lint_json);
 	RUN(prove_and_check);
+	RUN(codec_commands);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

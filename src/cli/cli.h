@@ -30,5 +30,8 @@ void print_diag_json(FILE *f, const spec_diag *d);
 int cmd_lint(int argc, char **argv);
 /* prove, or check (lint then prove) when lint is true */
 int cmd_prove(int argc, char **argv, bool lint);
+/* disasm, or decode (structured) when decode is true */
+int cmd_codec(int argc, char **argv, bool decode);
+int cmd_asm(int argc, char **argv);
 
 #endif

@@ -15,6 +15,9 @@ static void usage(FILE *f)
 	      "  lint FILE...    load isaspec XML files (with imports) and report every finding\n"
 	      "  prove FILE...   prove no two leaves overlap and every bit is accounted for;\n"
 	      "                  measure the undecoded words (Z3 with --solver=z3)\n"
+	      "  disasm SPEC     print instructions as Mesa's disassembler does\n"
+	      "  decode SPEC     decode instructions into leaf, fields and issues (JSON)\n"
+	      "  asm SPEC        assemble text into instructions, by the display templates\n"
 	      "  rules           list the rules lint can report\n"
 	      "  help            this text\n"
 	      "\n"
@@ -53,6 +56,12 @@ int main(int argc, char **argv)
 		return cmd_prove(argc - 1, argv + 1, false);
 	if (!strcmp(cmd, "check"))
 		return cmd_prove(argc - 1, argv + 1, true);
+	if (!strcmp(cmd, "disasm"))
+		return cmd_codec(argc - 1, argv + 1, false);
+	if (!strcmp(cmd, "decode"))
+		return cmd_codec(argc - 1, argv + 1, true);
+	if (!strcmp(cmd, "asm"))
+		return cmd_asm(argc - 1, argv + 1);
 	if (!strcmp(cmd, "rules"))
 		return cmd_rules();
 	fprintf(stderr, "isacheck: unknown command '%s'\n", cmd);

@@ -1,0 +1,539 @@
+/*
+ * codec_cmd.c - `isacheck disasm` and `isacheck decode`: instructions in,
+ * text or structured decodings out, for any spec.
+ *
+ * Input is a binary FILE ("-": standard input; raw little-endian words)
+ * or --hex WORDS: an 8-digit WORD is one 32-bit word of memory (low word
+ * first, as the vectors list them); a longer WORD, or one with '_', is a
+ * whole instruction written most significant 32-bit word first, as
+ * isacheck prints witnesses ("c0600000_00e18001").
+ */
+#include "cli.h"
+#include "codec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char codec_usage[] =
+	"usage: isacheck %s SPEC [options] (FILE | --hex WORD...)\n"
+	"  %s\n"
+	"options:\n"
+	"  --gen=N            the generation to decode for (required when SPEC has <gen>)\n"
+	"  --root=NAME        decode against this root (default #instruction, else the widest)\n"
+	"%s"
+	"  FILE               raw little-endian instructions; '-' reads standard input\n"
+	"  --hex WORD...      8-digit WORDs are 32-bit memory words, low word first; a\n"
+	"                     longer WORD (or one with '_') is a whole instruction, high word first\n"
+	"exit: 0 every instruction decoded cleanly, 1 some did not, 2 unusable input or usage\n";
+
+#define MAX_INPUT_BYTES (256u << 20)
+
+typedef struct words {
+	uint32_t *w;
+	size_t n, cap;
+} words;
+
+static bool push_word(words *ws, uint32_t v)
+{
+	if (ws->n == ws->cap) {
+		size_t cap = ws->cap ? ws->cap * 2 : 256;
+		uint32_t *p = realloc(ws->w, cap * sizeof *p);
+		if (!p)
+			return false;
+		ws->w = p;
+		ws->cap = cap;
+	}
+	ws->w[ws->n++] = v;
+	return true;
+}
+
+/* One --hex argument; false with a message on garbage. */
+static bool parse_hex_arg(const char *arg, unsigned instr_words, words *ws, char *err,
+                          size_t errlen)
+{
+	const char *s = arg;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	char digits[SPEC_MAX_BITS / 4 + 1];
+	size_t nd = 0;
+	bool grouped = false;
+	for (const char *p = s; *p; p++) {
+		if (*p == '_') {
+			grouped = true;
+			continue;
+		}
+		if (!isxdigit((unsigned char)*p)) {
+			snprintf(err, errlen, "'%s' is not hexadecimal (bad character '%c')", arg, *p);
+			return false;
+		}
+		if (nd >= sizeof digits - 1) {
+			snprintf(err, errlen, "'%s' is longer than any instruction", arg);
+			return false;
+		}
+		digits[nd++] = *p;
+	}
+	digits[nd] = 0;
+	if (!nd) {
+		snprintf(err, errlen, "'%s' holds no hex digits", arg);
+		return false;
+	}
+	if (nd <= 8 && !grouped) { /* one memory word */
+		return push_word(ws, (uint32_t)strtoul(digits, NULL, 16)) ||
+		       (snprintf(err, errlen, "out of memory"), false);
+	}
+	/* a whole instruction, high word first: pad to instr_words * 8 digits */
+	size_t want = (size_t)instr_words * 8;
+	if (nd > want) {
+		snprintf(err, errlen, "'%s' has %zu hex digits; an instruction here has %zu", arg, nd,
+		         want);
+		return false;
+	}
+	char full[SPEC_MAX_BITS / 4 + 1];
+	memset(full, '0', want - nd);
+	memcpy(full + want - nd, digits, nd + 1);
+	for (size_t k = instr_words; k-- > 0;) {
+		char chunk[9];
+		memcpy(chunk, full + k * 8, 8);
+		chunk[8] = 0;
+		if (!push_word(ws, (uint32_t)strtoul(chunk, NULL, 16))) {
+			snprintf(err, errlen, "out of memory");
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool read_binary(const char *path, words *ws, char *err, size_t errlen)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return false;
+	}
+	unsigned char buf[65536];
+	size_t total = 0, carry = 0;
+	unsigned char part[4];
+	for (size_t r; (r = fread(buf, 1, sizeof buf, f)) > 0;) {
+		total += r;
+		if (total > MAX_INPUT_BYTES) {
+			snprintf(err, errlen, "'%s' is larger than %u bytes", path, MAX_INPUT_BYTES);
+			if (f != stdin)
+				fclose(f);
+			return false;
+		}
+		for (size_t i = 0; i < r; i++) {
+			part[carry++] = buf[i];
+			if (carry == 4) {
+				if (!push_word(ws, (uint32_t)part[0] | (uint32_t)part[1] << 8 |
+				                       (uint32_t)part[2] << 16 | (uint32_t)part[3] << 24)) {
+					snprintf(err, errlen, "out of memory");
+					if (f != stdin)
+						fclose(f);
+					return false;
+				}
+				carry = 0;
+			}
+		}
+	}
+	bool bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (bad) {
+		snprintf(err, errlen, "cannot read '%s'", path);
+		return false;
+	}
+	if (carry) {
+		snprintf(err, errlen, "'%s' is %zu bytes: not a whole number of 32-bit words "
+		         "(%zu trailing bytes)", path, total, carry);
+		return false;
+	}
+	return true;
+}
+
+/* A spec loaded, compiled and checked against the chosen root and gen. */
+typedef struct session {
+	spec_model *m;
+	codec *c;
+	const spec_root *root;
+} session;
+
+static bool session_open(session *ss, const char *cmd, const char *spec_path,
+                         const char *root_name, bool have_gen, unsigned long gen,
+                         spec_diags *diags)
+{
+	ss->m = spec_load(spec_path, diags);
+	if (!ss->m) {
+		spec_diags_sort(diags);
+		for (size_t i = 0; i < diags->count; i++)
+			if (diags->items[i].severity == SPEC_FATAL)
+				print_diag_text(stderr, &diags->items[i]);
+		return false;
+	}
+	ss->c = codec_new(ss->m, diags);
+	if (!ss->c) {
+		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
+		return false;
+	}
+	ss->root = root_name ? spec_find_root(ss->m, root_name) : codec_default_root(ss->c);
+	if (!ss->root) {
+		fprintf(stderr, "isacheck %s: '%s' has no root '%s'\n", cmd, spec_path,
+		        root_name ? root_name : "#instruction");
+		return false;
+	}
+	spec_gen rg = ss->root->bitset->gen;
+	bool spec_has_gen = false;
+	for (size_t i = 0; i < ss->m->nbitsets; i++)
+		spec_has_gen |= ss->m->bitsets[i]->has_gen;
+	if (spec_has_gen && !have_gen) {
+		fprintf(stderr, "isacheck %s: '%s' describes several generations (%u..%u): give --gen=N\n",
+		        cmd, spec_path, rg.min, rg.max);
+		return false;
+	}
+	if (gen < rg.min || gen > rg.max) {
+		fprintf(stderr, "isacheck %s: generation %lu is outside '%s' (%u..%u)\n", cmd, gen,
+		        ss->root->bitset->name, rg.min, rg.max);
+		return false;
+	}
+	return true;
+}
+
+static void session_close(session *ss)
+{
+	codec_free(ss->c);
+	spec_model_free(ss->m);
+	*ss = (session){0};
+}
+
+static bool parse_gen_opt(const char *s, unsigned long *gen)
+{
+	char *end;
+	errno = 0;
+	*gen = strtoul(s, &end, 0);
+	return *s && !*end && !errno && *gen <= UINT32_MAX;
+}
+
+static void print_value_json(FILE *f, const codec_value *v)
+{
+	fputs("{\"name\":", f);
+	json_string(f, v->field ? v->field->name : "");
+	fprintf(f, ",\"kind\":\"%s\",\"depth\":%u,\"raw\":%llu,\"value\":%lld",
+	        v->field && v->field->kind == SPEC_DERIVED ? "derived" : "field", v->depth,
+	        (unsigned long long)v->raw, (long long)v->value);
+	if (v->field && v->field->type_name) {
+		fputs(",\"type\":", f);
+		json_string(f, v->field->type_name);
+	}
+	if (v->field && v->field->kind == SPEC_FIELD)
+		fprintf(f, ",\"low\":%u,\"high\":%u", v->field->low, v->field->high);
+	if (v->field && v->field->type == SPEC_TYPE_ENUM && v->field->enm) {
+		const spec_enum_value *ev = spec_enum_lookup(v->field->enm, v->value);
+		fputs(",\"display\":", f);
+		if (ev)
+			json_string(f, ev->display);
+		else
+			fputs("null", f);
+	}
+	if (v->sub) {
+		fputs(",\"leaf\":", f);
+		json_string(f, v->sub->name);
+	}
+	fputc('}', f);
+}
+
+static const char *issue_kind_name(codec_issue_kind k)
+{
+	static const char *const names[] = {
+		"no-match", "ambiguous", "dontcare-set", "assert-mismatch", "no-field",
+		"expr-error", "no-display", "enum-missing",
+	};
+	return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+int cmd_codec(int argc, char **argv, bool json_decode)
+{
+	const char *cmd = json_decode ? "decode" : "disasm";
+	const char *what = json_decode
+		? "decode each instruction into its leaf, field values and issues"
+		: "print each instruction as Mesa's disassembler does";
+	const char *extra = json_decode
+		? "  --format=json|text format (default json)\n"
+		: "  --no-errors        leave out the \"\\t; error\" suffixes\n"
+		  "  --labels           branch labels over the whole program\n"
+		  "  --no-match=mesa|ir3|afuc  how undecodable words print (default mesa)\n";
+	const char *spec_path = NULL, *file = NULL, *root_name = NULL;
+	bool have_gen = false, hex_mode = false, json = json_decode;
+	unsigned long gen = 0;
+	codec_disasm_options opt = {.show_errors = true, .no_match = CODEC_NO_MATCH_MESA};
+	char **hex = calloc((size_t)argc + 1, sizeof *hex);
+	size_t nhex = 0;
+	int rc = EXIT_UNUSABLE;
+	if (!hex)
+		return EXIT_UNUSABLE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool ok = true;
+		if (hex_mode && a[0] != '-') {
+			hex[nhex++] = argv[i];
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			printf(codec_usage, cmd, what, extra);
+			free(hex);
+			return EXIT_CLEAN;
+		} else if (!strcmp(a, "--hex")) {
+			hex_mode = true;
+		} else if (!strncmp(a, "--gen=", 6)) {
+			ok = parse_gen_opt(a + 6, &gen);
+			have_gen = true;
+		} else if (!strncmp(a, "--root=", 7) && a[7]) {
+			root_name = a + 7;
+		} else if (json_decode && !strcmp(a, "--format=json")) {
+			json = true;
+		} else if (json_decode && !strcmp(a, "--format=text")) {
+			json = false;
+		} else if (!json_decode && !strcmp(a, "--no-errors")) {
+			opt.show_errors = false;
+		} else if (!json_decode && !strcmp(a, "--labels")) {
+			opt.branch_labels = true;
+		} else if (!json_decode && !strncmp(a, "--no-match=", 11)) {
+			const char *s = a + 11;
+			opt.no_match = !strcmp(s, "mesa") ? CODEC_NO_MATCH_MESA
+			               : !strcmp(s, "ir3") ? CODEC_NO_MATCH_IR3
+			               : !strcmp(s, "afuc") ? CODEC_NO_MATCH_AFUC : (codec_no_match_style)-1;
+			ok = (int)opt.no_match >= 0;
+		} else if (a[0] == '-' && a[1]) {
+			ok = false;
+		} else if (!spec_path) {
+			spec_path = a;
+		} else if (!file) {
+			file = a;
+		} else {
+			ok = false;
+		}
+		if (!ok) {
+			fprintf(stderr, "isacheck %s: bad argument '%s'\n", cmd, a);
+			fprintf(stderr, codec_usage, cmd, what, extra);
+			free(hex);
+			return EXIT_UNUSABLE;
+		}
+	}
+	if (!spec_path || (!file) == !hex_mode || (hex_mode && !nhex)) {
+		fprintf(stderr, "isacheck %s: give SPEC, then a FILE or --hex WORD...\n", cmd);
+		fprintf(stderr, codec_usage, cmd, what, extra);
+		free(hex);
+		return EXIT_UNUSABLE;
+	}
+
+	spec_diags diags = {0};
+	session ss = {0};
+	words ws = {0};
+	char err[512];
+	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, &diags))
+		goto out;
+	codec *c = ss.c;
+	const spec_root *root = ss.root;
+	opt.gen = (uint32_t)gen;
+	unsigned iw = (root->bitset->size + 31) / 32;
+	bool ok = true;
+	if (hex_mode) {
+		for (size_t i = 0; i < nhex && ok; i++)
+			ok = parse_hex_arg(hex[i], iw, &ws, err, sizeof err);
+	} else {
+		ok = read_binary(file, &ws, err, sizeof err);
+	}
+	if (ok && ws.n % iw) {
+		snprintf(err, sizeof err, "%zu words are not a whole number of %u-word instructions "
+		         "(%zu words left over)", ws.n, iw, ws.n % iw);
+		ok = false;
+	}
+	if (!ok) {
+		fprintf(stderr, "isacheck %s: %s\n", cmd, err);
+		goto out;
+	}
+	size_t ninstr = ws.n / iw, clean = 0;
+	if (!json_decode) {
+		if (root != codec_default_root(c)) {
+			fprintf(stderr, "isacheck disasm: only the default root can be disassembled\n");
+			goto out;
+		}
+		clean = codec_disasm(c, ws.w, ninstr, &opt, stdout);
+	} else {
+		codec_value values[256];
+		codec_issue issues[16];
+		if (json)
+			fputs("[", stdout);
+		for (size_t n = 0; n < ninstr; n++) {
+			uint64_t w64[SPEC_MAX_BITS / 64] = {0};
+			for (unsigned k = 0; k < iw; k++)
+				w64[k / 2] |= (uint64_t)ws.w[n * iw + k] << (32 * (k % 2));
+			codec_decoded d = {.values = values, .cap_values = 256, .issues = issues,
+			                   .cap_issues = 16};
+			codec_decode(c, root, w64, opt.gen, &d);
+			clean += d.leaf && !d.nissues;
+			char hexs[SPEC_MAX_BITS / 4 + 64];
+			size_t o = 0;
+			for (unsigned k = iw; k-- > 0;)
+				o += (size_t)snprintf(hexs + o, sizeof hexs - o, "%s%08x", o ? "_" : "",
+				                      ws.w[n * iw + k]);
+			if (json) {
+				fprintf(stdout, "%s\n{\"index\":%zu,\"words\":\"%s\",\"leaf\":", n ? "," : "", n,
+				        hexs);
+				if (d.leaf)
+					json_string(stdout, d.leaf->name);
+				else
+					fputs("null", stdout);
+				fputs(",\"fields\":[", stdout);
+				for (size_t i = 0; i < d.nvalues; i++) {
+					fputs(i ? "," : "", stdout);
+					print_value_json(stdout, &d.values[i]);
+				}
+				fputs("],\"issues\":[", stdout);
+				for (size_t i = 0; i < d.nissues; i++) {
+					fprintf(stdout, "%s{\"kind\":\"%s\",\"text\":", i ? "," : "",
+					        issue_kind_name(d.issues[i].kind));
+					json_string(stdout, d.issues[i].text);
+					fputc('}', stdout);
+				}
+				fputs("]}", stdout);
+			} else {
+				printf("%s %s", hexs, d.leaf ? d.leaf->name : "(no leaf)");
+				for (size_t i = 0; i < d.nvalues; i++)
+					printf(" %*s%s=%lld", (int)(2 * d.values[i].depth), "",
+					       d.values[i].field ? d.values[i].field->name : "?",
+					       (long long)d.values[i].value);
+				for (size_t i = 0; i < d.nissues; i++)
+					printf("  ; %s", d.issues[i].text);
+				putchar('\n');
+			}
+		}
+		if (json)
+			fputs("\n]\n", stdout);
+	}
+	rc = clean == ninstr ? EXIT_CLEAN : EXIT_FINDINGS;
+out:
+	free(ws.w);
+	session_close(&ss);
+	spec_diags_free(&diags);
+	free(hex);
+	return rc;
+}
+
+static const char asm_usage[] =
+	"usage: isacheck asm SPEC [--gen=N] [--format=hex|bin] [--output=FILE] (FILE | -)\n"
+	"  assemble text, one instruction a line, as `isacheck disasm` prints it, by parsing\n"
+	"  against SPEC's display templates; each result is checked by disassembling it again\n"
+	"  empty lines and lines starting with ';' are skipped; a \"\\t; ...\" error\n"
+	"  suffix is ignored\n"
+	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
+	"  --format=bin  raw little-endian words\n"
+	"exit: 0 every line assembled, 1 some did not (file:line: error: ...), 2 unusable input\n";
+
+int cmd_asm(int argc, char **argv)
+{
+	const char *spec_path = NULL, *file = NULL, *output = NULL;
+	bool have_gen = false, binary = false;
+	unsigned long gen = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool ok = true;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(asm_usage, stdout);
+			return EXIT_CLEAN;
+		} else if (!strncmp(a, "--gen=", 6)) {
+			ok = parse_gen_opt(a + 6, &gen);
+			have_gen = true;
+		} else if (!strcmp(a, "--format=hex")) {
+			binary = false;
+		} else if (!strcmp(a, "--format=bin")) {
+			binary = true;
+		} else if (!strncmp(a, "--output=", 9) && a[9]) {
+			output = a + 9;
+		} else if (a[0] == '-' && a[1]) {
+			ok = false;
+		} else if (!spec_path) {
+			spec_path = a;
+		} else if (!file) {
+			file = a;
+		} else {
+			ok = false;
+		}
+		if (!ok) {
+			fprintf(stderr, "isacheck asm: bad argument '%s'\n%s", a, asm_usage);
+			return EXIT_UNUSABLE;
+		}
+	}
+	if (!spec_path || !file) {
+		fprintf(stderr, "isacheck asm: give SPEC and a FILE (or -)\n%s", asm_usage);
+		return EXIT_UNUSABLE;
+	}
+	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!in) {
+		fprintf(stderr, "isacheck asm: cannot read '%s': %s\n", file, strerror(errno));
+		return EXIT_UNUSABLE;
+	}
+	spec_diags diags = {0};
+	session ss = {0};
+	int rc = EXIT_UNUSABLE;
+	FILE *out = NULL;
+	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, &diags))
+		goto done;
+	out = output ? fopen(output, binary ? "wb" : "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "isacheck asm: cannot write '%s': %s\n", output, strerror(errno));
+		goto done;
+	}
+	unsigned iw = (ss.root->bitset->size + 31) / 32;
+	size_t lineno = 0, failed = 0;
+	char line[4096];
+	while (fgets(line, sizeof line, in)) {
+		lineno++;
+		size_t n = strlen(line);
+		if (n == sizeof line - 1 && line[n - 1] != '\n') {
+			fprintf(stderr, "%s:%zu: error: line longer than %zu bytes\n", file, lineno,
+			        sizeof line - 2);
+			failed++;
+			int ch;
+			while ((ch = fgetc(in)) != EOF && ch != '\n') {
+			}
+			continue;
+		}
+		char *semi = strstr(line, "\t; "); /* the disassembler's error suffix */
+		if (semi)
+			*semi = 0;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n' || *p == ';') /* not '#': names may start with it */
+			continue;
+		uint64_t w[SPEC_MAX_BITS / 64] = {0};
+		char err[256];
+		size_t found = codec_assemble_one(ss.c, line, (uint32_t)gen, w, err, sizeof err);
+		if (found != 1) {
+			fprintf(stderr, "%s:%zu: error: %s\n", file, lineno, err);
+			failed++;
+			if (!found)
+				continue;
+		}
+		for (unsigned k = 0; k < iw; k++) {
+			uint32_t word = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+			if (binary) {
+				unsigned char b[4] = {(unsigned char)word, (unsigned char)(word >> 8),
+				                      (unsigned char)(word >> 16), (unsigned char)(word >> 24)};
+				fwrite(b, 1, 4, out);
+			} else {
+				fprintf(out, "%s%08x", k ? " " : "", word);
+			}
+		}
+		if (!binary)
+			fputc('\n', out);
+	}
+	rc = failed ? EXIT_FINDINGS : EXIT_CLEAN;
+done:
+	if (in != stdin)
+		fclose(in);
+	if (out && out != stdout && fclose(out) != 0)
+		rc = EXIT_UNUSABLE;
+	session_close(&ss);
+	spec_diags_free(&diags);
+	return rc;
+}

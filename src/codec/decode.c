@@ -1,0 +1,693 @@
+/*
+ * decode.c - the decoding engine Mesa's isaspec_decode_impl.c runs at
+ * decode time, over the codec compiled in codec.c: scopes (one per
+ * instruction and per nested bitset field), field resolution through
+ * overrides, parents and params, expressions with a per-scope cache and
+ * Mesa's re-entrancy rule, the choice of leaf with its conflict and
+ * don't-care errors, the asserts of find_display; and codec_decode,
+ * which lists the field values of one instruction.
+ *
+ * The fast paths codec.c found (pure expressions, tables, look-ups that
+ * always end at one field or go straight to the params, params bound at
+ * cx_push) skip only work whose effects cannot be observed; with
+ * codec_new_opt(.., false) there are none, and this is Mesa's algorithm
+ * step by step.
+ *
+ * Nothing here allocates: scopes, their values and the expression
+ * caches live in the cx context the caller keeps on its stack.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
+{
+	x->c = c;
+	x->mode = mode;
+	x->gen = gen;
+	x->out = NULL;
+	x->labels = false;
+	x->n = 0;
+	x->num_instr = 1;
+	x->branch_t = x->call_t = NULL;
+	x->esp = 0;
+	x->nsc = 0;
+	x->cused = 0;
+	x->nerr = 0;
+	x->issues = 0;
+	x->dec = NULL;
+}
+
+void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+              const spec_bitset *other, const spec_field *f, uint64_t bits,
+              const char *fmt, ...)
+{
+	va_list ap;
+	x->issues++;
+	if (x->mode == CX_DECODE) {
+		codec_decoded *d = x->dec;
+		if (!d || d->nissues >= d->cap_issues || !d->issues)
+			return;
+		codec_issue *is = &d->issues[d->nissues];
+		va_start(ap, fmt);
+		vsnprintf(is->text, sizeof is->text, fmt, ap);
+		va_end(ap);
+		/* the display walk and the value list may meet the same issue */
+		for (size_t i = 0; i < d->nissues; i++)
+			if (d->issues[i].kind == kind && !strcmp(d->issues[i].text, is->text))
+				return;
+		is->kind = kind;
+		is->leaf = leaf;
+		is->other = other;
+		is->field = f;
+		is->bits = bits;
+		d->nissues++;
+		return;
+	}
+	if (x->nerr >= CODEC_MAX_ERRORS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(x->err[x->nerr++], CODEC_ERR_LEN, fmt, ap);
+	va_end(ap);
+}
+
+void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t k = 0;
+	for (unsigned i = x->c->hexw; i-- > 0;) {
+		uint32_t v = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+		for (int s = 28; s >= 0; s -= 4)
+			if (k + 1 < len)
+				buf[k++] = digits[(v >> s) & 15];
+	}
+	if (len)
+		buf[k < len ? k : len - 1] = '\0';
+}
+
+void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw)
+{
+	if (nw == 1 && high < 64 && low <= high) {
+		unsigned width = high - low + 1;
+		out[0] = width == 64 ? w[0] : (w[0] >> low) & (((uint64_t)1 << width) - 1);
+		return;
+	}
+	for (unsigned i = 0; i < nw; i++)
+		out[i] = 0;
+	if (high < low)
+		return;
+	unsigned width = high - low + 1;
+	unsigned lim = nw * 64;
+	if (low >= lim)
+		return;
+	if (width > lim - low)
+		width = lim - low;
+	unsigned sh = low % 64, wi = low / 64;
+	for (unsigned i = 0; i * 64 < width; i++) {
+		uint64_t v = w[wi + i] >> sh;
+		if (sh && wi + i + 1 < nw)
+			v |= w[wi + i + 1] << (64 - sh);
+		unsigned left = width - i * 64;
+		if (left < 64)
+			v &= ((uint64_t)1 << left) - 1;
+		out[i] = v;
+	}
+}
+
+__attribute__((noinline)) static void dontcare_set(cx *x, const spec_bitset *b,
+                                                   const uint64_t *dc)
+{
+	char hex[CODEC_MAX_WORDS * 16 + 1];
+	cx_hex(x, dc, hex, sizeof hex);
+	cx_issue(x, CODEC_DONTCARE_SET, b, NULL, NULL, dc[0], "dontcare bits in %s: %s",
+	         spec_display_name(b), hex);
+}
+
+const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
+{
+	const spec_bitset *hit[2];
+	size_t n = classifier_run(x->c->cls[root_index], w, x->gen, hit, 2);
+	if (n == 0)
+		return NULL;
+	if (n > 1) {
+		cx_issue(x, CODEC_AMBIGUOUS, hit[0], hit[1], NULL, 0, "bitset conflict: %s vs %s",
+		         spec_display_name(hit[0]), spec_display_name(hit[1]));
+		return NULL;
+	}
+	const spec_bitset *b = hit[0];
+	unsigned nw = x->c->nw;
+	uint64_t dc[CODEC_MAX_WORDS];
+	bool any = false;
+	for (unsigned i = 0; i < nw; i++) {
+		dc[i] = i < b->dontcare.nwords ? b->dontcare.w[i] & w[i] : 0;
+		any |= dc[i] != 0;
+	}
+	if (any)
+		dontcare_set(x, b, dc);
+	return b;
+}
+
+/* Variant 1 of a scope: every name of pnames comes through a param of
+ * pf from a parent's look-up that always ends at one field, plain or
+ * with a pure expression; their values are read now (nothing that can
+ * be observed happens).  1 when so, else 0. */
+static unsigned bind_params(cx *x, cx_scope *s)
+{
+	const cleaf *lf = s->lf;
+	if (!lf->npn)
+		return 1;
+	cx_scope *p = s->parent;
+	if (!s->pf || !p)
+		return 0;
+	for (unsigned j = 0; j < lf->npn; j++) {
+		size_t i = 0;
+		while (i < s->pf->nparams && s->pf->params[i].as != lf->pnames[j])
+			i++;
+		if (i == s->pf->nparams)
+			return 0;
+		int lk = s->plk ? s->plk[i] : codec_lookup_find(p->lf, s->pf->params[i].name);
+		if (lk < 0 || p->lf->lk[lk].direct[p->pb] < 0)
+			return 0;
+		const cstep *st = &p->lf->steps[p->lf->lk[lk].direct[p->pb]];
+		const spec_field *f = st->field->f;
+		if (f->kind == SPEC_DERIVED) {
+			if (st->fex < 0 || !p->lf->ex[st->fex].pure[p->pb])
+				return 0;
+			s->pval[j] = cx_eval(x, p, st->fex);
+		} else {
+			s->pval[j] = cx_get64(p->val, x->c->nw, f->low, f->high);
+		}
+	}
+	return 1;
+}
+
+cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64_t *w,
+                  const int *plk)
+{
+	const cleaf *lf = leaf->index < x->c->m->nbitsets ? x->c->leaf[leaf->index] : NULL;
+	if (!lf)
+		return NULL;
+	if (x->nsc >= CODEC_MAX_SCOPES || CODEC_CACHE_SLOTS - x->cused < lf->nex) {
+		cx_issue(x, CODEC_EXPR_ERROR, leaf, NULL, pf ? pf->f : NULL, 0,
+		         "bitset fields nested too deep in %s", spec_display_name(leaf));
+		return NULL;
+	}
+	cx_scope *s = &x->sc[x->nsc];
+	s->lf = lf;
+	s->parent = x->nsc ? &x->sc[x->nsc - 1] : NULL;
+	s->pf = pf;
+	s->val = x->val[x->nsc];
+	s->depth = x->nsc;
+	s->novc = 0;
+	s->plk = plk;
+	s->pb = 0;
+	if (w != s->val)
+		memcpy(s->val, w, x->c->nw * sizeof *w);
+	s->cv = x->cv + x->cused;
+	s->cs = x->cs + x->cused;
+	memset(s->cs, 0, lf->nex);
+	x->cused += (unsigned)lf->nex;
+	x->nsc++;
+	if (lf->v1)
+		s->pb = bind_params(x, s);
+	return s;
+}
+
+void cx_pop(cx *x)
+{
+	if (!x->nsc)
+		return;
+	x->nsc--;
+	x->cused -= (unsigned)x->sc[x->nsc].lf->nex;
+}
+
+/* --------------------------------------------------------- expressions */
+
+static int64_t vm_wrap(uint64_t u)
+{
+	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+bool codec_vm_run(const cins *p0, const int64_t *refs, int64_t gpu_id, int64_t *out)
+{
+	int64_t st[CODEC_VM_STACK + 1];
+	int sp = -1;
+	for (const cins *p = p0;; p++) {
+		int64_t a, b;
+		switch (p->op) {
+		case VI_CONST: st[++sp] = p->imm; break;
+		case VI_REF: st[++sp] = refs[p->arg]; break;
+		case VI_GPU: st[++sp] = gpu_id; break;
+		case VI_NOT: st[sp] = st[sp] == 0; break;
+		case VI_BITNOT: st[sp] = vm_wrap(~(uint64_t)st[sp]); break;
+		case VI_NEG: st[sp] = vm_wrap(0u - (uint64_t)st[sp]); break;
+		case VI_BOOL: st[sp] = st[sp] != 0; break;
+		case VI_SCAND:
+			if (st[sp] == 0) {
+				p = p0 + p->arg - 1;
+			} else {
+				sp--;
+			}
+			break;
+		case VI_SCOR:
+			if (st[sp] != 0) {
+				st[sp] = 1;
+				p = p0 + p->arg - 1;
+			} else {
+				sp--;
+			}
+			break;
+		case VI_JZ:
+			if (st[sp--] == 0)
+				p = p0 + p->arg - 1;
+			break;
+		case VI_JMP: p = p0 + p->arg - 1; break;
+		case VI_END: *out = st[sp]; return true;
+		default:
+			b = st[sp--];
+			a = st[sp];
+			switch (p->op) {
+			case VI_MUL: a = vm_wrap((uint64_t)a * (uint64_t)b); break;
+			case VI_ADD: a = vm_wrap((uint64_t)a + (uint64_t)b); break;
+			case VI_SUB: a = vm_wrap((uint64_t)a - (uint64_t)b); break;
+			case VI_DIV:
+			case VI_MOD:
+				if (b == 0 || (a == INT64_MIN && b == -1))
+					return false;
+				a = p->op == VI_DIV ? a / b : a % b;
+				break;
+			case VI_SHL:
+			case VI_SHR:
+				if (b < 0 || b > 63)
+					return false;
+				a = p->op == VI_SHL ? vm_wrap((uint64_t)a << b)
+				                    : (a < 0 ? ~(~a >> b) : a >> b);
+				break;
+			case VI_LT: a = a < b; break;
+			case VI_GT: a = a > b; break;
+			case VI_LE: a = a <= b; break;
+			case VI_GE: a = a >= b; break;
+			case VI_EQ: a = a == b; break;
+			case VI_NE: a = a != b; break;
+			case VI_BITAND: a = (int64_t)((uint64_t)a & (uint64_t)b); break;
+			case VI_BITXOR: a = vm_wrap((uint64_t)a ^ (uint64_t)b); break;
+			case VI_BITOR: a = vm_wrap((uint64_t)a | (uint64_t)b); break;
+			default: return false;
+			}
+			st[sp] = a;
+			break;
+		}
+	}
+}
+
+typedef struct eval_refs {
+	cx *x;
+	cx_scope *s;
+	const cexpr *ce;
+	int64_t *vals;
+	size_t nvals;
+} eval_refs;
+
+static uint64_t decode_field(cx *x, cx_scope *s, const cref *r);
+
+static bool eval_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
+                        char *err, size_t errlen)
+{
+	(void)depth;
+	(void)err;
+	(void)errlen;
+	eval_refs *er = ctx;
+	const cref *refs = er->s->lf->refs + er->ce->ref0;
+	uint32_t n = er->ce->nrefs, i;
+	for (i = 0; i < n && refs[i].eref != name; i++)
+		;
+	for (uint32_t j = 0; i == n && j < n; j++)
+		if (!strcmp(refs[j].text, name))
+			i = j;
+	if (i < n) {
+		*value = i < er->nvals ? er->vals[i]
+		                       : (int64_t)decode_field(er->x, er->s, &refs[i]);
+		return true;
+	}
+	*value = 0; /* cannot happen: every reference is listed */
+	return true;
+}
+
+static bool on_stack(const cx *x, const spec_expr *e)
+{
+	for (unsigned i = 0; i < x->esp; i++)
+		if (x->es[i] == e)
+			return true;
+	return false;
+}
+
+/* evaluate_expr: cached per scope; a re-entrant evaluation gives 0 (with
+ * Mesa's quirk: slot 0 of the stack is not searched). */
+uint64_t cx_eval(cx *x, cx_scope *s, int k)
+{
+	if (k < 0 || (size_t)k >= s->lf->nex)
+		return 0;
+	if (s->cs[k])
+		return s->cv[k];
+	const cexpr *ce = &s->lf->ex[k];
+	for (unsigned i = x->esp; i-- > 1;)
+		if (x->es[i] == ce->e)
+			return 0;
+	unsigned pb = s->pb;
+	if (ce->pure[pb]) {
+		/* its references always resolve to the same fields (or bound
+		 * params), and it cannot fail: read them directly (nothing
+		 * else can happen while it is on Mesa's stack) */
+		const cref *refs = s->lf->refs + ce->ref0;
+		const cleaf *lf = s->lf;
+		unsigned nw = x->c->nw;
+		int64_t r = 0;
+		if (ce->tab[pb]) {
+			uint64_t idx = 0;
+			unsigned sh = 0;
+			for (uint32_t i = 0; i < ce->nrefs; i++) {
+				const spec_field *f = lf->steps[refs[i].sstep[pb]].field->f;
+				idx |= cx_get64(s->val, nw, f->low, f->high) << sh;
+				sh += f->high - f->low + 1;
+			}
+			r = (int64_t)ce->tab[pb][idx];
+		} else {
+			int64_t pv[64];
+			for (uint32_t i = 0; i < ce->nrefs && i < 64; i++) {
+				int ss = refs[i].sstep[pb];
+				if (ss < 0) {
+					pv[i] = (int64_t)s->pval[refs[i].pslot];
+					continue;
+				}
+				const cstep *st = &lf->steps[ss];
+				pv[i] = st->field->f->kind == SPEC_DERIVED
+				        ? (int64_t)cx_eval(x, s, st->fex)
+				        : (int64_t)cx_get64(s->val, nw, st->field->f->low, st->field->f->high);
+			}
+			codec_vm_run(ce->prog, pv, (int64_t)x->gen, &r);
+		}
+		s->novc += ce->is_case;
+		s->cs[k] = 1;
+		s->cv[k] = (uint64_t)r;
+		return (uint64_t)r;
+	}
+	x->es[x->esp++] = ce->e;
+	int64_t vals[16];
+	size_t nv = ce->nrefs < 16 ? ce->nrefs : 16;
+	const cref *refs = s->lf->refs + ce->ref0;
+	for (size_t i = 0; i < nv; i++)
+		vals[i] = (int64_t)decode_field(x, s, &refs[i]);
+	int64_t r = 0;
+	if (ce->prog && nv == ce->nrefs && codec_vm_run(ce->prog, vals, (int64_t)x->gen, &r))
+		goto done;
+	eval_refs er = {x, s, ce, vals, nv};
+	spec_eval_env env = {eval_lookup, &er, (int64_t)x->gen, 0};
+	char err[200];
+	if (!spec_expr_eval(ce->e, &env, &r, err, sizeof err)) {
+		spec_loc l = spec_expr_loc(ce->e);
+		cx_issue(x, CODEC_EXPR_ERROR, s->lf->b, NULL, NULL, 0, "%s:%u: %s",
+		         l.file ? l.file : "?", l.line, err);
+		r = 0;
+	}
+done:
+	x->esp--;
+	s->novc += ce->is_case && !s->cs[k];
+	s->cs[k] = 1;
+	s->cv[k] = (uint64_t)r;
+	return (uint64_t)r;
+}
+
+/* --------------------------------------------------------------- fields */
+
+/* find_field from the scope's leaf: the step whose field wins, or NULL. */
+static inline __attribute__((always_inline)) const cstep *find_field(cx *x, cx_scope *s,
+                                                                     int lk)
+{
+	const cleaf *lf = s->lf;
+	const cstep *st;
+	uint32_t n;
+	if (lk >= 0) {
+		if (lf->lk[lk].direct[s->pb] >= 0)
+			return lf->steps + lf->lk[lk].direct[s->pb];
+		if (lf->lk[lk].param[s->pb])
+			return NULL;
+		st = lf->steps + lf->lk[lk].step0;
+		n = lf->lk[lk].nsteps;
+	} else {
+		if (lf->none_param[s->pb])
+			return NULL;
+		st = lf->steps + lf->none0;
+		n = lf->nnone;
+	}
+	if ((lk < 0 || lf->lk[lk].nofield) && s->novc == lf->nov)
+		return NULL; /* every override evaluated already: nothing can happen */
+	for (uint32_t i = 0; i < n; i++, st++) {
+		int k = st->cex;
+		if (k >= 0) {
+			/* while an override's own expression is evaluated, that
+			 * override counts as true */
+			if (s->cs[k]) {
+				if (!s->cv[k] && !(x->esp && on_stack(x, lf->ex[k].e)))
+					continue;
+			} else if (!(x->esp && on_stack(x, lf->ex[k].e)) && !cx_eval(x, s, k)) {
+				continue;
+			}
+		}
+		if (st->field)
+			return st;
+	}
+	return NULL;
+}
+
+/* The value of a field in its scope. */
+static inline uint64_t step_value(cx *x, cx_scope *s, const cstep *st)
+{
+	const spec_field *f = st->field->f;
+	if (f->kind == SPEC_DERIVED)
+		return cx_eval(x, s, st->fex);
+	return cx_get64(s->val, x->c->nw, f->low, f->high);
+}
+
+/* resolve_field after the scope's own cases found nothing: the params. */
+static const cstep *resolve_params(cx *x, cx_scope *s, uint32_t name, cx_scope **where,
+                                   uint64_t *val)
+{
+	for (;;) {
+		if (!s->pf || !s->parent)
+			return NULL;
+		size_t i = 0;
+		while (i < s->pf->nparams && s->pf->params[i].as != name)
+			i++;
+		if (i == s->pf->nparams)
+			return NULL;
+		name = s->pf->params[i].name;
+		int lk = s->plk ? s->plk[i] : codec_lookup_find(s->parent->lf, name);
+		s = s->parent;
+		const cstep *st = find_field(x, s, lk);
+		if (st) {
+			*where = s;
+			*val = step_value(x, s, st);
+			return st;
+		}
+	}
+}
+
+const cstep *cx_resolve(cx *x, cx_scope *s, uint32_t name, int lk, cx_scope **where,
+                        uint64_t *val)
+{
+	const cstep *st = find_field(x, s, lk);
+	if (st) {
+		*where = s;
+		*val = step_value(x, s, st);
+		return st;
+	}
+	return resolve_params(x, s, name, where, val);
+}
+
+/* isa_decode_field, for expressions: the raw value, or 0 and an error. */
+static uint64_t decode_field(cx *x, cx_scope *s, const cref *r)
+{
+	cx_scope *where;
+	uint64_t v;
+	/* how the reference resolves while its expression is evaluated was
+	 * worked out when compiling, where that cannot depend on anything */
+	if (r->sstep[s->pb] >= 0)
+		return step_value(x, s, &s->lf->steps[r->sstep[s->pb]]);
+	if (r->param[s->pb] ? !resolve_params(x, s, r->name, &where, &v)
+	             : !cx_resolve(x, s, r->name, r->lk, &where, &v)) {
+		cx_issue(x, CODEC_NO_FIELD, s->lf->b, NULL, NULL, 0, "no field '%s'", r->text);
+		return 0;
+	}
+	return v;
+}
+
+/* Error paths keep their big buffers out of the recursion's frames. */
+__attribute__((noinline)) static void assert_failed(cx *x, const spec_bitset *leaf,
+                                                    const spec_bitset *owner, const cfield *a,
+                                                    const uint64_t *v)
+{
+	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
+	cx_hex(x, v, h1, sizeof h1);
+	cx_hex(x, a->aval, h2, sizeof h2);
+	cx_issue(x, CODEC_ASSERT_MISMATCH, leaf, NULL, a->f, v[0],
+	         "WARNING: unexpected bits[%u:%u] in %s: %s vs %s", a->f->low, a->f->high,
+	         spec_display_name(owner), h1, h2);
+}
+
+__attribute__((noinline)) void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f,
+                                                 const uint64_t *w)
+{
+	char hex[CODEC_MAX_WORDS * 16 + 1];
+	cx_hex(x, w, hex, sizeof hex);
+	cx_issue(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], "no match: FIELD: '%s.%s': %s",
+	         s->lf->name, f->name, hex);
+}
+
+const cdstep *cx_find_display(cx *x, cx_scope *s)
+{
+	const cleaf *lf = s->lf;
+	for (size_t i = 0; i < lf->nds; i++) {
+		const cdstep *d = &lf->ds[i];
+		if (d->cex >= 0 && !cx_eval(x, s, d->cex))
+			continue;
+		/* the chosen case: check its asserts */
+		for (uint32_t j = 0; j < d->nasserts; j++) {
+			const cfield *a = lf->asserts[d->assert0 + j];
+			unsigned nw = x->c->nw;
+			uint64_t v[CODEC_MAX_WORDS];
+			cx_extract(s->val, a->f->low, a->f->high, v, nw);
+			if (memcmp(v, a->aval, nw * sizeof *v) != 0)
+				assert_failed(x, lf->b, d->owner, a, v);
+		}
+		if (d->op0 >= 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ codec_decode */
+
+static int64_t sign_extend(uint64_t v, unsigned width)
+{
+	if (width == 0 || width >= 64)
+		return (int64_t)v;
+	uint64_t m = (uint64_t)1 << (width - 1);
+	v &= ((uint64_t)1 << width) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+static void list_values(cx *x, cx_scope *s)
+{
+	codec_decoded *d = x->dec;
+	const cleaf *lf = s->lf;
+	size_t first = d->nvalues;
+	uint32_t skip_case = 0;
+	for (size_t i = 0; i < lf->nvs; i++) {
+		const cvstep *v = &lf->vs[i];
+		if (v->case_id == skip_case)
+			continue;
+		if (v->cex >= 0 && !cx_eval(x, s, v->cex)) {
+			skip_case = v->case_id;
+			continue;
+		}
+		bool seen = false;
+		for (size_t j = first; j < d->nvalues && !seen; j++)
+			seen = d->values[j].depth == s->depth && d->values[j].field &&
+			       !strcmp(d->values[j].field->name, v->field->f->name);
+		if (seen)
+			continue;
+		const cfield *f = v->field;
+		uint64_t raw = f->f->kind == SPEC_DERIVED
+		               ? cx_eval(x, s, v->fex)
+		               : cx_get64(s->val, x->c->nw, f->f->low, f->f->high);
+		if (d->nvalues >= d->cap_values || !d->values)
+			return;
+		codec_value *cv = &d->values[d->nvalues++];
+		cv->field = f->f;
+		cv->owner = v->owner;
+		cv->raw = raw;
+		cv->depth = s->depth;
+		cv->sub = NULL;
+		switch (f->type) {
+		case SPEC_TYPE_INT:
+		case SPEC_TYPE_OFFSET:
+		case SPEC_TYPE_BRANCH:
+			cv->value = sign_extend(raw, f->width);
+			break;
+		default:
+			cv->value = (int64_t)raw;
+			break;
+		}
+		if (f->type == SPEC_TYPE_ENUM && f->en && !spec_enum_lookup(f->en->e, (int64_t)raw))
+			cx_issue(x, CODEC_ENUM_MISSING, lf->b, NULL, f->f, raw,
+			         "%s: %s has no value %" PRIu64 " in enum %s", spec_display_name(lf->b),
+			         f->f->name, raw, f->en->e->name);
+		if (f->type == SPEC_TYPE_BITSET) {
+			uint64_t w[CODEC_MAX_WORDS];
+			if (f->f->kind == SPEC_DERIVED) {
+				memset(w, 0, x->c->nw * sizeof *w);
+				w[0] = raw;
+			} else {
+				cx_extract(s->val, f->f->low, f->f->high, w, x->c->nw);
+			}
+			size_t vi = d->nvalues - 1;
+			const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
+			if (!b) {
+				cx_no_match_field(x, s, f->f, w);
+				continue;
+			}
+			d->values[vi].sub = b;
+			cx_scope *ns = cx_push(x, b, f, w, NULL);
+			if (ns) {
+				list_values(x, ns);
+				cx_pop(x);
+			}
+		}
+	}
+}
+
+/* A sink: the display walk runs for its issues only. */
+bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
+                  codec_decoded *out)
+{
+	if (!c || !w || !out)
+		return false;
+	out->root = root ? root : c->defroot;
+	out->leaf = NULL;
+	out->gen = gen;
+	out->nvalues = 0;
+	out->nissues = 0;
+	size_t ri = (size_t)(out->root - c->m->roots);
+	if (out->root < c->m->roots || ri >= c->m->nroots)
+		return false;
+	cx x;
+	cx_init(&x, c, CX_DECODE, gen);
+	x.dec = out;
+	cx_out sink = {0};
+	x.out = &sink;
+	uint64_t iw[CODEC_MAX_WORDS] = {0};
+	unsigned rw = (out->root->bitset->size + 63) / 64;
+	for (unsigned i = 0; i < rw && i < c->nw; i++)
+		iw[i] = w[i];
+	if (rw && out->root->bitset->size % 64 && rw <= c->nw)
+		iw[rw - 1] &= ((uint64_t)1 << (out->root->bitset->size % 64)) - 1;
+	const spec_bitset *b = cx_find_bitset(&x, ri, iw);
+	if (!b && x.issues) /* an ambiguity, already said */
+		return false;
+	if (!b) {
+		char hex[CODEC_MAX_WORDS * 16 + 1];
+		cx_hex(&x, iw, hex, sizeof hex);
+		cx_issue(&x, CODEC_NO_MATCH, NULL, NULL, NULL, iw[0], "no match: %s", hex);
+		return false;
+	}
+	out->leaf = b;
+	cx_scope *s = cx_push(&x, b, NULL, iw, NULL);
+	if (!s)
+		return false;
+	cx_display(&x, s);
+	list_values(&x, s);
+	cx_pop(&x);
+	return out->nissues == 0;
+}

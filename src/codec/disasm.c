@@ -1,0 +1,548 @@
+/*
+ * disasm.c - Mesa's isa_disasm over a compiled codec: display templates
+ * run as precompiled ops, every field type printed as
+ * isaspec_decode_impl.c's display_field prints it, errors appended as
+ * "\t; a, b" (4 at most), branch labels from a pre-pass, and the
+ * no-match styles of Mesa, ir3's test and afuc.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --------------------------------------------------------------- output */
+
+static void out_flush(cx_out *o)
+{
+	if (o->f && o->buf && o->len) {
+		if (fwrite(o->buf, 1, o->len, o->f) != o->len)
+			o->ferr = true;
+		o->len = 0;
+	}
+}
+
+/* What does not fit: flushed (stream), cut (string), counted (sink). */
+static void out_slow(cx_out *o, const char *s, size_t n)
+{
+	o->total += n;
+	if (!o->buf)
+		return;
+	if (o->f) {
+		out_flush(o);
+		if (n >= o->cap) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->ferr = true;
+			return;
+		}
+		memcpy(o->buf, s, n);
+		o->len = n;
+		return;
+	}
+	if (o->len + 1 < o->cap) {
+		size_t k = o->cap - 1 - o->len;
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+	}
+}
+
+/* Text without a newline. */
+static inline void out_raw(cx_out *o, const char *s, size_t n)
+{
+	o->col += (unsigned)n;
+	if (o->len + n < o->cap) {
+		char *d = o->buf + o->len;
+		if (n <= 16) /* most pieces are short: no call */
+			for (size_t i = 0; i < n; i++)
+				d[i] = s[i];
+		else
+			memcpy(d, s, n);
+		o->len += n;
+		o->total += n;
+	} else {
+		out_slow(o, s, n);
+	}
+}
+
+/* Any text: Mesa's line_column counts characters since the last newline. */
+static void out_put(cx_out *o, const char *s, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && s[i - 1] != '\n')
+		i--;
+	unsigned col = i ? (unsigned)(n - i) : o->col + (unsigned)n;
+	out_raw(o, s, n);
+	o->col = col;
+}
+
+static void out_str(cx_out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+static void out_pad(cx_out *o, int align)
+{
+	static const char spaces[] = "                                                                ";
+	while ((int)o->col < align) {
+		size_t n = (size_t)(align - (int)o->col);
+		if (n > sizeof spaces - 1)
+			n = sizeof spaces - 1;
+		out_raw(o, spaces, n);
+	}
+}
+
+static void out_u64(cx_out *o, uint64_t v)
+{
+	char b[24];
+	char *p = b + sizeof b;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_raw(o, p, (size_t)(b + sizeof b - p));
+}
+
+static void out_i64(cx_out *o, int64_t v, bool plus)
+{
+	if (v < 0) {
+		out_raw(o, "-", 1);
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	if (plus)
+		out_raw(o, "+", 1);
+	out_u64(o, (uint64_t)v);
+}
+
+static void out_hex(cx_out *o, uint64_t v, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char b[16];
+	char *p = b + sizeof b;
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	out_raw(o, p, (size_t)(b + sizeof b - p));
+}
+
+static void out_fmt_float(cx_out *o, double d)
+{
+	char b[64];
+	int n = snprintf(b, sizeof b, "%f", d);
+	if (n > 0)
+		out_raw(o, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static int64_t sext(uint64_t v, unsigned width)
+{
+	if (width == 0 || width >= 64)
+		return (int64_t)v;
+	uint64_t m = (uint64_t)1 << (width - 1);
+	v &= ((uint64_t)1 << width) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+/* _mesa_half_to_float */
+static float half_to_float(uint16_t h)
+{
+	uint32_t s = (uint32_t)(h >> 15) & 1u, e = (uint32_t)(h >> 10) & 0x1fu, m = h & 0x3ffu;
+	uint32_t bits;
+	if (e == 0) {
+		if (m == 0) {
+			bits = s << 31;
+		} else {
+			int ee = 113; /* 127 - 15 + 1 */
+			while (!(m & 0x400u)) {
+				m <<= 1;
+				ee--;
+			}
+			m &= 0x3ffu;
+			bits = (s << 31) | ((uint32_t)ee << 23) | (m << 13);
+		}
+	} else if (e == 31) {
+		bits = (s << 31) | 0x7f800000u | (m << 13);
+	} else {
+		bits = (s << 31) | ((e + 112u) << 23) | (m << 13);
+	}
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cstep *st,
+                                 uint64_t val)
+{
+	const cfield *f = st->field;
+	unsigned nw = x->c->nw;
+	const cmemo *mm = x->c->memo[f->root_index];
+	if (mm && x->mode == CX_DISASM && !f->nparams && f->f->kind != SPEC_DERIVED &&
+	    x->nsc + mm->depth <= CODEC_MAX_SCOPES && x->cused + mm->slots <= CODEC_CACHE_SLOTS) {
+		/* displayed the same wherever it is: rendered when compiled */
+		const cmemo_ent *e = &mm->ent[cx_get64(where->val, nw, f->f->low, f->f->high)];
+		if (!e->noleaf) {
+			if (e->nl)
+				out_put(x->out, mm->pool + e->text, e->len);
+			else
+				out_raw(x->out, mm->pool + e->text, e->len);
+			for (unsigned i = 0; i < e->nerr; i++)
+				cx_issue(x, CODEC_NO_MATCH, NULL, NULL, f->f, 0, "%s",
+				         mm->pool + mm->errs[e->err0 + i].text);
+			return;
+		}
+	}
+	uint64_t local[CODEC_MAX_WORDS];
+	uint64_t *w = cx_next_val(x);
+	if (!w)
+		w = local;
+	if (f->f->kind == SPEC_DERIVED) {
+		memset(w, 0, nw * sizeof *w);
+		w[0] = val;
+	} else {
+		cx_extract(where->val, f->f->low, f->f->high, w, nw);
+	}
+	const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
+	if (!b) {
+		cx_no_match_field(x, s, f->f, w);
+		return;
+	}
+	cx_scope *ns = cx_push(x, b, f, w, where == s ? st->plk : NULL);
+	if (!ns)
+		return;
+	cx_display(x, ns);
+	cx_pop(x);
+}
+
+static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, uint64_t val)
+{
+	const cfield *f = st->field;
+	cx_out *o = x->out;
+	unsigned width = f->width > 64 ? 64 : f->width;
+	switch (f->type) {
+	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH:
+		if (x->labels) {
+			int64_t t = f->type == SPEC_TYPE_BRANCH ? sext(val, width) + (int64_t)x->n
+			                                        : (int64_t)val;
+			uint32_t off = (uint32_t)(uint64_t)t; /* Mesa's int, compared unsigned */
+			if (off < x->num_instr) {
+				uint8_t *bm = f->f->call ? x->call_t : x->branch_t;
+				out_raw(o, f->f->call ? "fxn" : "l", f->f->call ? 3 : 1);
+				out_u64(o, off);
+				if (bm)
+					bm[off / 8] |= (uint8_t)(1u << (off % 8));
+				break;
+			}
+		}
+		out_i64(o, sext(val, width), false);
+		break;
+	case SPEC_TYPE_INT:
+		out_i64(o, sext(val, width), false);
+		break;
+	case SPEC_TYPE_UINT:
+		out_u64(o, val);
+		break;
+	case SPEC_TYPE_HEX:
+	case SPEC_TYPE_UNKNOWN:
+		out_hex(o, val, false);
+		break;
+	case SPEC_TYPE_OFFSET:
+		if (val)
+			out_i64(o, sext(val, width), true);
+		break;
+	case SPEC_TYPE_UOFFSET:
+		if (val) {
+			out_raw(o, "+", 1);
+			out_u64(o, val);
+		}
+		break;
+	case SPEC_TYPE_FLOAT:
+		if (width == 16) {
+			out_fmt_float(o, half_to_float((uint16_t)val));
+		} else {
+			uint32_t u = (uint32_t)val;
+			float fl;
+			memcpy(&fl, &u, sizeof fl);
+			out_fmt_float(o, fl);
+		}
+		break;
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		if (f->f->display) {
+			if ((val != 0) == (f->type == SPEC_TYPE_BOOL)) {
+				if (f->disp_nl)
+					out_put(o, f->f->display, f->disp_len);
+				else
+					out_raw(o, f->f->display, f->disp_len);
+			}
+		} else {
+			out_u64(o, f->type == SPEC_TYPE_BOOL ? (unsigned)val : !val);
+		}
+		break;
+	case SPEC_TYPE_ENUM: {
+		const char *d = NULL;
+		if (f->en) {
+			if (val < 256) {
+				d = f->en->dense[val];
+				if (d && !f->en->nl) {
+					out_raw(o, d, f->en->dense_len[val]);
+					break;
+				}
+			} else {
+				for (size_t i = 0; i < f->en->e->nvalues && !d; i++)
+					if ((uint64_t)f->en->e->values[i].val == val)
+						d = f->en->disp[i];
+			}
+		}
+		if (d)
+			out_str(o, d);
+		else
+			out_u64(o, (unsigned)val);
+		break;
+	}
+	case SPEC_TYPE_CUSTOM:
+		/* printed by the caller's field_print_cb in Mesa: nothing here */
+		break;
+	case SPEC_TYPE_BITSET:
+		display_bitset_field(x, s, where, st, val);
+		break;
+	}
+}
+
+void cx_display(cx *x, cx_scope *s)
+{
+	const cdstep *d = cx_find_display(x, s);
+	if (!d) {
+		cx_issue(x, CODEC_NO_DISPLAY, s->lf->b, NULL, NULL, 0, "%s: no display template",
+		         s->lf->name);
+		return;
+	}
+	cx_out *o = x->out;
+	const cop *op = s->lf->ops + d->op0;
+	for (uint32_t i = 0; i < d->nops; i++, op++) {
+		switch (op->kind) {
+		case COP_LIT:
+			out_raw(o, op->text, op->len);
+			if (op->nl >= 0)
+				o->col = op->len - (unsigned)op->nl;
+			break;
+		case COP_ALIGN:
+			out_pad(o, op->align);
+			break;
+		case COP_NAME:
+			out_pad(o, op->align);
+			out_raw(o, s->lf->name, s->lf->namelen);
+			if (s->lf->namenl >= 0)
+				o->col = (unsigned)(s->lf->namelen - (size_t)s->lf->namenl);
+			break;
+		case COP_FIELD: {
+			cx_scope *where = s;
+			uint64_t val;
+			const cstep *st;
+			int dir = op->lk >= 0 ? s->lf->lk[op->lk].direct[s->pb] : -1;
+			if (dir >= 0) {
+				/* a look-up that always ends at this field */
+				st = &s->lf->steps[dir];
+				if (st->field->f->kind == SPEC_DERIVED)
+					val = cx_eval(x, s, st->fex);
+				else
+					val = cx_get64(s->val, x->c->nw, st->field->f->low, st->field->f->high);
+			} else {
+				st = cx_resolve(x, s, op->name, op->lk, &where, &val);
+			}
+			if (!st) {
+				cx_issue(x, CODEC_NO_FIELD, s->lf->b, NULL, NULL, 0, "no field '%.*s'",
+				         (int)op->len, op->text);
+				break;
+			}
+			out_pad(o, op->align);
+			if (st->field->f->kind != SPEC_ASSERT)
+				display_value(x, s, where, st, val);
+			break;
+		}
+		}
+	}
+}
+
+bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t cap, size_t *len,
+                     char (*errs)[CODEC_ERR_LEN], unsigned *nerr)
+{
+	cx *x = malloc(sizeof *x);
+	if (!x)
+		return false;
+	cx_init(x, c, CX_DISASM, 0);
+	cx_out o = {.buf = buf, .cap = cap};
+	x->out = &o;
+	uint64_t w[CODEC_MAX_WORDS];
+	memset(w, 0, c->nw * sizeof *w);
+	w[0] = v;
+	bool ok = false;
+	const spec_bitset *b = cx_find_bitset(x, ri, w);
+	if (b) {
+		cx_scope *s = cx_push(x, b, NULL, w, NULL);
+		if (s) {
+			cx_display(x, s);
+			cx_pop(x);
+			ok = o.total < cap && x->issues <= CODEC_MAX_ERRORS;
+		}
+	}
+	*len = o.len < cap ? o.len : cap - 1;
+	buf[*len] = '\0';
+	*nerr = x->nerr;
+	for (unsigned i = 0; i < x->nerr; i++)
+		memcpy(errs[i], x->err[i], CODEC_ERR_LEN);
+	free(x);
+	return ok;
+}
+
+/* ---------------------------------------------------------- instructions */
+
+static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
+                           codec_no_match_style style)
+{
+	cx_out *o = x->out;
+	switch (style) {
+	case CODEC_NO_MATCH_IR3:
+		out_put(o, "raw 0x", 6);
+		for (unsigned i = 0; i < x->c->instr_words; i++)
+			out_hex(o, words[i], true);
+		break;
+	case CODEC_NO_MATCH_AFUC: {
+		char b[16];
+		int n = snprintf(b, sizeof b, "[%08" PRIx32 "]", words[0]);
+		out_put(o, b, (size_t)n);
+		break;
+	}
+	case CODEC_NO_MATCH_MESA:
+	default: {
+		char hex[CODEC_MAX_WORDS * 16 + 1];
+		cx_hex(x, w, hex, sizeof hex);
+		out_put(o, "no match: ", 10);
+		out_str(o, hex);
+		break;
+	}
+	}
+}
+
+/* One instruction: its line (and errors), with or without the newline.
+ * Returns whether it decoded without issues. */
+static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt,
+                         bool newline)
+{
+	const codec *c = x->c;
+	cx_out *o = x->out;
+	unsigned issues0 = x->issues;
+	uint64_t w[CODEC_MAX_WORDS];
+	memset(w, 0, c->nw * sizeof *w);
+	for (unsigned i = 0; i < c->instr_words && i / 2 < c->nw; i++)
+		w[i / 2] |= (uint64_t)words[i] << (32 * (i % 2));
+	o->col = 0;
+	size_t ri = (size_t)(c->defroot - c->m->roots);
+	const spec_bitset *b = cx_find_bitset(x, ri, w);
+	if (!b) {
+		/* errors stay pending: Mesa prints them on the next line */
+		print_no_match(x, words, w, opt->no_match);
+		if (newline)
+			out_put(o, "\n", 1);
+		return false;
+	}
+	cx_scope *s = cx_push(x, b, NULL, w, NULL);
+	if (s) {
+		cx_display(x, s);
+		cx_pop(x);
+	}
+	if (x->nerr) {
+		if (opt->show_errors) {
+			out_put(o, "\t; ", 3);
+			for (unsigned i = 0; i < x->nerr; i++) {
+				if (i)
+					out_put(o, ", ", 2);
+				out_str(o, x->err[i]);
+			}
+		}
+		x->nerr = 0;
+	}
+	if (newline)
+		out_put(o, "\n", 1);
+	return x->issues == issues0;
+}
+
+size_t codec_disasm(const codec *c, const uint32_t *words, size_t ninstr,
+                    const codec_disasm_options *opt, FILE *out)
+{
+	if (!c || !opt || !out || (!words && ninstr))
+		return 0;
+	cx x;
+	cx_init(&x, c, CX_DISASM, opt->gen);
+	char chunk[16384];
+	cx_out o = {.buf = chunk, .cap = sizeof chunk, .f = out};
+	x.out = &o;
+	x.num_instr = ninstr > UINT32_MAX ? UINT32_MAX : (uint32_t)ninstr;
+	unsigned W = c->instr_words;
+	uint8_t *bm = NULL;
+	if (opt->branch_labels) {
+		size_t nb = (ninstr + 7) / 8;
+		bm = calloc(2 * nb + 2, 1);
+		if (bm) {
+			x.labels = true;
+			x.branch_t = bm;
+			x.call_t = bm + nb + 1;
+			/* the pre-pass: Mesa decodes everything into /dev/null */
+			cx_out sink = {0};
+			x.out = &sink;
+			for (size_t n = 0; n < ninstr && n < UINT32_MAX; n++) {
+				x.n = (uint32_t)n;
+				disasm_instr(&x, words + n * W, opt, true);
+				x.nerr = 0;
+			}
+			x.out = &o;
+			x.issues = 0;
+		}
+	}
+	size_t ok = 0;
+	for (size_t n = 0; n < ninstr && n < UINT32_MAX; n++) {
+		x.n = (uint32_t)n;
+		if (bm) {
+			if ((x.branch_t[n / 8] >> (n % 8)) & 1u) {
+				out_put(&o, "l", 1);
+				out_u64(&o, n);
+				out_put(&o, ":\n", 2);
+			}
+			if ((x.call_t[n / 8] >> (n % 8)) & 1u) {
+				out_put(&o, "fxn", 3);
+				out_u64(&o, n);
+				out_put(&o, ":\n", 2);
+			}
+		}
+		ok += disasm_instr(&x, words + n * W, opt, true);
+	}
+	out_flush(&o);
+	free(bm);
+	return ok;
+}
+
+size_t codec_disasm_one(const codec *c, const uint32_t *words, const codec_disasm_options *opt,
+                        char *buf, size_t len)
+{
+	char dummy[1];
+	if (!buf || !len) {
+		buf = dummy;
+		len = 1;
+	}
+	buf[0] = '\0';
+	if (!c || !opt || !words)
+		return 0;
+	cx x;
+	cx_init(&x, c, CX_DISASM, opt->gen);
+	cx_out o = {.buf = buf, .cap = len};
+	x.out = &o;
+	x.labels = opt->branch_labels;
+	x.num_instr = 1;
+	disasm_instr(&x, words, opt, false);
+	buf[o.len < len ? o.len : len - 1] = '\0';
+	return o.total;
+}

@@ -1,0 +1,351 @@
+/*
+ * internal.h - private to src/codec: the pieces codec.c puts together.
+ */
+#ifndef ISACHECK_CODEC_INTERNAL_H
+#define ISACHECK_CODEC_INTERNAL_H
+
+#include "codec.h"
+
+/* ---------------------------------------------------- classify.c */
+
+/* The decision structure of one root: built once, then every look-up is
+ * a gather of a few distinguishing bits, a table index and a mask
+ * compare per candidate. */
+typedef struct classifier classifier;
+
+classifier *classifier_build(const spec_root *root);  /* NULL: out of memory */
+void classifier_free(classifier *c);
+size_t classifier_run(const classifier *c, const uint64_t *w, uint32_t gen,
+                      const spec_bitset **out, size_t max);
+/* The plain scan (the reference). */
+size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
+                       const spec_bitset **out, size_t max);
+
+/* ------------------------------------------ the compiled model (codec.c) */
+
+/* Limits of one decoding; each is enforced with an issue, never a crash. */
+#define CODEC_MAX_SCOPES     16u   /* nested bitset fields, the instruction included */
+#define CODEC_MAX_EXPR_STACK 64u   /* expressions being evaluated at once */
+#define CODEC_MAX_WORDS      (SPEC_MAX_BITS / 64u)
+#define CODEC_CACHE_SLOTS    2048u /* cached expression values of all open scopes */
+#define CODEC_MAX_ERRORS     4u    /* errors Mesa keeps per instruction */
+#define CODEC_ERR_LEN        2560u /* one error text: two 4096-bit values fit */
+#define CODEC_MAX_ALIGN      4096  /* {X:align=N} pads at most this far */
+#define CODEC_MAX_PNAMES     8u    /* bound params per scope (variant 1) */
+
+typedef struct cenum {
+	const spec_enum *e;
+	const char **disp;    /* per value: the display Mesa prints for it */
+	const char *dense[256]; /* values 0..255: display, NULL when absent */
+	uint32_t dense_len[256];
+	bool nl;              /* some display holds a newline */
+} cenum;
+
+typedef struct cparam {
+	uint32_t name, as;    /* name ids */
+} cparam;
+
+/* One field, derived field or assert of the model, compiled. */
+typedef struct cfield {
+	const spec_field *f;
+	uint32_t name;        /* name id */
+	unsigned width;       /* 1 + high - low */
+	spec_type_kind type;
+	const cenum *en;      /* SPEC_TYPE_ENUM */
+	const cparam *params; /* SPEC_TYPE_BITSET */
+	size_t nparams;
+	const spec_root *root;/* SPEC_TYPE_BITSET: the root its bits decode against */
+	size_t root_index;
+	uint64_t *aval;       /* assert: the expected value, shifted down to bit 0 */
+	size_t disp_len;      /* bool: strlen(display) */
+	bool disp_nl;         /* ... and whether it holds a newline */
+} cfield;
+
+/* One case visited while a name is looked up from a leaf (find_field). */
+typedef struct cstep {
+	const cfield *field;      /* the case's field of that name; NULL: none */
+	const spec_bitset *owner; /* the bitset the case belongs to */
+	int cex;                  /* override: local expression index; -1: default case */
+	int fex;                  /* derived field: local expression index; else -1 */
+	const int *plk;           /* bitset field: its params' look-ups in this leaf */
+} cstep;
+
+typedef struct clookup {
+	uint32_t name;            /* name id; the table is sorted by it */
+	uint32_t step0, nsteps;
+	/* Per variant (see cleaf.pnames): */
+	int direct[2];            /* the step that always wins (see "pure"); -1: walk */
+	bool param[2];            /* nothing here defines it, nothing to evaluate: params */
+	bool nofield;             /* no step defines it: the walk only evaluates overrides */
+} clookup;
+
+/* One {FIELD} reference of an expression, in Mesa's (sorted) order. */
+typedef struct cref {
+	uint32_t name;
+	int lk;                   /* index in the leaf's look-ups; -1: none */
+	const char *text;         /* the name */
+	const char *eref;         /* the parser's pointer for it (callback key), or NULL */
+	/* Per variant: while its expression is evaluated, the step it always
+	 * resolves to (-1: walk; -2: variant 1, a bound param, pslot) ... */
+	int sstep[2];
+	bool param[2];            /* ... or straight to the params */
+	int pslot;                /* variant 1: its index in cleaf.pnames */
+} cref;
+
+/* An expression compiled for a small stack machine (codec.c), checked
+ * against spec_expr_eval when compiled; run by decode.c, which falls
+ * back to spec_expr_eval whenever the program reports an error (so the
+ * message is the reference's). */
+enum {
+	VI_CONST, VI_REF, VI_GPU, VI_NOT, VI_BITNOT, VI_NEG,
+	VI_MUL, VI_DIV, VI_MOD, VI_ADD, VI_SUB, VI_SHL, VI_SHR,
+	VI_LT, VI_GT, VI_LE, VI_GE, VI_EQ, VI_NE, VI_BITAND, VI_BITXOR, VI_BITOR,
+	VI_BOOL,   /* top = top != 0 */
+	VI_SCAND,  /* top == 0: keep 0, jump to arg; else pop */
+	VI_SCOR,   /* top != 0: top = 1, jump to arg; else pop */
+	VI_JZ,     /* pop; zero: jump to arg */
+	VI_JMP,
+	VI_END,
+};
+#define CODEC_VM_STACK 32
+
+typedef struct cins {
+	int op;
+	int32_t arg;
+	int64_t imm;
+} cins;
+
+/* Runs a program over the values of the expression's references (in
+ * cexpr order); false on an evaluation error. */
+bool codec_vm_run(const cins *p, const int64_t *refs, int64_t gpu_id, int64_t *out);
+
+typedef struct cexpr {
+	const spec_expr *e;
+	uint32_t ref0, nrefs;
+	const cins *prog;         /* NULL: evaluate with spec_expr_eval */
+	/* Pure: every reference resolves to one known field whatever the
+	 * overrides, and evaluation cannot fail; so when (or whether) it is
+	 * evaluated cannot be observed, and the references are read
+	 * directly.  With a table: the value for each combination of the
+	 * (plain field) references' bits, concatenated low ref first. */
+	bool pure[2];             /* per variant */
+	bool is_case;             /* an override's expression in this leaf */
+	const uint64_t *tab[2];
+} cexpr;
+
+enum { COP_LIT, COP_NAME, COP_ALIGN, COP_FIELD };
+
+/* One piece of a display template. */
+typedef struct cop {
+	int kind;
+	int align;                /* pad to this column first (0: none) */
+	const char *text;         /* LIT: the text; FIELD: the name as written */
+	uint32_t len;
+	uint32_t name;            /* FIELD: name id */
+	int lk;                   /* FIELD: index in the leaf's look-ups; -1: none */
+	int nl;                   /* LIT: length up to its last newline; -1: none */
+} cop;
+
+/* One case visited while the display is looked up (find_display). */
+typedef struct cdstep {
+	const spec_bitset *owner;
+	int cex;                  /* override: local expression index; -1: default */
+	uint32_t assert0, nasserts;
+	int op0;                  /* first op of its display; -1: the case has none */
+	uint32_t nops;
+} cdstep;
+
+/* One field of the value list codec_decode produces, in order. */
+typedef struct cvstep {
+	const cfield *field;
+	const spec_bitset *owner;
+	int cex, fex;
+	uint32_t case_id;         /* consecutive steps of one case share it */
+} cvstep;
+
+/* A leaf, compiled: everything a decoding in its scope needs. */
+typedef struct cleaf {
+	const spec_bitset *b;
+	const char *name;         /* displayed name */
+	size_t namelen;
+	int namenl;               /* length up to its last newline; -1: none */
+	const clookup *lk;
+	size_t nlk;
+	const cstep *steps;
+	uint32_t none0, nnone;    /* steps for a name no case defines */
+	const cexpr *ex;
+	size_t nex;
+	const cref *refs;
+	const cdstep *ds;
+	size_t nds;
+	const cfield *const *asserts;
+	const cop *ops;
+	const cvstep *vs;
+	size_t nvs;
+	unsigned nov;             /* local expressions that are overrides' */
+	bool none_param[2];       /* a name no case defines: nothing to evaluate, params */
+	/* Two variants of the fast paths: 0 assumes nothing of the params;
+	 * 1 assumes that each of pnames comes through a param of the field
+	 * that opened the scope, from a look-up of the parent that always
+	 * ends at one field whose value is fixed: cx_push checks that and
+	 * reads the values into the scope (pval). */
+	const uint32_t *pnames;
+	unsigned npn;
+	bool v1;                  /* variant 1 can be used at all */
+} cleaf;
+
+/* The text a small root's bits display as, for every value, when that
+ * cannot depend on where it is displayed (no params reach out of it, no
+ * generation, no branch, no alignment): codec.c renders them once. */
+#define CODEC_MEMO_BITS 12u
+
+typedef struct cmemo_ent {
+	uint32_t text, len;        /* in pool */
+	uint16_t err0, nerr;       /* in errs */
+	bool noleaf;               /* no single leaf: decode it the long way */
+	bool nl;                   /* the text holds a newline */
+} cmemo_ent;
+
+typedef struct cmemo_err {
+	uint32_t text;             /* in pool, NUL-terminated */
+} cmemo_err;
+
+typedef struct cmemo {
+	const cmemo_ent *ent;      /* 2^size entries */
+	const cmemo_err *errs;
+	const char *pool;
+	unsigned depth, slots;     /* scopes and cache slots a rendering needs at most */
+} cmemo;
+
+struct codec {
+	const spec_model *m;
+	const cmemo **memo;        /* per root; NULL: none */
+	const spec_root *defroot;
+	classifier **cls;          /* per root, as m->roots */
+	const cleaf **leaf;        /* per bitset index; NULL: not a leaf */
+	unsigned nw;               /* 64-bit words of the widest root */
+	unsigned hexw;             /* 32-bit words Mesa prints in hex */
+	unsigned instr_words;      /* 32-bit words of one default-root instruction */
+	const char **names;        /* name ids -> text */
+	size_t nnames;
+	struct codec_arena *arena;
+};
+
+int codec_lookup_find(const cleaf *lf, uint32_t name);
+
+/* codec_new, optionally without the fast paths (expression programs,
+ * pure expressions and their tables, direct look-ups, the walk
+ * shortcut): the plain interpretation of Mesa's algorithm, which the
+ * tests compare the fast one against. */
+codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
+
+/* ------------------------------------------------ decoding (decode.c) */
+
+typedef enum cx_mode { CX_DISASM, CX_DECODE } cx_mode;
+
+typedef struct cx_out {
+	char *buf;                 /* NULL: a sink that only counts columns */
+	size_t len, cap;           /* string mode: cap includes the NUL */
+	size_t total;              /* characters produced */
+	FILE *f;                   /* stream mode: buf is flushed here */
+	unsigned col;              /* output column, as Mesa's line_column */
+	bool ferr;
+} cx_out;
+
+typedef struct cx_scope {
+	const cleaf *lf;
+	struct cx_scope *parent;
+	const cfield *pf;          /* the bitset field it decodes (params); NULL at top */
+	uint64_t *val;
+	uint64_t *cv;              /* per local expression: cached value */
+	uint8_t *cs;               /* per local expression: cached? */
+	unsigned depth;
+	unsigned novc;             /* overrides' expressions cached so far */
+	const int *plk;            /* pf's params: their look-ups in the parent's leaf */
+	unsigned pb;               /* the variant in use (cleaf.pnames) */
+	uint64_t pval[CODEC_MAX_PNAMES];
+} cx_scope;
+
+typedef struct cx {
+	const codec *c;
+	cx_mode mode;
+	uint32_t gen;
+	cx_out *out;
+	/* branch labels */
+	bool labels;
+	uint32_t n, num_instr;
+	uint8_t *branch_t, *call_t;
+	/* Mesa's expression stack */
+	const spec_expr *es[CODEC_MAX_EXPR_STACK];
+	unsigned esp;
+	/* scopes */
+	cx_scope sc[CODEC_MAX_SCOPES];
+	unsigned nsc;
+	uint64_t val[CODEC_MAX_SCOPES][CODEC_MAX_WORDS];
+	uint64_t cv[CODEC_CACHE_SLOTS];
+	uint8_t cs[CODEC_CACHE_SLOTS];
+	unsigned cused;
+	/* errors of the current line (Mesa keeps 4) */
+	unsigned nerr;
+	char err[CODEC_MAX_ERRORS][CODEC_ERR_LEN];
+	unsigned issues;           /* every issue recorded, kept or not */
+	/* CX_DECODE */
+	codec_decoded *dec;
+} cx;
+
+void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen);
+void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+              const spec_bitset *other, const spec_field *f, uint64_t bits,
+              const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Mesa's BITSET_FORMAT of words: the model's width in hex, high word first. */
+void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len);
+/* find_bitset: the single matching leaf, or NULL (issues recorded). */
+const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w);
+/* Opens a scope for leaf over words w (copied, unless w is cx_next_val). */
+cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64_t *w,
+                  const int *plk);
+/* The low 64 bits of field [low, high] of words w[0..nw). */
+static inline uint64_t cx_get64(const uint64_t *w, unsigned nw, unsigned low, unsigned high)
+{
+	unsigned width = high - low + 1;
+	unsigned wi = low / 64, sh = low % 64;
+	if (wi >= nw)
+		return 0;
+	uint64_t v = w[wi] >> sh;
+	if (sh && width > 64 - sh && wi + 1 < nw)
+		v |= w[wi + 1] << (64 - sh);
+	if (width < 64)
+		v &= ((uint64_t)1 << width) - 1;
+	return v;
+}
+
+/* Where the next scope's words will live (NULL: no room). */
+static inline uint64_t *cx_next_val(cx *x)
+{
+	return x->nsc < CODEC_MAX_SCOPES ? x->val[x->nsc] : NULL;
+}
+void cx_pop(cx *x);
+uint64_t cx_eval(cx *x, cx_scope *s, int k);
+/* resolve_field: the step of the field, the scope that holds it and its
+ * value (low 64 bits); NULL when nothing resolves. */
+const cstep *cx_resolve(cx *x, cx_scope *s, uint32_t name, int lk, cx_scope **where,
+                        uint64_t *val);
+/* The error of a bitset field whose bits match no leaf of its root. */
+void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint64_t *w);
+/* find_display: the display's step (asserts checked), or NULL. */
+const cdstep *cx_find_display(cx *x, cx_scope *s);
+void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw);
+
+/* ---------------------------------------------- display (disasm.c) */
+
+/* Prints scope s's display into x->out (a sink counts columns only). */
+void cx_display(cx *x, cx_scope *s);
+
+/* Renders value v of root ri alone, as a field without params: text
+ * into buf (NUL-terminated, *len), its errors (at most CODEC_MAX_ERRORS)
+ * into errs.  False when no single leaf matches, a limit is met or the
+ * text does not fit. */
+bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t cap, size_t *len,
+                     char (*errs)[CODEC_ERR_LEN], unsigned *nerr);
+
+#endif

@@ -1,0 +1,1168 @@
+/*
+ * test_disasm_vectors.c - the decoder and disassembler (src/codec):
+ *
+ *  - conformance with Mesa's own vectors (../shared/mesa/vectors): every
+ *    ir3 and etnaviv vector prints byte-identical text; afuc sections,
+ *    decoded as whole programs, match on every row that needs neither
+ *    afuc's register database nor its labels;
+ *  - unit tests on small specs written here: every field type's
+ *    printing, overrides, derived fields, params, {NAME}, align,
+ *    templates, asserts, don't-care bits, no match, ambiguity, errors,
+ *    garbage input, and codec_decode's value list.
+ *
+ * The conformance part skips (exit 77) when ../shared is absent, unless
+ * CI=true, where that is a failure.  ISACHECK_BENCH=1 also measures the
+ * disassembly speed over the ir3 and etnaviv vectors.
+ */
+#include "codec.h"
+#include "spec.h"
+#include "testlib.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#define N(a) (sizeof(a) / sizeof(*(a)))
+
+/* Private to src/codec (internal.h): the codec without its fast paths,
+ * the plain interpretation the fast one must agree with. */
+codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
+
+static const char *shared_dir(void)
+{
+	const char *env = getenv("ISACHECK_SHARED_DIR");
+	return env && *env ? env : ISACHECK_SHARED_DIR;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* Everything codec_disasm writes for these words, as a malloc'd string. */
+static char *disasm_str(const codec *c, const uint32_t *words, size_t n,
+                        const codec_disasm_options *opt, size_t *ok)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	size_t r = codec_disasm(c, words, n, opt, f);
+	fclose(f);
+	if (ok)
+		*ok = r;
+	return buf;
+}
+
+/* Splits a TSV line in place; returns the number of columns. */
+static size_t split_tabs(char *line, char **cols, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+	size_t l = strlen(p);
+	while (l && (p[l - 1] == '\n' || p[l - 1] == '\r'))
+		p[--l] = '\0';
+	while (n < max) {
+		cols[n++] = p;
+		char *t = strchr(p, '\t');
+		if (!t)
+			break;
+		*t = '\0';
+		p = t + 1;
+	}
+	return n;
+}
+
+/* C-unescapes \\, \t, \n in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static size_t parse_words(const char *s, uint32_t *w, size_t max)
+{
+	size_t n = 0;
+	while (*s && n < max) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 16);
+		if (end == s)
+			break;
+		w[n++] = (uint32_t)v;
+		s = end;
+	}
+	return n;
+}
+
+typedef struct loaded {
+	spec_model *m;
+	codec *c;
+} loaded;
+
+static loaded load_mesa(const char *rel)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), rel);
+	spec_diags d = {0};
+	loaded l = {0};
+	l.m = spec_load(path, &d);
+	CHECK(l.m != NULL);
+	if (l.m) {
+		l.c = codec_new(l.m, &d);
+		CHECK(l.c != NULL);
+	}
+	spec_diags_free(&d);
+	return l;
+}
+
+static void unload(loaded *l)
+{
+	codec_free(l->c);
+	spec_model_free(l->m);
+}
+
+static FILE *open_vectors(const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/mesa/vectors/%s", shared_dir(), name);
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	return f;
+}
+
+/* --------------------------------------------------------- ir3 / etnaviv */
+
+typedef struct vector {
+	uint32_t words[4];
+	size_t nwords;
+	uint32_t gen;
+	char *expected;
+} vector;
+
+static size_t read_vectors(const char *name, vector *v, size_t max, int gen_col)
+{
+	FILE *f = open_vectors(name);
+	if (!f)
+		return 0;
+	char line[4096];
+	size_t n = 0;
+	bool header = true;
+	while (fgets(line, sizeof line, f) && n < max) {
+		if (header) {
+			header = false;
+			continue;
+		}
+		char *cols[16];
+		size_t nc = split_tabs(line, cols, 16);
+		if (nc < 3)
+			continue;
+		v[n].nwords = parse_words(cols[1], v[n].words, 4);
+		v[n].gen = gen_col >= 0 && (size_t)gen_col < nc ? (uint32_t)strtoul(cols[gen_col], NULL, 10) : 0;
+		unescape(cols[2]);
+		v[n].expected = strdup(cols[2]);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void free_vectors(vector *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].expected);
+}
+
+static vector ir3_vec[400], etna_vec[200];
+static size_t nir3, netna;
+
+TEST(ir3_vectors)
+{
+	loaded l = load_mesa("freedreno/isa/ir3.xml");
+	if (!l.c)
+		return;
+	nir3 = read_vectors("ir3.tsv", ir3_vec, N(ir3_vec), 3);
+	CHECK_INT(nir3, 322);
+	size_t same = 0;
+	for (size_t i = 0; i < nir3; i++) {
+		const vector *v = &ir3_vec[i];
+		codec_disasm_options opt = {.gen = v->gen, .show_errors = true,
+		                            .branch_labels = false, .no_match = CODEC_NO_MATCH_IR3};
+		char *text = disasm_str(l.c, v->words, 1, &opt, NULL);
+		CHECK(text != NULL);
+		if (!text)
+			continue;
+		/* ir3's test trims the trailing newline */
+		size_t tl = strlen(text);
+		while (tl && text[tl - 1] == '\n')
+			text[--tl] = '\0';
+		char one[1024];
+		size_t ol = codec_disasm_one(l.c, v->words, &opt, one, sizeof one);
+		CHECK_INT(ol, strlen(one));
+		bool ok = !strcmp(text, v->expected) && !strcmp(one, v->expected);
+		same += ok;
+		if (!ok)
+			fprintf(stderr, "ir3 %08x %08x gen %u:\n  got      \"%s\"\n"
+			        "  one      \"%s\"\n  expected \"%s\"\n",
+			        v->words[0], v->words[1], v->gen, text, one, v->expected);
+		free(text);
+	}
+	CHECK_INT(same, nir3);
+	printf("ir3: %zu/%zu vectors identical\n", same, nir3);
+	unload(&l);
+}
+
+TEST(etnaviv_vectors)
+{
+	loaded l = load_mesa("etnaviv/isa/etnaviv.xml");
+	if (!l.c)
+		return;
+	netna = read_vectors("etnaviv.tsv", etna_vec, N(etna_vec), -1);
+	CHECK_INT(netna, 156);
+	size_t same = 0;
+	for (size_t i = 0; i < netna; i++) {
+		const vector *v = &etna_vec[i];
+		codec_disasm_options opt = {.gen = 0, .show_errors = true, .branch_labels = false,
+		                            .no_match = CODEC_NO_MATCH_MESA};
+		char *text = disasm_str(l.c, v->words, 1, &opt, NULL);
+		CHECK(text != NULL);
+		if (!text)
+			continue;
+		bool ok = !strcmp(text, v->expected);
+		same += ok;
+		if (!ok)
+			fprintf(stderr, "etnaviv %08x %08x %08x %08x:\n  got      \"%s\"\n  expected \"%s\"\n",
+			        v->words[0], v->words[1], v->words[2], v->words[3], text, v->expected);
+		free(text);
+	}
+	CHECK_INT(same, netna);
+	printf("etnaviv: %zu/%zu vectors identical\n", same, netna);
+	unload(&l);
+}
+
+/* ----------------------------------------------------------------- afuc */
+
+typedef struct afuc_row {
+	char fw[160], section[16];
+	uint32_t word;
+	uint32_t gen;
+	size_t n;           /* n_in_section */
+	char kind[48];
+	bool label_refs;
+	char *expected;
+} afuc_row;
+
+/* Whether a row's text can come from isaspec alone: no register name
+ * (afuc prints custom fields, @CONTROLREG and %SQEREG, from its rnn
+ * register database through field_print_cb), no rnn comment ("\t; ..."),
+ * no jump-table literal. */
+static bool afuc_isaspec_only(const codec *c, const afuc_row *r)
+{
+	if (strstr(r->kind, "jumptbl") || strchr(r->expected, '@') ||
+	    strchr(r->expected, '%') || strstr(r->expected, "\t;"))
+		return false;
+	codec_value vals[32];
+	codec_issue iss[8];
+	codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss,
+	                   .cap_issues = N(iss)};
+	uint64_t w = r->word;
+	codec_decode(c, NULL, &w, r->gen, &d);
+	for (size_t i = 0; i < d.nvalues; i++)
+		if (d.values[i].field->type == SPEC_TYPE_CUSTOM)
+			return false;
+	return true;
+}
+
+TEST(afuc_vectors)
+{
+	loaded l = load_mesa("freedreno/afuc/afuc.xml");
+	if (!l.c)
+		return;
+	FILE *f = open_vectors("afuc.tsv");
+	if (!f) {
+		unload(&l);
+		return;
+	}
+	static afuc_row rows[400];
+	size_t nrows = 0;
+	char line[4096];
+	bool header = true;
+	while (fgets(line, sizeof line, f) && nrows < N(rows)) {
+		if (header) {
+			header = false;
+			continue;
+		}
+		char *cols[16];
+		size_t nc = split_tabs(line, cols, 16);
+		if (nc < 10)
+			continue;
+		afuc_row *r = &rows[nrows++];
+		snprintf(r->fw, sizeof r->fw, "%s", cols[9]);
+		snprintf(r->section, sizeof r->section, "%s", cols[3]);
+		parse_words(cols[1], &r->word, 1);
+		r->gen = !strcmp(cols[0], "a7xx") ? 7 : 6;
+		r->n = strtoul(cols[5], NULL, 10);
+		snprintf(r->kind, sizeof r->kind, "%s", cols[6]);
+		r->label_refs = cols[7][0] != '\0';
+		unescape(cols[2]);
+		r->expected = strdup(cols[2]);
+	}
+	fclose(f);
+	CHECK_INT(nrows, 346);
+
+	size_t same = 0, eligible = 0, eligible_same = 0, other_same = 0;
+	size_t why_jumptbl = 0, why_comment = 0, why_register = 0;
+	for (size_t i = 0; i < nrows;) {
+		/* one section: consecutive rows of one fw file and section */
+		size_t j = i;
+		while (j < nrows && !strcmp(rows[j].fw, rows[i].fw) &&
+		       !strcmp(rows[j].section, rows[i].section))
+			j++;
+		/* words at their index in the section; a gap (words that are no
+		 * row, e.g. after LPAC's last instruction) stays 0 */
+		size_t n = 0;
+		for (size_t k = i; k < j; k++)
+			n = rows[k].n + 1 > n ? rows[k].n + 1 : n;
+		uint32_t *words = calloc(n ? n : 1, sizeof *words);
+		afuc_row **at = calloc(n ? n : 1, sizeof *at);
+		CHECK(words && at);
+		for (size_t k = i; words && at && k < j; k++) {
+			words[rows[k].n] = rows[k].word;
+			at[rows[k].n] = &rows[k];
+		}
+		codec_disasm_options opt = {.gen = rows[i].gen, .show_errors = true,
+		                            .branch_labels = true, .no_match = CODEC_NO_MATCH_AFUC};
+		char *text = words && at ? disasm_str(l.c, words, n, &opt, NULL) : NULL;
+		CHECK(text != NULL);
+		/* drop label lines, then line k is instruction k */
+		size_t k = 0;
+		for (char *p = text, *e; p && *p && k < n; p = e + 1) {
+			e = strchr(p, '\n');
+			if (!e)
+				break;
+			*e = '\0';
+			size_t ll = strlen(p);
+			if (ll && p[ll - 1] == ':' && (p[0] == 'l' || !strncmp(p, "fxn", 3)))
+				continue;
+			afuc_row *r = at[k++];
+			if (!r)
+				continue;
+			bool ok = !strcmp(p, r->expected);
+			bool el = afuc_isaspec_only(l.c, r);
+			same += ok;
+			eligible += el;
+			eligible_same += el && ok;
+			other_same += !el && ok;
+			if (!ok) {
+				/* why afuc's own disassembler prints something else */
+				if (strstr(r->kind, "jumptbl"))
+					why_jumptbl++;
+				else if (strstr(r->expected, "\t;"))
+					why_comment++;
+				else
+					why_register++;
+			}
+			if (el && !ok)
+				fprintf(stderr, "afuc %s %s #%zu %08x: got \"%s\", expected \"%s\"\n",
+				        r->fw, r->section, r->n, r->word, p, r->expected);
+		}
+		CHECK_INT(k, n);
+		free(text);
+		free(words);
+		free(at);
+		i = j;
+	}
+	printf("afuc: %zu/%zu rows identical; %zu/%zu of the rows that need no register names "
+	       "or comments (+%zu others); the rest: %zu jump-table literals, %zu rnn comments, "
+	       "%zu register names (custom fields)\n",
+	       same, nrows, eligible_same, eligible, other_same, why_jumptbl, why_comment,
+	       why_register);
+	CHECK(eligible >= 224);
+	CHECK_INT(eligible_same, eligible);
+	for (size_t i = 0; i < nrows; i++)
+		free(rows[i].expected);
+	unload(&l);
+}
+
+/* The vectors with a few bits flipped: valid instructions of every kind,
+ * with and without don't-care bits, asserts and no-matches; the fast
+ * paths must print and decode them exactly as the plain interpretation. */
+TEST(mutated_vectors)
+{
+	const char *files[] = {"freedreno/isa/ir3.xml", "etnaviv/isa/etnaviv.xml"};
+	vector *sets[] = {ir3_vec, etna_vec};
+	size_t counts[] = {nir3, netna};
+	uint64_t seed = 0x13198a2e03707344ull;
+	for (int f = 0; f < 2; f++) {
+		loaded l = load_mesa(files[f]);
+		if (!l.c)
+			continue;
+		spec_diags dd = {0};
+		codec *slow = codec_new_opt(l.m, &dd, false);
+		spec_diags_free(&dd);
+		CHECK(slow != NULL);
+		size_t differ = 0, matched = 0, total = 0;
+		for (size_t i = 0; slow && i < counts[f]; i++) {
+			for (int m = 0; m < 200; m++) {
+				uint32_t w[4];
+				memcpy(w, sets[f][i].words, sizeof w);
+				for (int k = 0; k < 1 + m % 3; k++) {
+					seed ^= seed << 13;
+					seed ^= seed >> 7;
+					seed ^= seed << 17;
+					unsigned bit = (unsigned)(seed % (f ? 128 : 64));
+					w[bit / 32] ^= 1u << (bit % 32);
+				}
+				codec_disasm_options o = {.gen = sets[f][i].gen, .show_errors = true,
+				                          .branch_labels = m % 5 == 0,
+				                          .no_match = CODEC_NO_MATCH_MESA};
+				char a[512], b[512];
+				codec_disasm_one(l.c, w, &o, a, sizeof a);
+				codec_disasm_one(slow, w, &o, b, sizeof b);
+				total++;
+				matched += strncmp(a, "no match", 8) != 0;
+				if (strcmp(a, b) && differ++ < 5)
+					fprintf(stderr, "fast/plain differ on %s %08x %08x %08x %08x:\n"
+					        "  fast  \"%s\"\n  plain \"%s\"\n", files[f], w[0], w[1],
+					        w[2], w[3], a, b);
+			}
+		}
+		CHECK_INT(differ, 0);
+		printf("mutated %s: %zu words, %zu matched a leaf, %zu differ\n", files[f], total,
+		       matched, differ);
+		CHECK(matched > total / 4);
+		codec_free(slow);
+		unload(&l);
+	}
+}
+
+/* Disassembly speed over the ir3 and etnaviv vectors (informative). */
+TEST(speed)
+{
+	const char *env = getenv("ISACHECK_BENCH");
+	if (!env || !*env || !nir3 || !netna)
+		return;
+	const char *files[] = {"freedreno/isa/ir3.xml", "etnaviv/isa/etnaviv.xml"};
+	vector *sets[] = {ir3_vec, etna_vec};
+	size_t counts[] = {nir3, netna};
+	for (int s = 0; s < 2; s++) {
+		loaded l = load_mesa(files[s]);
+		if (!l.c)
+			continue;
+		char buf[512];
+		size_t total = 0, len = 0;
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (int rep = 0; rep < 20000; rep++)
+			for (size_t i = 0; i < counts[s]; i++) {
+				const vector *v = &sets[s][i];
+				codec_disasm_options opt = {.gen = v->gen, .show_errors = true,
+				                            .no_match = s ? CODEC_NO_MATCH_MESA : CODEC_NO_MATCH_IR3};
+				len += codec_disasm_one(l.c, v->words, &opt, buf, sizeof buf);
+				total++;
+			}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+		printf("speed %s: %zu instructions in %.3f s: %.2f M instr/s (%zu chars)\n", files[s],
+		       total, sec, (double)total / sec / 1e6, len);
+		unload(&l);
+	}
+}
+
+/* Every hostile or broken spec of tests/bad (and the fuzz corpus) that
+ * loads into a model: a codec compiles, and random words decode and
+ * print without a crash or an over-long text, fast and plain alike. */
+TEST(hostile_specs)
+{
+	const char *dirs[] = {ISACHECK_SOURCE_DIR "/tests/bad", ISACHECK_SOURCE_DIR "/tests/bad/inc",
+	                      ISACHECK_SOURCE_DIR "/corpus/spec_loader"};
+	size_t loaded_specs = 0;
+	uint64_t seed = 0xa4093822299f31d0ull;
+	for (size_t di = 0; di < N(dirs); di++) {
+		DIR *dir = opendir(dirs[di]);
+		if (!dir)
+			continue;
+		for (struct dirent *de; (de = readdir(dir));) {
+			if (de->d_name[0] == '.')
+				continue;
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s", dirs[di], de->d_name);
+			spec_diags d = {0};
+			spec_model *m = spec_load(path, &d);
+			codec *c = m ? codec_new(m, &d) : NULL;
+			codec *slow = m ? codec_new_opt(m, &d, false) : NULL;
+			spec_diags_free(&d);
+			if (!m || !m->nroots) {
+				codec_free(c);
+				codec_free(slow);
+				spec_model_free(m);
+				continue;
+			}
+			CHECK(c != NULL && slow != NULL);
+			loaded_specs++;
+			for (int i = 0; c && slow && i < 300; i++) {
+				uint32_t w[SPEC_MAX_BITS / 32];
+				for (size_t k = 0; k < N(w); k++) {
+					seed ^= seed << 13;
+					seed ^= seed >> 7;
+					seed ^= seed << 17;
+					w[k] = i % 3 ? (uint32_t)seed : 0;
+				}
+				codec_disasm_options o = {.gen = (uint32_t)(seed >> 40) % 1000,
+				                          .show_errors = true, .branch_labels = i % 2,
+				                          .no_match = (codec_no_match_style)(i % 3)};
+				char a[600], b[600];
+				size_t na = codec_disasm_one(c, w, &o, a, sizeof a);
+				size_t nb = codec_disasm_one(slow, w, &o, b, sizeof b);
+				CHECK(na == nb && !strcmp(a, b));
+				codec_value vals[32];
+				codec_issue iss[4];
+				uint64_t w64[SPEC_MAX_BITS / 64];
+				for (size_t k = 0; k < N(w64); k++)
+					w64[k] = (uint64_t)w[2 * k] | (uint64_t)w[2 * k + 1] << 32;
+				for (size_t r = 0; r < m->nroots; r++) {
+					codec_decoded dd = {.values = vals, .cap_values = N(vals),
+					                    .issues = iss, .cap_issues = N(iss)};
+					codec_decode(c, &m->roots[r], w64, o.gen, &dd);
+					CHECK(dd.nvalues <= N(vals) && dd.nissues <= N(iss));
+				}
+			}
+			if (c && slow) {
+				/* a whole program, labels and all */
+				uint32_t prog[64];
+				for (size_t k = 0; k < N(prog); k++)
+					prog[k] = (uint32_t)(k * 0x9e3779b9u);
+				size_t W = (codec_default_root(c)->bitset->size + 31) / 32;
+				codec_disasm_options o = {.show_errors = true, .branch_labels = true};
+				char *x1 = disasm_str(c, prog, N(prog) / W, &o, NULL);
+				char *x2 = disasm_str(slow, prog, N(prog) / W, &o, NULL);
+				CHECK(x1 && x2 && !strcmp(x1, x2));
+				free(x1);
+				free(x2);
+			}
+			codec_free(c);
+			codec_free(slow);
+			spec_model_free(m);
+		}
+		closedir(dir);
+	}
+	printf("hostile specs: %zu loaded and decoded\n", loaded_specs);
+	CHECK(loaded_specs > 10);
+}
+
+/* ------------------------------------------------------------ unit tests */
+
+typedef struct tspec {
+	spec_model *m;
+	codec *c;
+} tspec;
+
+static tspec load_str(const char *xml)
+{
+	spec_diags d = {0};
+	tspec t = {0};
+	t.m = spec_load_buffer("t.xml", xml, strlen(xml), ".", &d);
+	CHECK(t.m != NULL);
+	if (t.m) {
+		t.c = codec_new(t.m, &d);
+		CHECK(t.c != NULL);
+	}
+	for (size_t i = 0; i < d.count; i++)
+		if (d.items[i].severity == SPEC_FATAL)
+			fprintf(stderr, "  %u: %s [%s]\n", d.items[i].loc.line, d.items[i].message,
+			        d.items[i].rule);
+	spec_diags_free(&d);
+	return t;
+}
+
+static void tfree(tspec *t)
+{
+	codec_free(t->c);
+	spec_model_free(t->m);
+}
+
+static char dis_buf[4096];
+
+/* One instruction (low word first) as codec_disasm_one prints it. */
+static const char *dis_opt(const tspec *t, uint64_t w, const codec_disasm_options *o)
+{
+	uint32_t words[2] = {(uint32_t)w, (uint32_t)(w >> 32)};
+	dis_buf[0] = '\0';
+	if (!t->c)
+		return dis_buf;
+	size_t n = codec_disasm_one(t->c, words, o, dis_buf, sizeof dis_buf);
+	CHECK_INT(n, strlen(dis_buf));
+	return dis_buf;
+}
+
+static const char *dis(const tspec *t, uint64_t w)
+{
+	codec_disasm_options o = {.gen = 0, .show_errors = true};
+	return dis_opt(t, w, &o);
+}
+
+/* A whole program through codec_disasm, as one string (static). */
+static const char *dis_prog(const tspec *t, const uint32_t *words, size_t n,
+                            const codec_disasm_options *o)
+{
+	static char out[8192];
+	out[0] = '\0';
+	if (!t->c)
+		return out;
+	char *s = disasm_str(t->c, words, n, o, NULL);
+	if (s) {
+		snprintf(out, sizeof out, "%s", s);
+		free(s);
+	}
+	return out;
+}
+
+#define HDR "<?xml version=\"1.0\"?>\n<isa>\n"
+
+static const char types_xml[] = HDR
+	"<enum name=\"#e\"><value val=\"1\" display=\"one\"/><value val=\"0x2\" display=\"two\"/></enum>\n"
+	"<bitset name=\"#i\" size=\"64\">\n"
+	"  <display>{NAME}?</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"t\" extends=\"#i\">\n"
+	"  <field name=\"U\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	"  <field name=\"I\" low=\"4\" high=\"7\" type=\"int\"/>\n"
+	"  <field name=\"H\" low=\"8\" high=\"15\" type=\"hex\"/>\n"
+	"  <field name=\"B\" pos=\"16\" type=\"bool\"/>\n"
+	"  <field name=\"BD\" pos=\"17\" type=\"bool\" display=\"(bd)\"/>\n"
+	"  <field name=\"BI\" pos=\"18\" type=\"bool_inv\"/>\n"
+	"  <field name=\"BID\" pos=\"19\" type=\"bool_inv\" display=\"(bid)\"/>\n"
+	"  <field name=\"O\" low=\"20\" high=\"23\" type=\"offset\"/>\n"
+	"  <field name=\"UO\" low=\"24\" high=\"27\" type=\"uoffset\"/>\n"
+	"  <field name=\"E\" low=\"28\" high=\"29\" type=\"#e\"/>\n"
+	"  <field name=\"C\" low=\"30\" high=\"31\" type=\"custom\"/>\n"
+	"  <field name=\"F\" low=\"32\" high=\"47\" type=\"float\"/>\n"
+	"  <pattern low=\"48\" high=\"63\">0000000000000001</pattern>\n"
+	"  <display>{U} {I} {H} {B}{BD} {BI}{BID} [{O}] [{UO}] {E} &lt;{C}&gt; {F}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"f32\" extends=\"#i\">\n"
+	"  <field name=\"F\" low=\"0\" high=\"31\" type=\"float\"/>\n"
+	"  <pattern low=\"32\" high=\"63\">00000000000000000000000000000010</pattern>\n"
+	"  <display>{F}</display>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+static uint64_t t_word(unsigned u, unsigned i, unsigned h, unsigned b, unsigned bd, unsigned bi,
+                       unsigned bid, unsigned o, unsigned uo, unsigned e, unsigned c,
+                       unsigned f)
+{
+	return (uint64_t)u | (uint64_t)i << 4 | (uint64_t)h << 8 | (uint64_t)b << 16 |
+	       (uint64_t)bd << 17 | (uint64_t)bi << 18 | (uint64_t)bid << 19 |
+	       (uint64_t)o << 20 | (uint64_t)uo << 24 | (uint64_t)e << 28 | (uint64_t)c << 30 |
+	       (uint64_t)f << 32 | (uint64_t)1 << 48;
+}
+
+TEST(field_types)
+{
+	tspec t = load_str(types_xml);
+	if (!t.c)
+		return;
+	CHECK_STR(dis(&t, t_word(15, 8, 0xab, 1, 1, 1, 1, 0, 0, 1, 3, 0x3c00)),
+	          "15 -8 ab 1(bd) 0 [] [] one <> 1.000000");
+	CHECK_STR(dis(&t, t_word(0, 7, 0, 0, 0, 0, 0, 15, 3, 2, 0, 0xc000)),
+	          "0 7 0 0 1(bid) [-1] [+3] two <> -2.000000");
+	CHECK_STR(dis(&t, t_word(1, 15, 1, 0, 0, 0, 0, 7, 15, 0, 0, 0x7e00)),
+	          "1 -1 1 0 1(bid) [+7] [+15] 0 <> nan");
+	CHECK_STR(dis(&t, t_word(1, 0, 0, 0, 0, 0, 0, 8, 0, 3, 0, 0xfe00)),
+	          "1 0 0 0 1(bid) [-8] [] 3 <> -nan");
+	CHECK_STR(dis(&t, t_word(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0001)),
+	          "0 0 0 0 1(bid) [] [] 0 <> 0.000000");
+	CHECK_STR(dis(&t, t_word(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7c00)),
+	          "0 0 0 0 1(bid) [] [] 0 <> inf");
+	CHECK_STR(dis(&t, t_word(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3555)),
+	          "0 0 0 0 1(bid) [] [] 0 <> 0.333252");
+	uint64_t f32 = (uint64_t)2 << 32;
+	CHECK_STR(dis(&t, f32 | 0x3f800000u), "1.000000");
+	CHECK_STR(dis(&t, f32 | 0xc1200000u), "-10.000000");
+	CHECK_STR(dis(&t, f32 | 0xffc00000u), "-nan");
+	CHECK_STR(dis(&t, f32 | 0x7fc00000u), "nan");
+	CHECK_STR(dis(&t, f32 | 0x00000001u), "0.000000");
+	/* the enum value 3 is missing: codec_decode says so */
+	codec_value vals[32];
+	codec_issue iss[8];
+	codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss, .cap_issues = N(iss)};
+	uint64_t w = t_word(0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0);
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.nissues, 1);
+	CHECK_INT(d.issues[0].kind, CODEC_ENUM_MISSING);
+	tfree(&t);
+}
+
+static const char branch_xml[] = HDR
+	"<bitset name=\"#b\" size=\"32\">\n"
+	"  <field name=\"OP\" low=\"16\" high=\"31\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"br\" extends=\"#b\">\n"
+	"  <field name=\"T\" low=\"0\" high=\"15\" type=\"branch\"/>\n"
+	"  <display>br {T}</display>\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000001</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"call\" extends=\"#b\">\n"
+	"  <field name=\"T\" low=\"0\" high=\"15\" type=\"absbranch\" call=\"true\"/>\n"
+	"  <display>call {T}</display>\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000010</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"jmp\" extends=\"#b\">\n"
+	"  <field name=\"T\" low=\"0\" high=\"15\" type=\"absbranch\"/>\n"
+	"  <display>jmp {T}</display>\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000011</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"nop\" extends=\"#b\">\n"
+	"  <display>nop</display>\n"
+	"  <pattern low=\"0\" high=\"31\">00000000000000000000000000000000</pattern>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(branches)
+{
+	tspec t = load_str(branch_xml);
+	if (!t.c)
+		return;
+	uint32_t prog[] = {0x00010002, 0x00020000, 0x00000000, 0x0001fffb, 0x00030001, 0x0003ffff};
+	codec_disasm_options o = {.gen = 0, .show_errors = true, .branch_labels = false};
+	CHECK_STR(dis_prog(&t, prog, N(prog), &o),
+	          "br 2\ncall 0\nnop\nbr -5\njmp 1\njmp -1\n");
+	o.branch_labels = true;
+	CHECK_STR(dis_prog(&t, prog, N(prog), &o),
+	          "fxn0:\nbr l2\nl1:\ncall fxn0\nl2:\nnop\nbr -5\njmp l1\njmp -1\n");
+	/* one instruction: n = 0 of 1 */
+	CHECK_STR(dis_opt(&t, 0x00010000, &o), "br l0");
+	CHECK_STR(dis_opt(&t, 0x00010001, &o), "br 1");
+	tfree(&t);
+}
+
+static const char override_xml[] = HDR
+	"<expr name=\"#big\">{A} &gt; 100</expr>\n"
+	"<expr name=\"#neg\">{A} &amp; 1</expr>\n"
+	"<template name=\"TPL\">&lt;{A}&gt;</template>\n"
+	"<bitset name=\"#r\" size=\"32\">\n"
+	"  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+	"  <display>{NAME} {TPL}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"ov\" extends=\"#r\" displayname=\"OV\">\n"
+	"  <override expr=\"#big\">\n"
+	"    <display>{NAME} big {A}</display>\n"
+	"  </override>\n"
+	"  <override>\n"
+	"    <expr>{X} == 3</expr>\n"
+	"    <field name=\"X\" low=\"8\" high=\"9\" type=\"hex\"/>\n"
+	"    <display>{NAM} x{X} {D} {W}</display>\n"
+	"  </override>\n"
+	"  <field name=\"Y\" low=\"8\" high=\"9\" type=\"uint\"/>\n"
+	"  <derived name=\"D\" type=\"int\" expr=\"#neg\"/>\n"
+	"  <derived name=\"W\" type=\"int\" width=\"8\">\n"
+	"    <expr>{A} - 200</expr>\n"
+	"  </derived>\n"
+	"  <derived name=\"Q\" type=\"uint\">\n"
+	"    <expr>{Q} + 1</expr>\n"
+	"  </derived>\n"
+	"  <pattern low=\"10\" high=\"31\">0000000000000000000001</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"plain\" extends=\"#r\">\n"
+	"  <field name=\"B\" low=\"8\" high=\"9\" type=\"uint\"/>\n"
+	"  <pattern low=\"10\" high=\"31\">0000000000000000000010</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"re\" extends=\"#r\">\n"
+	"  <derived name=\"Q\" type=\"uint\">\n"
+	"    <expr>{Q} + 1</expr>\n"
+	"  </derived>\n"
+	"  <field name=\"B\" low=\"8\" high=\"9\" type=\"uint\"/>\n"
+	"  <pattern low=\"10\" high=\"31\">0000000000000000000011</pattern>\n"
+	"  <display>{Q} {Q}</display>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(overrides_derived_templates)
+{
+	tspec t = load_str(override_xml);
+	if (!t.c)
+		return;
+	uint64_t ov = (uint64_t)1 << 10, plain = (uint64_t)2 << 10;
+	/* the default case: the parent's display, with the template */
+	CHECK_STR(dis(&t, ov | 5), "OV <5>");
+	/* the first override is true */
+	CHECK_STR(dis(&t, ov | 101), "OV big 101");
+	/* the second: its expression reads its own field X; derived D is
+	 * sign-extended from 1 bit, W from 8 */
+	CHECK_STR(dis(&t, ov | 3u << 8 | 7), "OV x3 -1 63");
+	CHECK_STR(dis(&t, ov | 3u << 8 | 200), "OV big 200");
+	CHECK_STR(dis(&t, ov | 3u << 8 | 6), "OV x3 0 62");
+	CHECK_STR(dis(&t, plain | 9), "plain <9>");
+	/* a derived field that reads itself: Mesa's re-entrancy gives 0 one
+	 * level down (slot 0 of its stack is not searched), so 2, cached */
+	CHECK_STR(dis(&t, (uint64_t)3 << 10), "2 2");
+	tfree(&t);
+}
+
+static const char params_xml[] = HDR
+	"<bitset name=\"#sub\" size=\"8\">\n"
+	"  <display>{SRC_R}s{V}{H}</display>\n"
+	"  <field name=\"V\" low=\"0\" high=\"6\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"#sub-a\" extends=\"#sub\">\n"
+	"  <pattern pos=\"7\">0</pattern>\n"
+	"  <derived name=\"H\" type=\"bool\" display=\"h\">\n"
+	"    <expr>!{FULL}</expr>\n"
+	"  </derived>\n"
+	"</bitset>\n"
+	"<bitset name=\"#sub-b\" extends=\"#sub\">\n"
+	"  <pattern pos=\"7\">1</pattern>\n"
+	"  <display>{NAME}:{V}</display>\n"
+	"  <derived name=\"H\" type=\"uint\" expr=\"#zero\"/>\n"
+	"</bitset>\n"
+	"<expr name=\"#zero\">0</expr>\n"
+	"<bitset name=\"#i\" size=\"32\">\n"
+	"  <field name=\"R\" pos=\"16\" type=\"bool\" display=\"(r)\"/>\n"
+	"  <field name=\"FULL\" pos=\"17\" type=\"bool\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"op\" extends=\"#i\">\n"
+	"  <field name=\"S1\" low=\"0\" high=\"7\" type=\"#sub\">\n"
+	"    <param name=\"R\" as=\"SRC_R\"/>\n"
+	"    <param name=\"FULL\"/>\n"
+	"  </field>\n"
+	"  <field name=\"S2\" low=\"8\" high=\"15\" type=\"#sub\">\n"
+	"    <param name=\"FULL\"/>\n"
+	"  </field>\n"
+	"  <pattern low=\"18\" high=\"31\">00000000000001</pattern>\n"
+	"  <display>op {S1}, {S2}</display>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(params_and_bitset_fields)
+{
+	tspec t = load_str(params_xml);
+	if (!t.c)
+		return;
+	uint64_t op = (uint64_t)1 << 18;
+	/* S2 has no SRC_R param: Mesa's "no field" error */
+	CHECK_STR(dis(&t, op | 1u << 16 | 1u << 17 | 5 | 6u << 8),
+	          "op (r)s5, s6\t; no field 'SRC_R'");
+	CHECK_STR(dis(&t, op | 5 | 0x80u << 8 | 3u << 8), "op s5h, #sub-b:3");
+
+	/* codec_decode: the sub-decodings follow their field at depth 1 */
+	codec_value vals[32];
+	codec_issue iss[8];
+	codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss, .cap_issues = N(iss)};
+	uint64_t w = op | 1u << 16 | 5 | 6u << 8;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK(d.leaf && !strcmp(d.leaf->name, "op"));
+	/* the leaf's own definitions first, then its parents' */
+	const char *want[] = {"S1", "H", "V", "S2", "H", "V", "R", "FULL"};
+	unsigned depth[] = {0, 1, 1, 0, 1, 1, 0, 0};
+	uint64_t raw[] = {5, 1, 5, 6, 1, 6, 1, 0};
+	CHECK_INT(d.nvalues, N(want));
+	for (size_t i = 0; i < d.nvalues && i < N(want); i++) {
+		CHECK_STR(d.values[i].field->name, want[i]);
+		CHECK_INT(d.values[i].depth, depth[i]);
+		CHECK_INT(d.values[i].raw, raw[i]);
+	}
+	CHECK(d.values[0].sub && !strcmp(d.values[0].sub->name, "#sub-a"));
+	CHECK_INT(d.nissues, 1);
+	if (d.nissues)
+		CHECK_INT(d.issues[0].kind, CODEC_NO_FIELD);
+	tfree(&t);
+}
+
+static const char misc_xml[] = HDR
+	"<bitset name=\"#i\" size=\"64\">\n"
+	"  <assert low=\"40\" high=\"43\">1010</assert>\n"
+	"  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"#mid\" extends=\"#i\">\n"
+	"  <display>{NAME}{:align=6}|{A:align=10}|{N} {A}</display>\n"
+	"  <assert low=\"44\" high=\"47\">0101</assert>\n"
+	"</bitset>\n"
+	"<bitset name=\"al\" extends=\"#mid\">\n"
+	"  <pattern low=\"8\" high=\"15\">x000000x</pattern>\n"
+	"  <pattern low=\"16\" high=\"39\">000000000000000000000001</pattern>\n"
+	"  <pattern low=\"48\" high=\"63\">0000000000000000</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"amb1\" extends=\"#i\">\n"
+	"  <pattern low=\"8\" high=\"39\">00000000000000000000001000000000</pattern>\n"
+	"  <pattern low=\"44\" high=\"63\">xxxxxxxxxxxxxxxxxxx0</pattern>\n"
+	"  <display>amb1</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"amb2\" extends=\"#i\">\n"
+	"  <pattern low=\"8\" high=\"39\">00000000000000000000001000000000</pattern>\n"
+	"  <pattern low=\"44\" high=\"63\">0000000000000000000x</pattern>\n"
+	"  <display>amb2</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"errs\" extends=\"#i\">\n"
+	"  <pattern low=\"8\" high=\"39\">00000000000000000000001100000000</pattern>\n"
+	"  <pattern low=\"44\" high=\"63\">00000000000000000000</pattern>\n"
+	"  <display>e{P}{Q}{R}{S}{T}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"nodisp\" extends=\"#i\">\n"
+	"  <pattern low=\"8\" high=\"39\">00000000000000000000010000000000</pattern>\n"
+	"  <pattern low=\"44\" high=\"63\">00000000000000000000</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"div\" extends=\"#i\">\n"
+	"  <field name=\"B\" low=\"8\" high=\"11\" type=\"uint\"/>\n"
+	"  <derived name=\"Z\" type=\"uint\">\n"
+	"    <expr>{A} / {B}</expr>\n"
+	"  </derived>\n"
+	"  <pattern low=\"12\" high=\"39\">0000000000000000010100000000</pattern>\n"
+	"  <pattern low=\"44\" high=\"63\">00000000000000000000</pattern>\n"
+	"  <display>div {Z}</display>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(display_errors_and_issues)
+{
+	tspec t = load_str(misc_xml);
+	if (!t.c)
+		return;
+	uint64_t al = (uint64_t)1 << 16 | (uint64_t)0xa << 40 | (uint64_t)0x5 << 44;
+	/* {:align=N} pads to column N; {FIELD:align=N} too; {N} is {NAME} */
+	CHECK_STR(dis(&t, al | 7), "al    |   7|al 7");
+	/* a set x bit */
+	CHECK_STR(dis(&t, al | 1u << 8 | 7),
+	          "al    |   7|al 7\t; dontcare bits in al: 0000000000000100");
+	/* a failing assert of the case whose display is used */
+	CHECK_STR(dis(&t, (al & ~((uint64_t)0xf << 44)) | (uint64_t)0x3 << 44 | 9),
+	          "al    |   9|al 9\t; WARNING: unexpected bits[44:47] in #mid: 0000000000000003 vs "
+	          "0000000000000005");
+	/* #i's assert is never checked under #mid, which has a display */
+	CHECK_STR(dis(&t, (al & ~((uint64_t)0xf << 40)) | 9), "al    |   9|al 9");
+	/* ... but it is when the look-up for a display gets up to #i */
+	CHECK_STR(dis(&t, (uint64_t)0x400 << 8),
+	          "\t; WARNING: unexpected bits[40:43] in #i: 0000000000000000 vs 000000000000000a, "
+	          "nodisp: no display template");
+	/* at most 4 errors */
+	uint64_t errs = (uint64_t)0x300 << 8 | (uint64_t)0xa << 40;
+	CHECK_STR(dis(&t, errs), "e\t; no field 'P', no field 'Q', no field 'R', no field 'S'");
+	/* no display anywhere */
+	CHECK_STR(dis(&t, (uint64_t)0x400 << 8 | (uint64_t)0xa << 40),
+	          "\t; nodisp: no display template");
+	/* a division by zero is an issue, never a crash */
+	uint64_t div = (uint64_t)0x5 << 20 | (uint64_t)0xa << 40 | 9;
+	CHECK_STR(dis(&t, div | 3u << 8), "div 3");
+	const char *z = dis(&t, div);
+	CHECK(strstr(z, "div 0\t; ") == z && strstr(z, "division by zero"));
+
+	/* no match, in each style */
+	codec_disasm_options o = {.gen = 0, .show_errors = true, .no_match = CODEC_NO_MATCH_MESA};
+	CHECK_STR(dis_opt(&t, 0xf00000001ull, &o), "no match: 0000000f00000001");
+	o.no_match = CODEC_NO_MATCH_IR3;
+	CHECK_STR(dis_opt(&t, 0xf00000001ull, &o), "raw 0x1F");
+	o.no_match = CODEC_NO_MATCH_AFUC;
+	CHECK_STR(dis_opt(&t, 0xf00000001ull, &o), "[00000001]");
+
+	/* an ambiguity: "no match", and Mesa's error shows on the next line */
+	uint64_t amb = (uint64_t)0x200 << 8 | (uint64_t)0xa << 40;
+	uint32_t prog[] = {(uint32_t)amb, (uint32_t)(amb >> 32), (uint32_t)al | 4,
+	                   (uint32_t)(al >> 32)};
+	CHECK(t.c != NULL);
+	o.no_match = CODEC_NO_MATCH_MESA;
+	CHECK_STR(dis_prog(&t, prog, 2, &o),
+	          "no match: 00000a0000020000\nal    |   4|al 4\t; bitset conflict: amb1 vs amb2\n");
+	o.show_errors = false;
+	CHECK_STR(dis_prog(&t, prog, 2, &o), "no match: 00000a0000020000\nal    |   4|al 4\n");
+	size_t ok = 0;
+	char *s = disasm_str(t.c, prog, 2, &o, &ok);
+	free(s);
+	CHECK_INT(ok, 1);
+	/* each of them alone, once the other's bits differ */
+	CHECK_STR(dis(&t, amb | (uint64_t)1 << 63), "amb1\t; dontcare bits in amb1: 8000000000000000");
+
+	codec_value vals[16];
+	codec_issue iss[8];
+	codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss, .cap_issues = N(iss)};
+	CHECK(!codec_decode(t.c, NULL, &amb, 0, &d));
+	CHECK(d.leaf == NULL);
+	CHECK_INT(d.nissues, 1);
+	CHECK_INT(d.issues[0].kind, CODEC_AMBIGUOUS);
+	CHECK(d.issues[0].leaf && d.issues[0].other);
+	CHECK_STR(d.issues[0].text, "bitset conflict: amb1 vs amb2");
+	const spec_bitset *two[4];
+	CHECK_INT(codec_classify(t.c, NULL, &amb, 0, two, 4), 2);
+	CHECK_INT(codec_classify_linear(t.c, NULL, &amb, 0, two, 4), 2);
+	uint64_t w = al | 1u << 8 | 7;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.nissues, 1);
+	CHECK_INT(d.issues[0].kind, CODEC_DONTCARE_SET);
+	CHECK_INT(d.issues[0].bits, 0x100);
+	w = (al & ~((uint64_t)0xf << 44)) | (uint64_t)0x3 << 44 | 9;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.nissues, 1);
+	CHECK_INT(d.issues[0].kind, CODEC_ASSERT_MISMATCH);
+	CHECK_INT(d.values[0].raw, 9);
+	w = 0xf00000001ull;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.issues[0].kind, CODEC_NO_MATCH);
+	w = (uint64_t)0x400 << 8 | (uint64_t)0xa << 40;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.issues[0].kind, CODEC_NO_DISPLAY);
+	w = div;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.issues[0].kind, CODEC_EXPR_ERROR);
+	w = al | 7;
+	CHECK(codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK_INT(d.nissues, 0);
+	tfree(&t);
+}
+
+static const char recursive_xml[] = HDR
+	"<bitset name=\"#rec\" size=\"8\">\n"
+	"  <display>({S})</display>\n"
+	"  <field name=\"S\" low=\"0\" high=\"7\" type=\"#rec\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"r\" extends=\"#rec\"/>\n"
+	"<bitset name=\"#i\" size=\"32\">\n"
+	"  <field name=\"S\" low=\"0\" high=\"7\" type=\"#rec\"/>\n"
+	"  <pattern low=\"8\" high=\"31\">000000000000000000000000</pattern>\n"
+	"  <display>{S}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"top\" extends=\"#i\"/>\n"
+	"</isa>\n";
+
+/* A bitset field of its own root: Mesa recurses forever; we stop. */
+TEST(recursion_limit)
+{
+	tspec t = load_str(recursive_xml);
+	if (!t.c)
+		return;
+	const char *s = dis(&t, 0x5);
+	CHECK(!strncmp(s, "((((", 4) && strstr(s, "nested too deep"));
+	codec_value vals[64];
+	codec_issue iss[4];
+	codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss, .cap_issues = N(iss)};
+	uint64_t w = 5;
+	CHECK(!codec_decode(t.c, NULL, &w, 0, &d));
+	CHECK(d.nvalues > 2 && d.nissues >= 1);
+	tfree(&t);
+}
+
+/* Random words through Mesa's three specs: never a crash (the sanitizers
+ * watch), classification agrees with the plain scan, codec_decode agrees
+ * with the classification, and the fast paths (expression programs and
+ * tables, pure expressions, direct look-ups) change nothing: the text
+ * and the decoding equal those of the plain interpretation. */
+TEST(random_words)
+{
+	static const char *files[] = {"freedreno/isa/ir3.xml", "etnaviv/isa/etnaviv.xml",
+	                              "freedreno/afuc/afuc.xml"};
+	static const uint32_t gens[][3] = {{300, 600, 700}, {0, 0, 0}, {5, 6, 7}};
+	uint64_t seed = 0x243f6a8885a308d3ull;
+	for (size_t f = 0; f < N(files); f++) {
+		loaded l = load_mesa(files[f]);
+		if (!l.c)
+			continue;
+		spec_diags dd = {0};
+		codec *slow = codec_new_opt(l.m, &dd, false);
+		spec_diags_free(&dd);
+		CHECK(slow != NULL);
+		size_t bad = 0, differ = 0;
+		for (int i = 0; i < 20000; i++) {
+			uint32_t w[4];
+			for (int k = 0; k < 4; k++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				w[k] = (uint32_t)seed;
+			}
+			if (i & 1) /* more matches: keep a known-good high word */
+				w[1] &= 0xf0ffffffu;
+			codec_disasm_options o = {.gen = gens[f][i % 3], .show_errors = true,
+			                          .branch_labels = (i % 7) == 0,
+			                          .no_match = (codec_no_match_style)(i % 3)};
+			char buf[256];
+			size_t n = codec_disasm_one(l.c, w, &o, buf, sizeof buf);
+			CHECK(n >= strlen(buf));
+			uint64_t w64[2] = {(uint64_t)w[0] | (uint64_t)w[1] << 32,
+			                   (uint64_t)w[2] | (uint64_t)w[3] << 32};
+			const spec_bitset *a[4], *b[4];
+			size_t na = codec_classify(l.c, NULL, w64, o.gen, a, 4);
+			size_t nb = codec_classify_linear(l.c, NULL, w64, o.gen, b, 4);
+			bad += na != nb || memcmp(a, b, (na < 4 ? na : 4) * sizeof *a) != 0;
+			codec_value vals[64];
+			codec_issue iss[8];
+			codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss,
+			                   .cap_issues = N(iss)};
+			codec_decode(l.c, NULL, w64, o.gen, &d);
+			CHECK((d.leaf != NULL) == (na == 1));
+			if (!slow)
+				continue;
+			char sbuf[256];
+			codec_disasm_one(slow, w, &o, sbuf, sizeof sbuf);
+			codec_value svals[64];
+			codec_issue siss[8];
+			codec_decoded sd = {.values = svals, .cap_values = N(svals), .issues = siss,
+			                    .cap_issues = N(siss)};
+			codec_decode(slow, NULL, w64, o.gen, &sd);
+			bool same = !strcmp(buf, sbuf) && sd.leaf == d.leaf && sd.nvalues == d.nvalues &&
+			            sd.nissues == d.nissues;
+			for (size_t k = 0; same && k < d.nvalues; k++)
+				same = d.values[k].field == sd.values[k].field &&
+				       d.values[k].raw == sd.values[k].raw &&
+				       d.values[k].depth == sd.values[k].depth &&
+				       d.values[k].sub == sd.values[k].sub;
+			for (size_t k = 0; same && k < d.nissues; k++)
+				same = d.issues[k].kind == sd.issues[k].kind &&
+				       !strcmp(d.issues[k].text, sd.issues[k].text);
+			if (!same && differ++ < 5)
+				fprintf(stderr, "fast/plain differ on %s %08x %08x %08x %08x gen %u:\n"
+				        "  fast  \"%s\"\n  plain \"%s\"\n", files[f], w[0], w[1], w[2],
+				        w[3], o.gen, buf, sbuf);
+		}
+		CHECK_INT(bad, 0);
+		CHECK_INT(differ, 0);
+		codec_free(slow);
+		/* a tiny buffer cuts, and still says how long the text is */
+		char tiny[4];
+		uint32_t z[4] = {0};
+		codec_disasm_options o = {.gen = gens[f][1], .show_errors = true};
+		char big[256];
+		size_t full = codec_disasm_one(l.c, z, &o, big, sizeof big);
+		CHECK_INT(codec_disasm_one(l.c, z, &o, tiny, sizeof tiny), full);
+		CHECK(strlen(tiny) == (full < 3 ? full : 3) && !strncmp(tiny, big, strlen(tiny)));
+		unload(&l);
+	}
+}
+
+int main(void)
+{
+	RUN(field_types);
+	RUN(branches);
+	RUN(overrides_derived_templates);
+	RUN(params_and_bitset_fields);
+	RUN(display_errors_and_issues);
+	RUN(recursion_limit);
+	RUN(hostile_specs);
+	char probe[1024];
+	snprintf(probe, sizeof probe, "%s/mesa/vectors/ir3.tsv", shared_dir());
+	if (access(probe, R_OK) != 0) {
+		const char *ci = getenv("CI");
+		if (ci && !strcmp(ci, "true")) {
+			fprintf(stderr, "CI=true but %s is missing: conformance cannot be skipped in CI\n",
+			        probe);
+			return 1;
+		}
+		SKIP("%s not found: the vector conformance needs ../shared beside the clone", probe);
+	} else {
+		RUN(ir3_vectors);
+		RUN(etnaviv_vectors);
+		RUN(afuc_vectors);
+		RUN(random_words);
+		RUN(mutated_vectors);
+		RUN(speed);
+	}
+	free_vectors(ir3_vec, nir3);
+	free_vectors(etna_vec, netna);
+	return testlib_finish();
+}
