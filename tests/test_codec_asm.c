@@ -156,15 +156,8 @@ int main(void)
 {
 	char probe[1024];
 	snprintf(probe, sizeof probe, "%s/mesa/vectors/ir3.tsv", shared_dir());
-	if (access(probe, R_OK) != 0) {
-		const char *ci = getenv("CI");
-		if (ci && !strcmp(ci, "true")) {
-			fprintf(stderr, "CI=true but %s is missing\n", probe);
-			return 1;
-		}
-		SKIP("%s not found: the vector tests need ../shared beside the clone", probe);
+	if (!testlib_have_shared(probe))
 		return testlib_finish();
-	}
 	RUN(vectors);
 	return testlib_finish();
 }

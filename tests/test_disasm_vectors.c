@@ -1146,15 +1146,7 @@ int main(void)
 	RUN(hostile_specs);
 	char probe[1024];
 	snprintf(probe, sizeof probe, "%s/mesa/vectors/ir3.tsv", shared_dir());
-	if (access(probe, R_OK) != 0) {
-		const char *ci = getenv("CI");
-		if (ci && !strcmp(ci, "true")) {
-			fprintf(stderr, "CI=true but %s is missing: conformance cannot be skipped in CI\n",
-			        probe);
-			return 1;
-		}
-		SKIP("%s not found: the vector conformance needs ../shared beside the clone", probe);
-	} else {
+	if (testlib_have_shared(probe)) {
 		RUN(ir3_vectors);
 		RUN(etnaviv_vectors);
 		RUN(afuc_vectors);

@@ -178,16 +178,8 @@ int main(void)
 {
 	char probe[1024];
 	snprintf(probe, sizeof probe, "%s/mesa/src/freedreno/isa/ir3.xml", shared_dir());
-	if (access(probe, R_OK) != 0) {
-		const char *ci = getenv("CI");
-		if (ci && !strcmp(ci, "true")) {
-			fprintf(stderr, "CI=true but %s is missing: conformance cannot be skipped in CI\n",
-			        probe);
-			return 1;
-		}
-		SKIP("%s not found: Mesa conformance needs ../shared beside the clone", probe);
+	if (!testlib_have_shared(probe))
 		return testlib_finish();
-	}
 	RUN(ir3);
 	RUN(etnaviv);
 	RUN(afuc);

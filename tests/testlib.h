@@ -9,6 +9,7 @@
 #define ISACHECK_TESTLIB_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,27 @@ static inline void testlib_write_file(const char *path, const char *text)
 		CHECK(fputs(text, f) >= 0);
 		CHECK(fclose(f) == 0);
 	}
+}
+
+/* For tests that read ../shared: true when probe (a file in it) is
+ * readable.  Otherwise the test is skipped with a message, except under
+ * CI=true, where the absence is a failure (CI must run these tests). */
+static inline bool testlib_have_shared(const char *probe)
+{
+	FILE *f = fopen(probe, "r");
+	if (f) {
+		fclose(f);
+		return true;
+	}
+	const char *ci = getenv("CI");
+	if (ci && !strcmp(ci, "true")) {
+		fprintf(stderr, "CI=true but %s is missing: this test may not be skipped in CI\n",
+		        probe);
+		testlib_failures++;
+	} else {
+		SKIP("%s not found: this test needs ../shared beside the clone", probe);
+	}
+	return false;
 }
 
 static inline int testlib_finish(void)

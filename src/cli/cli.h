@@ -20,6 +20,8 @@ typedef enum out_format { OUT_TEXT, OUT_JSON } out_format;
 void json_string(FILE *f, const char *s);
 /* A generation range as a reader writes it: "600..max", "0..5", "7". */
 void format_gen(spec_gen g, char *buf, size_t len);
+/* Whether rule is one of a comma-separated list (--ignore=a,b). */
+bool rule_in_list(const char *list, const char *rule);
 /* The file name without its folders. */
 const char *base_name(const char *path);
 /* Prints one diagnostic as "file:line:col: severity: message [rule]". */

@@ -11,19 +11,6 @@ static const char lint_usage[] =
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
 	"  exit: 0 clean, 1 findings, 2 unusable input or bad usage\n";
 
-static bool ignored(const char *list, const char *rule)
-{
-	size_t rl = strlen(rule);
-	for (const char *p = list; p && *p;) {
-		const char *q = strchr(p, ',');
-		size_t n = q ? (size_t)(q - p) : strlen(p);
-		if (n == rl && !strncmp(p, rule, n))
-			return true;
-		p = q ? q + 1 : NULL;
-	}
-	return false;
-}
-
 /* Checks every name in a --ignore list against the rule table. */
 static bool valid_ignore_list(const char *list)
 {
@@ -104,7 +91,7 @@ int cmd_lint(int argc, char **argv)
 		}
 		for (size_t k = 0; k < diags.count; k++) {
 			const spec_diag *d = &diags.items[k];
-			if (d->severity != SPEC_FATAL && ignore && ignored(ignore, d->rule))
+			if (d->severity != SPEC_FATAL && ignore && rule_in_list(ignore, d->rule))
 				continue;
 			if (fmt == OUT_JSON) {
 				fputs(shown ? ",\n  " : "\n  ", stdout);

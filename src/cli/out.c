@@ -100,3 +100,16 @@ const char *base_name(const char *path)
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	return slash ? slash + 1 : path ? path : "";
 }
+
+bool rule_in_list(const char *list, const char *rule)
+{
+	size_t rl = strlen(rule);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		if (n == rl && !strncmp(p, rule, n))
+			return true;
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}

@@ -31,19 +31,6 @@ static bool parse_uint_opt(const char *s, unsigned *out)
 	return true;
 }
 
-static bool rule_ignored(const char *list, const char *rule)
-{
-	size_t rl = strlen(rule);
-	for (const char *p = list; p && *p;) {
-		const char *q = strchr(p, ',');
-		size_t n = q ? (size_t)(q - p) : strlen(p);
-		if (n == rl && !strncmp(p, rule, n))
-			return true;
-		p = q ? q + 1 : NULL;
-	}
-	return false;
-}
-
 /* Keeps the diagnostics a command shows: all for check (less --ignore),
  * only fatal ones for prove. */
 static void filter_diags(spec_diags *d, bool lint, const char *ignore)
@@ -52,7 +39,7 @@ static void filter_diags(spec_diags *d, bool lint, const char *ignore)
 	for (size_t i = 0; i < d->count; i++) {
 		spec_diag *x = &d->items[i];
 		bool keep = x->severity == SPEC_FATAL ||
-		            (lint && !(ignore && rule_ignored(ignore, x->rule)));
+		            (lint && !(ignore && rule_in_list(ignore, x->rule)));
 		if (keep) {
 			d->items[k++] = *x;
 		} else {
