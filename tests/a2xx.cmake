@@ -1,0 +1,10 @@
+# isa/a2xx.xml against the real words of ../shared/blob/a2xx.tsv and the
+# hand-written reference codec (src/ref/a2xx.c).
+isacheck_test(test_isa_a2xx)
+target_link_libraries(test_isa_a2xx PRIVATE isacheck_codec isacheck_ref)
+# the reference-to-spec field mapping it shares with fuzz/diff_a2xx.c
+target_sources(test_isa_a2xx PRIVATE ${PROJECT_SOURCE_DIR}/fuzz/refmap_a2xx.c)
+target_include_directories(test_isa_a2xx PRIVATE ${PROJECT_SOURCE_DIR}/fuzz)
+# A million random words per root, decoded and re-encoded by both codecs:
+# a few seconds in a plain build, minutes under ASan+UBSan on a busy machine.
+set_tests_properties(test_isa_a2xx PROPERTIES TIMEOUT 900)
