@@ -1,0 +1,819 @@
+/*
+ * test_framing.c - the program-framing extension (docs/framing.md):
+ * loading and linting <program>, walking whole programs of synthetic
+ * a2xx and Midgard models (tests/framing/), exact item lists and text,
+ * errors on truncated and garbage programs, encoding back to words, and
+ * the a2xx whole programs of ../shared/blob/a2xx.tsv against their
+ * per-slot rows and Mesa's text.
+ */
+#include "codec.h"
+#include "spec.h"
+#include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMING_DIR ISACHECK_SOURCE_DIR "/tests/framing"
+
+typedef struct loaded {
+	spec_model *m;
+	codec *c;
+	spec_diags d;
+} loaded;
+
+static bool load(loaded *l, const char *file)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", FRAMING_DIR, file);
+	memset(l, 0, sizeof *l);
+	l->m = spec_load(path, &l->d);
+	CHECK(l->m != NULL);
+	if (!l->m)
+		return false;
+	for (size_t i = 0; i < l->d.count; i++)
+		fprintf(stderr, "%s:%u: %s [%s]\n", l->d.items[i].loc.file, l->d.items[i].loc.line,
+		        l->d.items[i].message, l->d.items[i].rule);
+	CHECK_INT(l->d.count, 0);
+	l->c = codec_new(l->m, &l->d);
+	CHECK(l->c != NULL);
+	return l->c != NULL;
+}
+
+static void unload(loaded *l)
+{
+	codec_free(l->c);
+	spec_model_free(l->m);
+	spec_diags_free(&l->d);
+}
+
+static codec_program *walk(const loaded *l, const uint32_t *w, size_t n)
+{
+	codec_disasm_options opt = {.show_errors = true};
+	codec_program *pr = codec_program_walk(l->c, NULL, w, n, &opt);
+	CHECK(pr != NULL);
+	return pr;
+}
+
+/* "C" for a CF, "A" for an ALU, "F" for a FETCH, per item (a2xx). */
+static void a2xx_kinds(const codec_program *pr, char *out, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < pr->nitems && k + 1 < len; i++) {
+		const codec_item *it = &pr->items[i];
+		if (it->kind != CODEC_ITEM_PART)
+			continue;
+		const char *r = it->root->bitset->name;
+		out[k++] = !strcmp(r, "#cf") ? 'C' : !strcmp(r, "#alu") ? 'A' : !strcmp(r, "#fetch") ? 'F' : '?';
+	}
+	out[k] = 0;
+}
+
+/* The same sequence from Mesa's text: CF lines start with one tab and a
+ * name, slot lines hold "ALU:" or "FETCH:", scalar lines "\t\t". */
+static void mesa_kinds(const char *text, char *out, size_t len)
+{
+	size_t k = 0;
+	for (const char *p = text; *p && k + 1 < len;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), p);
+		if (strstr(line, "FETCH:"))
+			out[k++] = 'F';
+		else if (strstr(line, "ALU:"))
+			out[k++] = 'A';
+		else if (line[0] == '\t' && line[1] != '\t' && line[1] != ' ')
+			out[k++] = 'C';
+		p += n + (nl != NULL);
+	}
+	out[k] = 0;
+}
+
+/* ---------------------------------------------------------------- a2xx */
+
+typedef struct tsv_row {
+	char source[512], kind[32], hex[2048], text[8192];
+	int slot;
+} tsv_row;
+
+static size_t read_tsv(tsv_row *rows, size_t max)
+{
+	char path[1024];
+	testlib_tsv t;
+	if (!testlib_tsv_open(&t, testlib_shared_path(path, sizeof path, "blob/a2xx.tsv")))
+		return 0;
+	size_t n = 0, nc;
+	char *cols[3];
+	while (n < max && (nc = testlib_tsv_next(&t, cols, 3))) {
+		if (nc < 3)
+			continue;
+		tsv_row *r = &rows[n];
+		char *kind = strstr(cols[0], "; kind=");
+		if (!kind)
+			continue;
+		*kind = 0;
+		snprintf(r->source, sizeof r->source, "%.500s", cols[0]);
+		r->slot = -1;
+		sscanf(kind + 7, "%31[a-z_] slot=%d", r->kind, &r->slot);
+		snprintf(r->hex, sizeof r->hex, "%.2000s", cols[1]);
+		char *txt = cols[2];
+		char *mark = strstr(txt, "] ");
+		if (txt[0] == '[' && mark)
+			txt = mark + 2;
+		testlib_unescape(txt);
+		snprintf(r->text, sizeof r->text, "%s", txt);
+		n++;
+	}
+	testlib_tsv_close(&t);
+	return n;
+}
+
+/* The acceptance: every whole program of the TSV splits into the same
+ * CF/ALU/FETCH sequence as Mesa's text, its items match the per-slot
+ * rows, and the CF lines and slot prefixes print as Mesa's do. */
+TEST(a2xx_blob_programs)
+{
+	char probe[1024];
+	if (!testlib_have_shared(testlib_shared_path(probe, sizeof probe, "blob/a2xx.tsv")))
+		return;
+	static tsv_row rows[512];
+	size_t nrows = read_tsv(rows, 512);
+	CHECK(nrows > 50);
+	loaded l;
+	if (!load(&l, "a2xx-model.xml"))
+		return;
+	size_t programs = 0, slot_rows = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].kind, "whole_program"))
+			continue;
+		programs++;
+		uint32_t w[512];
+		size_t n = testlib_parse_words(rows[i].hex, w, 512);
+		codec_program *pr = walk(&l, w, n);
+		if (!pr)
+			continue;
+		for (size_t e = 0; e < pr->nerrors; e++)
+			fprintf(stderr, "%s: %s\n", rows[i].source, pr->errors[e].text);
+		CHECK_INT(pr->nerrors, 0);
+		CHECK_INT(pr->nclean, pr->nparts);
+		char got[256], want[256];
+		a2xx_kinds(pr, got, sizeof got);
+		mesa_kinds(rows[i].text, want, sizeof want);
+		CHECK_STR(got, want);
+		/* Mesa's lines, up to the instruction's own text for slots */
+		const char *p = rows[i].text, *q = pr->text;
+		while (*p && *q) {
+			const char *pe = strchr(p, '\n'), *qe = strchr(q, '\n');
+			size_t pn = pe ? (size_t)(pe - p) : strlen(p), qn = qe ? (size_t)(qe - q) : strlen(q);
+			if (p[0] == '\t' && p[1] == '\t') { /* Mesa's scalar half: our model has none */
+				p += pn + (pe != NULL);
+				continue;
+			}
+			const char *colon = memchr(p, ':', pn);
+			size_t cmp = colon && colon[1] == '\t' ? (size_t)(colon - p) + 2 : pn;
+			char a[512], b[512];
+			snprintf(a, sizeof a, "%.*s", (int)(qn < cmp ? qn : cmp), q);
+			snprintf(b, sizeof b, "%.*s", (int)cmp, p);
+			CHECK_STR(a, b);
+			p += pn + (pe != NULL);
+			q += qn + (qe != NULL);
+		}
+		CHECK(!*q);
+		/* the per-slot rows of the same dump */
+		for (size_t j = 0; j < nrows; j++) {
+			if (strcmp(rows[j].source, rows[i].source) || rows[j].slot < 0)
+				continue;
+			slot_rows++;
+			size_t bit = (size_t)rows[j].slot * 96;
+			uint32_t sw[3];
+			CHECK_INT(testlib_parse_words(rows[j].hex, sw, 3), 3);
+			bool cf = !strcmp(rows[j].kind, "cf_pair");
+			const char *want_root = cf ? "#cf" : !strcmp(rows[j].kind, "alu") ? "#alu" : "#fetch";
+			size_t found = 0;
+			for (size_t k = 0; k < pr->nitems; k++) {
+				const codec_item *it = &pr->items[k];
+				if (it->kind != CODEC_ITEM_PART || it->bit < bit || it->bit >= bit + 96)
+					continue;
+				CHECK_STR(it->root->bitset->name, want_root);
+				found++;
+			}
+			CHECK_INT(found, cf ? 2 : 1);
+			for (int k = 0; k < 3; k++)
+				CHECK_INT(w[rows[j].slot * 3 + k], sw[k]);
+		}
+		/* encoding the items gives the words back */
+		uint32_t back[512];
+		char err[256] = "";
+		CHECK(codec_program_encode(pr->items, pr->nitems, back, n, err, sizeof err));
+		CHECK(!memcmp(back, w, n * sizeof *w));
+		codec_program_free(pr);
+	}
+	CHECK_INT(programs, 11);
+	CHECK(slot_rows >= 40);
+	printf("a2xx blob: %zu whole programs, %zu per-slot rows agree\n", programs, slot_rows);
+	unload(&l);
+}
+
+/* ------------------------------------------- exact items and text */
+
+typedef struct want_item {
+	codec_item_kind kind;
+	size_t bit;
+	unsigned bits;
+	const char *root, *leaf, *name; /* NULL: not checked / none */
+} want_item;
+
+static void check_items(const codec_program *pr, const want_item *want, size_t n)
+{
+	CHECK_INT(pr->nitems, n);
+	for (size_t i = 0; i < n && i < pr->nitems; i++) {
+		const codec_item *it = &pr->items[i];
+		CHECK_INT(it->kind, want[i].kind);
+		CHECK_INT(it->bit, want[i].bit);
+		CHECK_INT(it->bits, want[i].bits);
+		if (want[i].root)
+			CHECK_STR(it->root ? it->root->bitset->name : NULL, want[i].root);
+		if (want[i].leaf)
+			CHECK_STR(it->leaf ? it->leaf->name : NULL, want[i].leaf);
+		if (want[i].name)
+			CHECK_STR(it->name, want[i].name);
+	}
+}
+
+static bool has_error(const codec_program *pr, codec_frame_error_kind k, size_t bit, bool fatal)
+{
+	for (size_t i = 0; i < pr->nerrors; i++)
+		if (pr->errors[i].kind == k && pr->errors[i].bit == bit && pr->errors[i].fatal == fatal)
+			return true;
+	for (size_t i = 0; i < pr->nerrors; i++)
+		fprintf(stderr, "  (error %s at bit %zu, fatal %d: %s)\n",
+		        codec_frame_error_name(pr->errors[i].kind), pr->errors[i].bit,
+		        pr->errors[i].fatal, pr->errors[i].text);
+	return false;
+}
+
+/* Walks, then checks that the items encode back to the words. */
+static void check_roundtrip(const loaded *l, const codec_program *pr, const uint32_t *w, size_t n)
+{
+	uint32_t back[256], canon[256];
+	char err[256] = "";
+	CHECK(n <= 256);
+	CHECK(codec_program_encode(pr->items, pr->nitems, back, n, err, sizeof err));
+	CHECK(!memcmp(back, w, n * sizeof *w));
+	/* through each part's decoding: our models have no x bits in the
+	 * bits they use, so the canonical form is the same words, except
+	 * where a leaf has x bits (checked by the caller's choice of words) */
+	bool ok = codec_program_reencode(l->c, pr, 0, canon, n, err, sizeof err);
+	if (!ok)
+		fprintf(stderr, "reencode: %s\n", err);
+	CHECK(ok);
+	CHECK(!memcmp(canon, w, n * sizeof *w));
+}
+
+/* The Midgard bundle of docs/framing.md, words low first. */
+static const uint32_t midgard_words[] = {
+	/* ALU_12 (tag 0xa, next 5): control with VMUL, SADD and a compact
+	 * branch; VMUL's register word asks for an inline immediate */
+	0x040a005a, 0x18a48861, 0x5e000210, 0x4240ff0d, 0x00a90005, 0, 0, 0,
+	0x3f800000, 0x40000000, 0x00000000, 0x12345678,
+	0x00abcd35, 0x00000001, 0, 0, /* load/store (tag 5, next 3) */
+	0x00000113, 0, 0, 0,          /* texture (tag 3, next 1) */
+};
+
+TEST(midgard_items_and_text)
+{
+	loaded l;
+	if (!load(&l, "midgard-model.xml"))
+		return;
+	size_t n = sizeof midgard_words / sizeof *midgard_words;
+	codec_program *pr = walk(&l, midgard_words, n);
+	if (!pr)
+		return;
+	const want_item want[] = {
+		{CODEC_ITEM_PART, 0, 32, "#alu-control", "alu-control", "control"},
+		{CODEC_ITEM_PART, 32, 16, "#reg-word", "reg-word", "vmul.reg"},
+		{CODEC_ITEM_PART, 48, 16, "#reg-word", "reg-word", "sadd.reg"},
+		{CODEC_ITEM_PART, 64, 48, "#vector-alu", "vector-alu", "vmul"},
+		{CODEC_ITEM_VALUE, 112, 0, NULL, NULL, "vmul_immediate"},
+		{CODEC_ITEM_PART, 112, 32, "#scalar-alu", "scalar-alu", "sadd"},
+		{CODEC_ITEM_PART, 144, 16, "#branch-compact", "branch-compact", "branch"},
+		{CODEC_ITEM_PAD, 160, 96, NULL, NULL, NULL},
+		{CODEC_ITEM_DATA, 256, 128, NULL, NULL, "constants"},
+		{CODEC_ITEM_PART, 384, 128, "#load-store", "load-store", "ldst"},
+		{CODEC_ITEM_PART, 512, 128, "#texture", "texture", "texture"},
+	};
+	check_items(pr, want, sizeof want / sizeof *want);
+	/* src2_reg 3 << 11 | src2 0x1abc bits 2-4 (7) << 8 | bits 5-12 (0xd5) */
+	CHECK_INT(pr->items[4].value, 3 << 11 | 7 << 8 | 0xd5);
+	CHECK_INT(pr->nerrors, 0);
+	CHECK_INT(pr->nparts, 8);
+	CHECK_INT(pr->nclean, 8);
+	CHECK(!pr->stopped);
+	CHECK_STR(pr->text,
+	          "bundle 0 (tag 0xa, 3 quadwords):\n"
+	          "\talu tag=a next=5 units=3\n"
+	          "\treg out=r2 src1=r1 src2=r3 imm=1\n"
+	          "\treg out=r6 src1=r4 src2=r5 imm=0\n"
+	          "\tvmul: vector op=10 src1=0 src2=1abc mask=ff\n"
+	          "\tsadd: scalar op=40 src1=2 src2=15\n"
+	          "\tbranch op=1 dest_tag=5 rest=1\n"
+	          "\tconstants: 3f800000 40000000 00000000 12345678\n"
+	          "bundle 1 (tag 0x5, 1 quadwords):\n"
+	          "\tload/store next=3 100abcd 0\n"
+	          "bundle 2 (tag 0x3, 1 quadwords):\n"
+	          "\ttexture op=1 next=1\n");
+	CHECK_INT(pr->textlen, strlen(pr->text));
+	check_roundtrip(&l, pr, midgard_words, n);
+	codec_program_free(pr);
+	unload(&l);
+}
+
+TEST(midgard_errors)
+{
+	loaded l;
+	if (!load(&l, "midgard-model.xml"))
+		return;
+	uint32_t w[32];
+	codec_program *pr;
+
+	/* tag 0 and tag 1 (break) have no size: a bad tag, at once */
+	for (uint32_t tag = 0; tag < 2; tag++) {
+		uint32_t z[4] = {tag, 0, 0, 0};
+		pr = walk(&l, z, 4);
+		CHECK(pr && pr->stopped && has_error(pr, CODEC_FRAME_REJECTED, 0, true));
+		CHECK(pr && !strcmp(pr->errors[0].text, tag ? "bad tag 0x1 at the start of bundle 0"
+		                                             : "bad tag 0x0 at the start of bundle 0"));
+		CHECK(pr && pr->errors[0].step && pr->errors[0].step->loc.line > 0);
+		codec_program_free(pr);
+	}
+	/* a bad tag after a good bundle: reported at its bundle */
+	memcpy(w, midgard_words + 12, 4 * sizeof *w);
+	memset(w + 4, 0, 4 * sizeof *w);
+	pr = walk(&l, w, 8);
+	CHECK(pr && has_error(pr, CODEC_FRAME_REJECTED, 128, true));
+	CHECK(pr && pr->nitems == 1 && strstr(pr->text, "bundle 1") == NULL);
+	codec_program_free(pr);
+
+	/* every truncation of the example: a clean stop, never a read past
+	 * the end; the cuts at bundle boundaries are whole programs */
+	for (size_t cut = 0; cut < 20; cut++) {
+		pr = walk(&l, midgard_words, cut);
+		if (!pr)
+			continue;
+		bool boundary = cut == 0 || cut == 12 || cut == 16;
+		CHECK_INT(pr->stopped, !boundary);
+		if (!boundary)
+			CHECK(has_error(pr, CODEC_FRAME_TRUNCATED, cut < 12 ? 0 : cut < 16 ? 384 : 512, true));
+		for (size_t i = 0; i < pr->nitems; i++)
+			CHECK(pr->items[i].bit + pr->items[i].bits <= cut * 32);
+		codec_program_free(pr);
+	}
+
+	/* ALU_4 (one quadword) with every unit: its parts overflow the bundle */
+	uint32_t full[8] = {0x0efa0008 | 1u << 27, 0, 0, 0, 0, 0, 0, 0};
+	pr = walk(&l, full, 8);
+	CHECK(pr && pr->stopped);
+	CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_OVERFLOW);
+	codec_program_free(pr);
+
+	/* non-zero padding is a finding, not a stop */
+	memcpy(w, midgard_words, sizeof midgard_words);
+	w[6] = 0x100;
+	pr = walk(&l, w, 20);
+	CHECK(pr && !pr->stopped && pr->nerrors == 1);
+	CHECK(pr && has_error(pr, CODEC_FRAME_PADDING, 160, false));
+	CHECK(pr && pr->nitems == 11 && pr->items[7].kind == CODEC_ITEM_PAD && !pr->items[7].clean);
+	CHECK(pr && !codec_program_clean(pr));
+	codec_program_free(pr);
+
+	/* tags 6 and 7 have a size but no unit: one quadword of raw data */
+	uint32_t unk[4] = {0x16, 0, 5, 0};
+	pr = walk(&l, unk, 4);
+	CHECK(pr && pr->nerrors == 0 && pr->nitems == 1 && pr->items[0].kind == CODEC_ITEM_DATA);
+	CHECK(pr && !strcmp(pr->text, "bundle 0 (tag 0x6, 1 quadwords):\n"
+	                              "\tunknown: 00000016 00000000 00000005 00000000\n"));
+	codec_program_free(pr);
+	unload(&l);
+}
+
+/* ---------------------------------------------------- a2xx, synthetic */
+
+/* One slot of CFs: EXEC ADDR(1) CNT(3) with serialize 0b01_00_11 (slot 0
+ * a FETCH with (S), slot 1 an ALU, slot 2 a FETCH), and EXEC_END
+ * ADDR(4) CNT(1): an ALU.  Then the four slots. */
+static const uint32_t a2xx_words[] = {
+	0x00133001, 0x10041000, 0x20000000, /* CF0 = EXEC, CF1 = EXEC_END */
+	0x00000001, 0, 0,                    /* slot 1: FETCH SAMPLE R0 = R0 */
+	0x00000005, 0x00000000, 0x01000000, /* slot 2: ALU */
+	0x00002000, 0, 0,                    /* slot 3: FETCH VERTEX R2 = R0 */
+	0x001f0003, 0, 0x02000000,          /* slot 4: ALU */
+};
+
+TEST(a2xx_items_and_text)
+{
+	loaded l;
+	if (!load(&l, "a2xx-model.xml"))
+		return;
+	size_t n = sizeof a2xx_words / sizeof *a2xx_words;
+	codec_program *pr = walk(&l, a2xx_words, n);
+	if (!pr)
+		return;
+	const want_item want[] = {
+		{CODEC_ITEM_PART, 0, 48, "#cf", "EXEC", "cf"},
+		{CODEC_ITEM_PART, 96, 96, "#fetch", "SAMPLE", "fetch"},
+		{CODEC_ITEM_PART, 192, 96, "#alu", "alu", "alu"},
+		{CODEC_ITEM_PART, 288, 96, "#fetch", "VERTEX", "fetch"},
+		{CODEC_ITEM_PART, 48, 48, "#cf", "EXEC_END", "cf"},
+		{CODEC_ITEM_PART, 384, 96, "#alu", "alu", "alu"},
+	};
+	check_items(pr, want, sizeof want / sizeof *want);
+	for (size_t i = 0; i < pr->nerrors; i++)
+		fprintf(stderr, "%s\n", pr->errors[i].text);
+	CHECK_INT(pr->nerrors, 0);
+	CHECK_STR(pr->text,
+	          "\tEXEC ADDR(0x1) CNT(0x3)\n"
+	          "\t   (S)FETCH:\tSAMPLE R0 = R0\n"
+	          "\t      ALU:\tv1 s0 dst R5 mask 0/0\n"
+	          "\t      FETCH:\tVERTEX R2 = R0\n"
+	          "\tEXEC_END ADDR(0x4) CNT(0x1)\n"
+	          "\t      ALU:\tv2 s0 dst R3 mask f/1\n");
+	check_roundtrip(&l, pr, a2xx_words, n);
+	codec_program_free(pr);
+	unload(&l);
+}
+
+TEST(a2xx_errors)
+{
+	loaded l;
+	if (!load(&l, "a2xx-model.xml"))
+		return;
+	size_t n = sizeof a2xx_words / sizeof *a2xx_words;
+	uint32_t w[64];
+	codec_program *pr;
+
+	/* a slot past every clause: covered by none */
+	memcpy(w, a2xx_words, sizeof a2xx_words);
+	w[n] = w[n + 1] = w[n + 2] = 0;
+	pr = walk(&l, w, n + 3);
+	CHECK(pr && !pr->stopped && pr->nerrors == 1);
+	CHECK(pr && has_error(pr, CODEC_FRAME_UNCOVERED, 480, false));
+	CHECK(pr && strstr(pr->errors[0].text, "words 15..17"));
+	codec_program_free(pr);
+
+	/* EXEC_END pointing at slot 3 again: two items on one slot, and slot
+	 * 4 uncovered */
+	memcpy(w, a2xx_words, sizeof a2xx_words);
+	w[1] = (w[1] & 0xffff) | 0x1003u << 16;
+	pr = walk(&l, w, n);
+	CHECK(pr && has_error(pr, CODEC_FRAME_OVERLAP, 288, false));
+	CHECK(pr && has_error(pr, CODEC_FRAME_UNCOVERED, 384, false));
+	codec_program_free(pr);
+
+	/* no EXEC at all: the CF area never ends */
+	uint32_t alloc[6] = {0, 0x0000c000, 0xc0000000, 0, 0x0000c000, 0xc0000000};
+	pr = walk(&l, alloc, 6);
+	CHECK(pr && pr->stopped && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_COUNT);
+	codec_program_free(pr);
+
+	/* EXEC ADDR(0) as the second CF: a CF area of 0 slots after 2 CFs */
+	uint32_t zero[3] = {0, 0x0000c000, 0x10000000};
+	pr = walk(&l, zero, 3);
+	CHECK(pr && pr->stopped && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_COUNT);
+	codec_program_free(pr);
+
+	/* EXEC ADDR(0x1ff): its slots lie far past the end */
+	uint32_t far[3] = {0x000011ff, 0x00001000, 0};
+	pr = walk(&l, far, 3);
+	CHECK(pr && pr->stopped && pr->errors[0].kind == CODEC_FRAME_TRUNCATED);
+	codec_program_free(pr);
+
+	/* every truncation */
+	for (size_t cut = 0; cut < n; cut++) {
+		pr = walk(&l, a2xx_words, cut);
+		CHECK(pr && pr->nerrors > 0);
+		for (size_t i = 0; pr && i < pr->nitems; i++)
+			CHECK(pr->items[i].bit + pr->items[i].bits <= cut * 32);
+		codec_program_free(pr);
+	}
+	unload(&l);
+}
+
+/* ------------------------------------------------------------ garbage */
+
+/* Random words of random lengths against both models: the walk always
+ * ends, within its budget, reading nothing outside the input. */
+TEST(garbage_terminates)
+{
+	const char *models[] = {"a2xx-model.xml", "midgard-model.xml", "loops.xml"};
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	size_t walks = 0, stopped = 0;
+	for (size_t m = 0; m < 3; m++) {
+		loaded l;
+		if (!load(&l, models[m]))
+			continue;
+		static uint32_t w[600];
+		for (int round = 0; round < 400; round++) {
+			size_t n = (size_t)(seed >> 33) % 600;
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				uint32_t v = (uint32_t)(seed >> 32);
+				/* keep some structure: small addresses, counts and tags */
+				w[i] = round % 2 ? v : v & 0x0fff70ff;
+			}
+			for (size_t p = 0; p < spec_program_count(l.m); p++) {
+				codec_disasm_options opt = {.show_errors = true};
+				codec_program *pr = codec_program_walk(l.c, spec_program_at(l.m, p), w, n, &opt);
+				CHECK(pr != NULL);
+				if (!pr)
+					continue;
+				walks++;
+				stopped += pr->stopped;
+				for (size_t i = 0; i < pr->nitems; i++)
+					CHECK(pr->items[i].bit + pr->items[i].bits <= n * 32);
+				CHECK(pr->nerrors <= CODEC_PROGRAM_MAX_ERRORS);
+				CHECK_INT(strlen(pr->text), pr->textlen);
+				codec_program_free(pr);
+			}
+		}
+		unload(&l);
+	}
+	printf("garbage: %zu walks, %zu stopped by a framing error\n", walks, stopped);
+	CHECK(walks >= 1200);
+	CHECK(stopped > 0 && stopped < walks);
+}
+
+TEST(loops_are_cut)
+{
+	loaded l;
+	if (!load(&l, "loops.xml"))
+		return;
+	uint32_t w[4] = {0, 0, 0, 0};
+	codec_disasm_options opt = {.show_errors = true};
+	/* a to-end iteration that consumes nothing */
+	codec_program *pr = codec_program_walk(l.c, spec_find_program(l.m, "stall"), w, 4, &opt);
+	CHECK(pr && pr->stopped && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_LOOP);
+	codec_program_free(pr);
+	w[0] = 1; /* bit 0 set: it consumes */
+	w[1] = 1;
+	pr = codec_program_walk(l.c, spec_find_program(l.m, "stall"), w, 2, &opt);
+	CHECK(pr && !pr->stopped && pr->nitems == 2);
+	codec_program_free(pr);
+	/* a count of a billion over one word: the budget stops it */
+	pr = codec_program_walk(l.c, spec_find_program(l.m, "spin"), w, 1, &opt);
+	CHECK(pr && pr->stopped && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_LOOP);
+	codec_program_free(pr);
+	/* negative and failing expressions */
+	pr = codec_program_walk(l.c, spec_find_program(l.m, "negative"), w, 1, &opt);
+	CHECK(pr && pr->stopped && pr->errors[0].kind == CODEC_FRAME_EXPR);
+	codec_program_free(pr);
+	pr = codec_program_walk(l.c, spec_find_program(l.m, "divide"), w, 1, &opt);
+	CHECK(pr && pr->stopped && pr->errors[0].kind == CODEC_FRAME_EXPR &&
+	      strstr(pr->errors[0].text, "division by zero"));
+	codec_program_free(pr);
+	CHECK(spec_find_program(l.m, NULL) == NULL); /* several: a name is needed */
+	unload(&l);
+}
+
+/* ---------------------------------------------------------- lint */
+
+/* Each tests/framing/bad-*.xml says on its first line which rules it
+ * must raise at which lines ("<!-- expect: rule@line ... -->"); the
+ * diagnostics must be exactly those (as a set). */
+TEST(lint_negative_files)
+{
+	static const char *const files[] = {
+		"bad-root-unknown.xml", "bad-ref-unknown.xml", "bad-field-unknown.xml",
+		"bad-size.xml", "bad-part-width.xml", "bad-loop.xml", "bad-repeat.xml",
+		"bad-duplicate.xml", "bad-schema.xml", "bad-expr.xml", "bad-display.xml",
+		"bad-depth.xml",
+	};
+	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+		char path[512], line[512], want[512] = "", got[2048] = "";
+		snprintf(path, sizeof path, "%s/%s", FRAMING_DIR, files[f]);
+		FILE *fp = fopen(path, "r");
+		CHECK(fp != NULL);
+		if (!fp)
+			continue;
+		if (fgets(line, sizeof line, fp)) {
+			const char *p = strstr(line, "expect:");
+			if (p)
+				snprintf(want, sizeof want, "%s", p + 8);
+			char *end = strstr(want, " -->");
+			if (end)
+				*end = 0;
+		}
+		fclose(fp);
+		spec_diags d = {0};
+		spec_model *m = spec_load(path, &d);
+		CHECK(m != NULL);
+		spec_diags_sort(&d);
+		for (size_t i = 0; i < d.count; i++) {
+			char one[128];
+			snprintf(one, sizeof one, "%s%s@%u", *got ? " " : "", d.items[i].rule,
+			         d.items[i].loc.line);
+			char key[130];
+			snprintf(key, sizeof key, "%s ", one + (*got ? 1 : 0));
+			char hay[2100];
+			snprintf(hay, sizeof hay, "%s ", got);
+			if (!strstr(hay, key)) /* the same rule twice on a line counts once */
+				strncat(got, one, sizeof got - strlen(got) - 1);
+			CHECK(spec_rule_find(d.items[i].rule) != NULL);
+		}
+		if (strcmp(got, want))
+			fprintf(stderr, "%s:\n  got  %s\n  want %s\n", files[f], got, want);
+		CHECK_STR(got, want);
+		spec_model_free(m);
+		spec_diags_free(&d);
+	}
+}
+
+/* The models load without a finding, their programs are kept with
+ * locations, and Mesa's elements are untouched by them. */
+TEST(model_loads)
+{
+	loaded l;
+	if (!load(&l, "a2xx-model.xml"))
+		return;
+	CHECK_INT(spec_program_count(l.m), 1);
+	const spec_program *p = spec_find_program(l.m, "a2xx");
+	CHECK(p && p == spec_find_program(l.m, NULL) && p->cover);
+	CHECK(p && p->loc.line > 0 && p->nsteps == 1 && p->steps[0].kind == SPEC_STEP_REPEAT);
+	const spec_step *cf = p ? &p->steps[0].steps[0] : NULL;
+	CHECK(cf && cf->kind == SPEC_STEP_PART && cf->bits == 48 && cf->nexports == 4 &&
+	      cf->ndisplays == 1 && !strcmp(cf->displays[0].text, "\t{_}"));
+	CHECK(cf && cf->root == spec_find_root(l.m, "#cf"));
+	CHECK(spec_find_program(l.m, "midgard") == NULL);
+	spec_stats st = spec_model_stats(l.m);
+	CHECK_INT(st.roots, 3);
+	unload(&l);
+}
+
+/* ------------------------------------------- the real ISA files */
+
+/* Loads isa/X.xml, whose <program> frames it (file NULL), or a framing
+ * file that imports it; false (skipped) when the ISA file is not there.
+ * The framing must raise no finding. */
+static bool load_real(loaded *l, const char *file, const char *isa)
+{
+	FILE *f = fopen(isa, "r");
+	memset(l, 0, sizeof *l);
+	if (!f) {
+		SKIP("%s is not there yet", isa);
+		return false;
+	}
+	fclose(f);
+	char path[512];
+	if (file)
+		snprintf(path, sizeof path, "%s/%s", FRAMING_DIR, file);
+	else
+		snprintf(path, sizeof path, "%s", isa);
+	l->m = spec_load(path, &l->d);
+	CHECK(l->m != NULL);
+	for (size_t i = 0; i < l->d.count; i++)
+		if (!strncmp(l->d.items[i].rule, "frame-", 6) ||
+		    (file && strstr(l->d.items[i].loc.file, file))) {
+			fprintf(stderr, "%s:%u: %s [%s]\n", l->d.items[i].loc.file, l->d.items[i].loc.line,
+			        l->d.items[i].message, l->d.items[i].rule);
+			CHECK(false);
+		}
+	l->c = l->m ? codec_new(l->m, &l->d) : NULL;
+	CHECK(l->c != NULL);
+	return l->c != NULL;
+}
+
+/* Drops Mesa's "\t; gl_..." comments (it knows the shader's outputs;
+ * the words do not say them). */
+static void strip_comments(char *t)
+{
+	char *o = t;
+	for (char *p = t; *p;) {
+		if (!strncmp(p, "\t; gl_", 6)) {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = 0;
+}
+
+TEST(a2xx_real_isa)
+{
+	char probe[1024];
+	if (!testlib_have_shared(testlib_shared_path(probe, sizeof probe, "blob/a2xx.tsv")))
+		return;
+	loaded l;
+	if (!load_real(&l, NULL, ISACHECK_SOURCE_DIR "/isa/a2xx.xml"))
+		return;
+	static tsv_row rows[512];
+	size_t nrows = read_tsv(rows, 512), programs = 0, same_text = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].kind, "whole_program"))
+			continue;
+		programs++;
+		uint32_t w[512];
+		size_t n = testlib_parse_words(rows[i].hex, w, 512);
+		codec_program *pr = walk(&l, w, n);
+		if (!pr)
+			continue;
+		CHECK_INT(pr->nerrors, 0);
+		char got[256], want[256];
+		a2xx_kinds(pr, got, sizeof got);
+		mesa_kinds(rows[i].text, want, sizeof want);
+		CHECK_STR(got, want);
+		static char mesa[8192];
+		snprintf(mesa, sizeof mesa, "%s", rows[i].text);
+		strip_comments(mesa);
+		size_t ml = strlen(mesa);
+		/* Mesa ends its last line without a newline in the TSV */
+		same_text += !strncmp(pr->text, mesa, ml) && !strcmp(pr->text + ml, "\n");
+		codec_program_free(pr);
+	}
+	CHECK_INT(programs, 11);
+	printf("isa/a2xx.xml: %zu whole programs framed as Mesa frames them; %zu print "
+	       "exactly Mesa's text (its '; gl_' comments aside)\n", programs, same_text);
+	unload(&l);
+}
+
+TEST(midgard_real_isa)
+{
+	loaded l;
+	if (!load_real(&l, NULL, ISACHECK_SOURCE_DIR "/isa/midgard.xml"))
+		return;
+	size_t n = sizeof midgard_words / sizeof *midgard_words;
+	codec_program *pr = walk(&l, midgard_words, n);
+	if (pr) {
+		const want_item want[] = {
+			{CODEC_ITEM_PART, 0, 32, "#alu-control", NULL, "control"},
+			{CODEC_ITEM_PART, 32, 16, "#reg-word", NULL, "vmul.reg"},
+			{CODEC_ITEM_PART, 48, 16, "#reg-word", NULL, "sadd.reg"},
+			{CODEC_ITEM_PART, 64, 48, "#vector-alu", NULL, "vmul"},
+			{CODEC_ITEM_VALUE, 112, 0, NULL, NULL, "vmul.imm"},
+			{CODEC_ITEM_PART, 112, 32, "#scalar-alu", NULL, "sadd"},
+			{CODEC_ITEM_PART, 144, 16, "#branch-compact", NULL, "branch"},
+			{CODEC_ITEM_PAD, 160, 96, NULL, NULL, NULL},
+			{CODEC_ITEM_DATA, 256, 128, NULL, NULL, "constants"},
+			{CODEC_ITEM_PART, 384, 128, "#load-store", NULL, "load-store"},
+			{CODEC_ITEM_PART, 512, 128, "#texture", NULL, "texture"},
+		};
+		check_items(pr, want, sizeof want / sizeof *want);
+		/* the real file's IMM_HI | IMM_LO equals the model's own join */
+		if (pr->nitems > 4)
+			CHECK_INT(pr->items[4].value, 3 << 11 | 7 << 8 | 0xd5);
+		CHECK(!pr->stopped);
+		codec_program_free(pr);
+	}
+	unload(&l);
+}
+
+/* ---------------------------------------------------------------- CLI */
+
+static int run_cli(const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", ISACHECK_BINARY, args);
+	return testlib_run(cmd, NULL, 0);
+}
+
+/* disasm/decode --program: the exit codes of docs/framing.md. */
+TEST(cli_exit_codes)
+{
+	FILE *f = fopen(ISACHECK_BINARY, "r");
+	if (!f) {
+		SKIP("%s is not built", ISACHECK_BINARY);
+		return;
+	}
+	fclose(f);
+	const char *a2 = FRAMING_DIR "/a2xx-model.xml", *md = FRAMING_DIR "/midgard-model.xml";
+	char args[1024];
+	snprintf(args, sizeof args, "disasm '%s' --program --hex 00133001 10041000 20000000 1 0 0 "
+	         "5 0 01000000 2000 0 0 001f0003 0 02000000", a2);
+	CHECK_INT(run_cli(args), 0);
+	snprintf(args, sizeof args, "decode '%s' --program=a2xx --hex 00133001 10041000 20000000", a2);
+	CHECK_INT(run_cli(args), 2); /* truncated */
+	snprintf(args, sizeof args, "decode '%s' --program --format=text --hex 00000016 0 0 0 0 0 0 0", md);
+	CHECK_INT(run_cli(args), 2); /* bad tag in the second bundle */
+	snprintf(args, sizeof args, "disasm '%s' --program --hex 00000018 0 0 1", md);
+	CHECK_INT(run_cli(args), 1); /* ALU_4 with no unit: its padding is not zero */
+	snprintf(args, sizeof args, "disasm '%s' --program=nothing --hex 1", md);
+	CHECK_INT(run_cli(args), 2);
+	snprintf(args, sizeof args, "disasm '%s' --program --hex 1", FRAMING_DIR "/loops.xml");
+	CHECK_INT(run_cli(args), 2); /* several programs: name one */
+}
+
+int main(void)
+{
+	RUN(model_loads);
+	RUN(lint_negative_files);
+	RUN(a2xx_items_and_text);
+	RUN(a2xx_errors);
+	RUN(midgard_items_and_text);
+	RUN(midgard_errors);
+	RUN(loops_are_cut);
+	RUN(garbage_terminates);
+	RUN(a2xx_blob_programs);
+	RUN(a2xx_real_isa);
+	RUN(midgard_real_isa);
+	RUN(cli_exit_codes);
+	return testlib_finish();
+}
