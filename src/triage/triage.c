@@ -1,0 +1,1146 @@
+/*
+ * triage.c - items in, situations out (see triage.h).
+ *
+ * Per instruction: codec_decode gives the leaf and the issues; from them
+ * and the model's masks we compute the exact set of unexplained bits
+ * (don't-care and reserved bits set, in the leaf and in the sub-leaves
+ * of its bitset fields; the bits of an assert that differ; the bits of
+ * a field whose value is not in its enum or matches no sub-leaf).  That
+ * mask, with the leaf and the issues the mask cannot say, is serialised
+ * into a key; equal keys are one cluster, found through a hash table.
+ * A word no leaf matches is keyed by its nearest leaves and the bits in
+ * which each differs, which is the pattern a reverse engineer looks for
+ * ("one bit away from add.f, at bit 52").
+ */
+#include "triage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS (SPEC_MAX_BITS / 64u)
+#define MAX_NEAREST 16u
+#define MAX_VALUES 256u
+#define MAX_ISSUES 16u
+/* A key: header, mask, nearest leaves with diffs, details. */
+#define MAX_KEY (8u + MAX_WORDS + MAX_NEAREST * (1u + MAX_WORDS) + MAX_ISSUES * 5u)
+
+/* ------------------------------------------------------------- arena */
+
+typedef struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+} arena_block;
+
+typedef struct arena {
+	arena_block *head;
+} arena;
+
+/* Memory the caller fills completely (no zeroing). */
+static void *arena_alloc_raw(arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (!a->head || a->head->cap - a->head->used < n) {
+		size_t cap = n > (1u << 20) ? n : (1u << 20);
+		arena_block *b = malloc(sizeof *b + cap);
+		if (!b)
+			return NULL;
+		b->next = a->head;
+		b->used = 0;
+		b->cap = cap;
+		a->head = b;
+	}
+	void *p = a->head->data + a->head->used;
+	a->head->used += n;
+	return p;
+}
+
+static void *arena_alloc(arena *a, size_t n)
+{
+	void *p = arena_alloc_raw(a, n);
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+static void arena_free(arena *a)
+{
+	for (arena_block *b = a->head, *n; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	a->head = NULL;
+}
+
+static char *arena_strdup(arena *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = arena_alloc(a, n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* ------------------------------------------------------------- state */
+
+typedef struct situation situation;
+typedef struct memo memo;
+typedef struct memo_sub memo_sub;
+typedef struct memo_enum memo_enum;
+typedef struct near_table near_table;
+
+/* Distinct words whose triage is remembered (blobs repeat themselves);
+ * past half of it, new words are triaged without being remembered. */
+#define MEMO_SLOTS (1u << 19)
+/* After this many words remembered, remembering goes on only while the
+ * input repeats itself at least as often. */
+#define MEMO_TRIAL (1u << 14)
+
+typedef struct cluster_rec {
+	triage_cluster pub;
+	uint64_t hash;
+	const uint64_t *key;
+	size_t keylen;
+	triage_example *ex;          /* room for opt.examples */
+	uint64_t *ones;              /* from the second instruction on */
+} cluster_rec;
+
+typedef struct leaf_rec {
+	triage_leaf pub;
+	uint64_t *ones;
+	uint64_t *reserved;
+	triage_enum_seen *enums;
+	size_t cap_enums;
+} leaf_rec;
+
+struct triage {
+	bool have_popcnt;          /* the CPU counts bits in one instruction */
+	const codec *c;
+	const spec_model *m;
+	triage_options opt;
+	arena mem;
+	char **sources;
+	size_t nsources, cap_sources;
+	triage_summary sum;
+	cluster_rec **clusters;      /* in order of creation, sorted by triage_finish */
+	size_t nclusters, cap_clusters;
+	size_t *table;               /* open addressing: cluster index + 1, 0 empty */
+	size_t table_cap;
+	triage_spec_problem *problems;
+	size_t nproblems, cap_problems;
+	leaf_rec **leaf_by_index;    /* by spec_bitset.index */
+	near_table **near;           /* by root index, built when first needed */
+	memo **memos;                /* MEMO_SLOTS slots, open addressing */
+	size_t nmemos, memo_hits;
+	situation *scratch_situation;
+	memo *scratch_memo;
+	memo_sub *scratch_subs;      /* MAX_VALUES */
+	memo_enum *scratch_enums;    /* MAX_ISSUES */
+	size_t *scratch_probs;       /* MAX_ISSUES */
+	const triage_leaf **leaves;  /* the leaves seen, document order (after finish) */
+	size_t nleaves;
+	bool sorted;
+};
+
+const char *triage_kind_name(triage_kind k)
+{
+	static const char *const names[TRIAGE_NKINDS] = {
+		"no-match", "ambiguous", "dontcare", "reserved", "assert", "enum", "spec-error",
+	};
+	return (unsigned)k < TRIAGE_NKINDS ? names[k] : "?";
+}
+
+static bool alloc_scratch(triage *t);
+
+triage *triage_new(const codec *c, const triage_options *opt)
+{
+	if (!c)
+		return NULL;
+	triage *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->c = c;
+	t->m = codec_model(c);
+#if defined(__x86_64__) && defined(__GNUC__)
+	__builtin_cpu_init();
+	t->have_popcnt = __builtin_cpu_supports("popcnt");
+#endif
+	if (opt)
+		t->opt = *opt;
+	if (!t->opt.nearest_max)
+		t->opt.nearest_max = 3;
+	if (t->opt.nearest_max > MAX_NEAREST)
+		t->opt.nearest_max = MAX_NEAREST;
+	if (!t->opt.examples)
+		t->opt.examples = 3;
+	t->leaf_by_index = calloc(t->m->nbitsets ? t->m->nbitsets : 1, sizeof *t->leaf_by_index);
+	t->near = calloc(t->m->nroots ? t->m->nroots : 1, sizeof *t->near);
+	t->table_cap = 1024;
+	t->table = calloc(t->table_cap, sizeof *t->table);
+	if (!t->leaf_by_index || !t->table || !t->near || !alloc_scratch(t)) {
+		triage_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void triage_free(triage *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->m->nbitsets && t->leaf_by_index; i++)
+		if (t->leaf_by_index[i])
+			free(t->leaf_by_index[i]->enums);
+	free(t->leaf_by_index);
+	free(t->problems);
+	free(t->near); /* the tables themselves live in the arena */
+	free(t->memos);
+	free(t->scratch_situation);
+	free(t->scratch_memo);
+	free(t->scratch_subs);
+	free(t->scratch_enums);
+	free(t->scratch_probs);
+	for (size_t i = 0; i < t->nsources; i++)
+		free(t->sources[i]);
+	free(t->sources);
+	free(t->clusters);
+	free(t->table);
+	free(t->leaves);
+	arena_free(&t->mem);
+	free(t);
+}
+
+int triage_add_source(triage *t, const char *name)
+{
+	char **p = spec_grow(t->sources, t->nsources + 1, &t->cap_sources, sizeof *p, 16);
+	if (!p)
+		return -1;
+	t->sources = p;
+	if (t->nsources >= (size_t)0x7fffffff)
+		return -1;
+	char *s = strdup(name ? name : "");
+	if (!s)
+		return -1;
+	t->sources[t->nsources] = s;
+	t->sum.sources = t->nsources + 1;
+	return (int)t->nsources++;
+}
+
+const char *triage_source_name(const triage *t, int source)
+{
+	return source >= 0 && (size_t)source < t->nsources ? t->sources[source] : "";
+}
+
+/* ------------------------------------------------------------ bits */
+
+static void set_range(uint64_t *m, unsigned nw, unsigned low, unsigned high)
+{
+	for (unsigned i = low; i <= high && i / 64 < nw; i++)
+		m[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static bool get_bit(const uint64_t *w, unsigned i)
+{
+	return (w[i / 64] >> (i % 64)) & 1;
+}
+
+/* Bits low..high of w (at most 64 of them). */
+static uint64_t extract64(const uint64_t *w, unsigned nw, unsigned low, unsigned high)
+{
+	uint64_t v = 0;
+	for (unsigned i = high + 1; i-- > low;)
+		v = v << 1 | (i / 64 < nw && get_bit(w, i));
+	return v;
+}
+
+static void count_ones(uint64_t *ones, const uint64_t *w, unsigned nw)
+{
+	for (unsigned k = 0; k < nw; k++)
+		for (uint64_t x = w[k]; x; x &= x - 1)
+			ones[k * 64 + (unsigned)__builtin_ctzll(x)]++;
+}
+
+static void or_bits(uint64_t *out, spec_bits b, unsigned nw)
+{
+	for (unsigned k = 0; k < nw && k < b.nwords; k++)
+		out[k] |= b.w[k];
+}
+
+void triage_reserved_bits(const spec_bitset *leaf, uint64_t *out, unsigned nwords)
+{
+	uint64_t acc[MAX_WORDS] = {0};
+	unsigned nw = nwords < MAX_WORDS ? nwords : MAX_WORDS;
+	or_bits(acc, leaf->mask, nw);
+	or_bits(acc, leaf->dontcare, nw);
+	or_bits(acc, leaf->field_mask, nw);
+	/* an override's fields count too: a bit explained in some case is
+	 * not one the blob may never set */
+	for (const spec_bitset *b = leaf; b; b = b->parent)
+		for (size_t i = 0; i < b->ncases; i++)
+			or_bits(acc, b->cases[i].field_mask, nw);
+	for (unsigned k = 0; k < nwords; k++) {
+		out[k] = k < nw ? ~acc[k] : 0;
+		unsigned lo = k * 64;
+		if (lo >= leaf->size)
+			out[k] = 0;
+		else if (leaf->size - lo < 64)
+			out[k] &= ((uint64_t)1 << (leaf->size - lo)) - 1;
+	}
+}
+
+/* Without -mpopcnt the builtin is a library call; this is a few
+ * instructions. */
+static inline unsigned pop64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The 0/1 pattern bits of word k (the mask holds the x bits too). */
+static inline uint64_t fixed(const spec_bitset *b, unsigned k)
+{
+	return b->mask.w[k] & ~(k < b->dontcare.nwords ? b->dontcare.w[k] : 0);
+}
+
+/* The nearest leaves found so far (triage_nearest's outputs). */
+typedef struct near_acc {
+	const spec_bitset **leaves;
+	unsigned *distance;
+	uint64_t *diffs;
+	size_t max, ties;
+	unsigned best, nw;
+} near_acc;
+
+/* Scores leaf b, whose match and fixed bits are mt and fx (nw words), by
+ * the fixed bits in which w differs: kept when among the nearest. */
+static inline void near_offer_with(near_acc *a, const spec_bitset *b, const uint64_t *w,
+                                   const uint64_t *mt, const uint64_t *fx,
+                                   unsigned (*pop)(uint64_t))
+{
+	unsigned nw = a->nw, d = 0;
+	for (unsigned k = 0; k < nw; k++)
+		d += pop((w[k] ^ mt[k]) & fx[k]);
+	if (d > a->best)
+		return;
+	if (d < a->best) {
+		a->best = d;
+		a->ties = 0;
+	}
+	if (a->ties < a->max) {
+		a->leaves[a->ties] = b;
+		a->distance[a->ties] = d;
+		for (unsigned k = 0; k < nw; k++)
+			a->diffs[a->ties * nw + k] = (w[k] ^ mt[k]) & fx[k];
+	}
+	a->ties++;
+}
+
+static void near_offer(near_acc *a, const spec_bitset *b, const uint64_t *w,
+                       const uint64_t *mt, const uint64_t *fx)
+{
+	near_offer_with(a, b, w, mt, fx, pop64);
+}
+
+size_t triage_nearest(const spec_root *root, const uint64_t *w, uint32_t gen,
+                      const spec_bitset **leaves, unsigned *distance, uint64_t *diffs,
+                      size_t max)
+{
+	near_acc a = {leaves, distance, diffs, max, 0, ~0u, (root->bitset->size + 63) / 64};
+	for (size_t i = 0; i < root->nleaves; i++) {
+		const spec_bitset *b = root->leaves[i];
+		if (gen < b->gen.min || gen > b->gen.max)
+			continue;
+		uint64_t mt[MAX_WORDS], fx[MAX_WORDS];
+		for (unsigned k = 0; k < a.nw; k++) {
+			mt[k] = k < b->mask.nwords ? b->match.w[k] : 0;
+			fx[k] = k < b->mask.nwords ? fixed(b, k) : 0;
+		}
+		near_offer(&a, b, w, mt, fx);
+	}
+	return a.ties;
+}
+
+/* A root's leaves laid out for triage_nearest's scan: match and fixed
+ * bits side by side, in document order. */
+struct near_table {
+	size_t n;
+	unsigned nw;
+	const spec_bitset **leaf;
+	spec_gen *gen;
+	uint64_t *bits;              /* per leaf: nw match words, then nw fixed words */
+	uint32_t cur_gen;            /* the leaves of this generation: */
+	size_t *in_gen, nin_gen;     /* their indexes, document order */
+	bool have_gen;
+};
+
+static near_table *near_get(triage *t, const spec_root *root)
+{
+	size_t ri = (size_t)(root - t->m->roots);
+	if (t->near[ri])
+		return t->near[ri];
+	unsigned nw = (root->bitset->size + 63) / 64;
+	size_t n = root->nleaves;
+	near_table *nt = arena_alloc(&t->mem, sizeof *nt);
+	const spec_bitset **leaf = arena_alloc(&t->mem, (n ? n : 1) * sizeof *leaf);
+	spec_gen *gen = arena_alloc(&t->mem, (n ? n : 1) * sizeof *gen);
+	uint64_t *bits = arena_alloc(&t->mem, (n ? n : 1) * 2 * nw * sizeof *bits);
+	size_t *in_gen = arena_alloc(&t->mem, (n ? n : 1) * sizeof *in_gen);
+	if (!nt || !leaf || !gen || !bits || !in_gen)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const spec_bitset *b = root->leaves[i];
+		leaf[i] = b;
+		gen[i] = b->gen;
+		for (unsigned k = 0; k < nw; k++) {
+			bits[i * 2 * nw + k] = k < b->match.nwords ? b->match.w[k] : 0;
+			bits[i * 2 * nw + nw + k] = k < b->mask.nwords ? fixed(b, k) : 0;
+		}
+	}
+	*nt = (near_table){n, nw, leaf, gen, bits, 0, in_gen, 0, false};
+	t->near[ri] = nt;
+	return nt;
+}
+
+/* triage_nearest over the root's table: the same answer, faster. */
+/* The scan over a root's leaves in the generation: the inner loop of a
+ * triage of words that match nothing (every one is scored against every
+ * leaf).  Built twice: for x86-64 CPUs with POPCNT (nearly all), where
+ * the bit count is one instruction, and portably. */
+#define NEAR_SCAN_BODY(POP)                                                    \
+	for (size_t j = 0; j < nt->nin_gen; j++) {                             \
+		size_t i = nt->in_gen[j];                                        \
+		const uint64_t *mt = nt->bits + i * 2 * nt->nw;                  \
+		near_offer_with(a, nt->leaf[i], w, mt, mt + nt->nw, POP);        \
+	}
+
+static void near_scan(near_acc *a, const near_table *nt, const uint64_t *w)
+{
+	NEAR_SCAN_BODY(pop64)
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static inline unsigned pop64_hw(uint64_t x)
+{
+	return (unsigned)__builtin_popcountll(x);
+}
+
+__attribute__((target("popcnt"))) static void near_scan_popcnt(near_acc *a, const near_table *nt,
+                                                               const uint64_t *w)
+{
+	NEAR_SCAN_BODY(pop64_hw)
+}
+#endif
+
+static size_t nearest_fast(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
+                           const spec_bitset **leaves, unsigned *distance, uint64_t *diffs,
+                           size_t max)
+{
+	near_table *nt = near_get(t, root);
+	if (!nt)
+		return triage_nearest(root, w, gen, leaves, distance, diffs, max);
+	if (!nt->have_gen || nt->cur_gen != gen) {
+		nt->nin_gen = 0;
+		for (size_t i = 0; i < nt->n; i++)
+			if (gen >= nt->gen[i].min && gen <= nt->gen[i].max)
+				nt->in_gen[nt->nin_gen++] = i;
+		nt->cur_gen = gen;
+		nt->have_gen = true;
+	}
+	near_acc a = {leaves, distance, diffs, max, 0, ~0u, nt->nw};
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (t->have_popcnt) {
+		near_scan_popcnt(&a, nt, w);
+		return a.ties;
+	}
+#endif
+	near_scan(&a, nt, w);
+	return a.ties;
+}
+
+/* ----------------------------------------------------------- leaves */
+
+static leaf_rec *leaf_get(triage *t, const spec_bitset *b)
+{
+	if (b->index >= t->m->nbitsets)
+		return NULL;
+	leaf_rec *r = t->leaf_by_index[b->index];
+	if (r)
+		return r;
+	unsigned nw = (b->size + 63) / 64;
+	r = arena_alloc(&t->mem, sizeof *r);
+	uint64_t *words = arena_alloc(&t->mem, ((size_t)b->size + nw) * sizeof *words);
+	if (!r || !words)
+		return NULL;
+	r->ones = words;
+	r->reserved = words + b->size;
+	triage_reserved_bits(b, r->reserved, nw);
+	r->pub.leaf = b;
+	r->pub.ones = r->ones;
+	r->pub.reserved = r->reserved;
+	t->leaf_by_index[b->index] = r;
+	t->sorted = false;
+	return r;
+}
+
+static bool leaf_enum(leaf_rec *r, const spec_bitset *owner, const spec_field *f, uint64_t v)
+{
+	for (size_t i = 0; i < r->pub.nenums; i++)
+		if (r->enums[i].owner == owner && r->enums[i].field == f && r->enums[i].value == v) {
+			r->enums[i].count++;
+			return true;
+		}
+	triage_enum_seen *p = spec_grow(r->enums, r->pub.nenums + 1, &r->cap_enums, sizeof *p, 4);
+	if (!p)
+		return false;
+	r->enums = p;
+	r->enums[r->pub.nenums++] = (triage_enum_seen){owner, f, v, 1};
+	r->pub.enums = r->enums;
+	return true;
+}
+
+/* --------------------------------------------------------- clusters */
+
+static uint64_t hash_key(const uint64_t *k, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h ^= k[i];
+		h *= 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+	}
+	/* the tables index by the low bits: mix the high ones down */
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+static bool table_grow(triage *t)
+{
+	size_t cap = t->table_cap * 2;
+	size_t *tab = calloc(cap, sizeof *tab);
+	if (!tab)
+		return false;
+	for (size_t i = 0; i < t->nclusters; i++) {
+		size_t j = (size_t)t->clusters[i]->hash & (cap - 1);
+		while (tab[j])
+			j = (j + 1) & (cap - 1);
+		tab[j] = i + 1;
+	}
+	free(t->table);
+	t->table = tab;
+	t->table_cap = cap;
+	return true;
+}
+
+static triage_kind kind_of(codec_issue_kind k)
+{
+	switch (k) {
+	case CODEC_NO_MATCH: return TRIAGE_NO_MATCH;
+	case CODEC_AMBIGUOUS: return TRIAGE_AMBIGUOUS;
+	case CODEC_DONTCARE_SET: return TRIAGE_DONTCARE;
+	case CODEC_ASSERT_MISMATCH: return TRIAGE_ASSERT;
+	case CODEC_ENUM_MISSING: return TRIAGE_ENUM;
+	default: return TRIAGE_SPEC_ERROR;
+	}
+}
+
+/* What one instruction leaves unexplained, before it becomes a key. */
+struct situation {
+	const spec_root *root;
+	uint32_t gen;
+	const spec_bitset *leaf;
+	const spec_bitset *matches[2];
+	unsigned kinds;
+	unsigned nw;
+	uint64_t mask[MAX_WORDS];
+	const spec_bitset *near[MAX_NEAREST];
+	unsigned dist[MAX_NEAREST];
+	uint64_t diffs[MAX_NEAREST * MAX_WORDS];
+	size_t nnear, ties;
+	const codec_issue *details[MAX_ISSUES];
+	size_t ndetails;
+};
+
+static int cmp_issue(const void *a, const void *b)
+{
+	const codec_issue *x = *(const codec_issue *const *)a, *y = *(const codec_issue *const *)b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	unsigned lx = x->leaf ? x->leaf->index + 1 : 0, ly = y->leaf ? y->leaf->index + 1 : 0;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	if (x->bits != y->bits)
+		return x->bits < y->bits ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+static size_t make_key(const situation *s, uint64_t *k)
+{
+	size_t n = 0;
+	k[n++] = (uint64_t)(s->root->bitset->index);
+	k[n++] = s->gen;
+	k[n++] = s->leaf ? s->leaf->index + 1ull : 0;
+	k[n++] = s->matches[0] ? s->matches[0]->index + 1ull : 0;
+	k[n++] = s->matches[1] ? s->matches[1]->index + 1ull : 0;
+	k[n++] = s->kinds;
+	for (unsigned i = 0; i < s->nw; i++)
+		k[n++] = s->mask[i];
+	k[n++] = s->nnear;
+	for (size_t j = 0; j < s->nnear; j++) {
+		k[n++] = s->near[j]->index;
+		for (unsigned i = 0; i < s->nw; i++)
+			k[n++] = s->diffs[j * s->nw + i];
+	}
+	k[n++] = s->ndetails;
+	for (size_t j = 0; j < s->ndetails; j++) {
+		const codec_issue *is = s->details[j];
+		k[n++] = is->kind;
+		k[n++] = is->leaf ? is->leaf->index + 1ull : 0;
+		k[n++] = is->other ? is->other->index + 1ull : 0;
+		k[n++] = (uint64_t)(uintptr_t)is->field;
+		k[n++] = is->bits;
+	}
+	return n;
+}
+
+static cluster_rec *cluster_new(triage *t, const situation *s, const uint64_t *key,
+                                size_t keylen, uint64_t hash)
+{
+	if ((t->nclusters + 1) * 2 > t->table_cap && !table_grow(t))
+		return NULL;
+	cluster_rec **p = spec_grow(t->clusters, t->nclusters + 1, &t->cap_clusters, sizeof *p, 64);
+	if (!p)
+		return NULL;
+	t->clusters = p;
+	unsigned nw = s->nw;
+	arena *a = &t->mem;
+	cluster_rec *r = arena_alloc(a, sizeof *r);
+	uint64_t *k = arena_alloc(a, keylen * sizeof *k);
+	uint64_t *mask = arena_alloc(a, nw * sizeof *mask);
+	triage_example *ex = arena_alloc(a, t->opt.examples * sizeof *ex);
+	triage_near *near = s->nnear ? arena_alloc(a, s->nnear * sizeof *near) : NULL;
+	uint64_t *diffs = s->nnear ? arena_alloc(a, s->nnear * nw * sizeof *diffs) : NULL;
+	triage_detail *det = s->ndetails ? arena_alloc(a, s->ndetails * sizeof *det) : NULL;
+	if (!r || !k || !mask || !ex || (s->nnear && (!near || !diffs)) ||
+	    (s->ndetails && !det))
+		return NULL;
+	memcpy(k, key, keylen * sizeof *k);
+	memcpy(mask, s->mask, nw * sizeof *mask);
+	for (size_t j = 0; j < s->nnear; j++) {
+		memcpy(diffs + j * nw, s->diffs + j * nw, nw * sizeof *diffs);
+		near[j] = (triage_near){s->near[j], s->dist[j], diffs + j * nw};
+	}
+	for (size_t j = 0; j < s->ndetails; j++) {
+		const codec_issue *is = s->details[j];
+		det[j] = (triage_detail){kind_of(is->kind), is->leaf, is->other, is->field, is->bits,
+		                         arena_strdup(a, is->text)};
+		if (!det[j].text)
+			return NULL;
+	}
+	r->hash = hash;
+	r->key = k;
+	r->keylen = keylen;
+	r->ex = ex;
+	r->pub = (triage_cluster){
+		.root = s->root, .gen = s->gen, .leaf = s->leaf,
+		.matches = {s->matches[0], s->matches[1]}, .kinds = s->kinds, .nwords = nw,
+		.mask = mask, .nearest = near, .nnearest = s->nnear, .nearest_ties = s->ties,
+		.details = det, .ndetails = s->ndetails, .ones = NULL, .examples = ex,
+	};
+	size_t j = (size_t)hash & (t->table_cap - 1);
+	while (t->table[j])
+		j = (j + 1) & (t->table_cap - 1);
+	t->table[j] = t->nclusters + 1;
+	t->clusters[t->nclusters++] = r;
+	t->sum.clusters = t->nclusters;
+	t->sorted = false;
+	return r;
+}
+
+static cluster_rec *cluster_find(triage *t, const situation *s)
+{
+	uint64_t key[MAX_KEY];
+	size_t n = make_key(s, key);
+	uint64_t h = hash_key(key, n);
+	for (size_t j = (size_t)h & (t->table_cap - 1); t->table[j]; j = (j + 1) & (t->table_cap - 1)) {
+		cluster_rec *r = t->clusters[t->table[j] - 1];
+		if (r->hash == h && r->keylen == n && !memcmp(r->key, key, n * sizeof *key))
+			return r;
+	}
+	return cluster_new(t, s, key, n, h);
+}
+
+/* ---------------------------------------------------------- triage */
+
+/* The index of the problem in t->problems (listed, not yet counted):
+ * SIZE_MAX - 1 when the list is full, SIZE_MAX when memory runs out. */
+static size_t spec_problem(triage *t, const spec_bitset *leaf, const char *text)
+{
+	for (size_t i = 0; i < t->nproblems; i++)
+		if (t->problems[i].leaf == leaf && !strcmp(t->problems[i].text, text))
+			return i;
+	if (t->nproblems >= 1000) /* a spec is not that broken: stop listing */
+		return SIZE_MAX - 1;
+	triage_spec_problem *p = spec_grow(t->problems, t->nproblems + 1, &t->cap_problems,
+	                                   sizeof *p, 8);
+	if (!p)
+		return SIZE_MAX;
+	t->problems = p;
+	char *copy = arena_strdup(&t->mem, text);
+	if (!copy)
+		return SIZE_MAX;
+	t->problems[t->nproblems] = (triage_spec_problem){leaf, copy, 0};
+	return t->nproblems++;
+}
+
+size_t triage_spec_problem_count(const triage *t)
+{
+	return t->nproblems;
+}
+
+const triage_spec_problem *triage_spec_problem_at(const triage *t, size_t i)
+{
+	return i < t->nproblems ? &t->problems[i] : NULL;
+}
+
+/* Marks the bits of field f of bitset owner that hold value: at their
+ * place when owner is the instruction's leaf, and shifted to the field
+ * of every depth-0 bitset field whose sub-leaf is owner and holds the
+ * value there (the codec reports an issue met twice once).  Only the
+ * bits that differ from mark_ref are marked when it is given (asserts);
+ * deeper sub-leaves mark nothing: their issue still goes into the key. */
+static void mark_field(const codec_decoded *d, const uint64_t *w, unsigned size,
+                       const spec_bitset *owner, const spec_field *f, uint64_t value,
+                       const spec_bits *ref, uint64_t *mask)
+{
+	unsigned nw = (size + 63) / 64;
+	if (f->kind == SPEC_DERIVED || f->high - f->low >= 64)
+		return;
+	for (size_t i = 0; i <= d->nvalues; i++) {
+		unsigned off;
+		if (i == d->nvalues) {
+			if (owner != d->leaf)
+				continue;
+			off = 0;
+		} else {
+			const codec_value *v = &d->values[i];
+			if (v->depth || v->sub != owner || !v->field || v->field->kind != SPEC_FIELD)
+				continue;
+			off = v->field->low;
+		}
+		if (off + f->high >= size || extract64(w, nw, off + f->low, off + f->high) != value)
+			continue;
+		for (unsigned b = f->low; b <= f->high; b++)
+			if (!ref || get_bit(w, off + b) != spec_bit(*ref, b))
+				set_range(mask, nw, off + b, off + b);
+	}
+}
+
+static bool is_top_field(const codec_decoded *d, const spec_field *f)
+{
+	for (size_t i = 0; i < d->nvalues; i++)
+		if (d->values[i].depth == 0 && d->values[i].field == f)
+			return f->kind == SPEC_FIELD;
+	return false;
+}
+
+/* What triaging one distinct word found, kept so that the same word met
+ * again (blobs repeat themselves) costs a hash look-up instead of a
+ * decoding: applying a memo to the counters is all triage_add does. */
+struct memo_sub {
+	leaf_rec *r;
+	uint64_t sub;                /* the bitset field's bits */
+	bool unexplained;
+};
+
+struct memo_enum {
+	const spec_bitset *owner;
+	const spec_field *f;
+	uint64_t v;
+};
+
+struct memo {
+	uint64_t hash;
+	const spec_root *root;
+	uint32_t gen;
+	const uint64_t *w;
+	leaf_rec *lr;
+	cluster_rec *cl;             /* NULL: explained */
+	unsigned kinds;
+	bool spec_error;
+	memo_sub *subs;
+	size_t nsubs;
+	memo_enum *enums;
+	size_t nenums;
+	size_t *probs;               /* indexes into t->problems */
+	size_t nprobs;
+};
+
+static bool alloc_scratch(triage *t)
+{
+	t->scratch_situation = malloc(sizeof *t->scratch_situation);
+	t->scratch_memo = malloc(sizeof *t->scratch_memo);
+	t->scratch_subs = malloc(MAX_VALUES * sizeof *t->scratch_subs);
+	t->scratch_enums = malloc(MAX_ISSUES * sizeof *t->scratch_enums);
+	t->scratch_probs = malloc(MAX_ISSUES * sizeof *t->scratch_probs);
+	return t->scratch_situation && t->scratch_memo && t->scratch_subs && t->scratch_enums &&
+	       t->scratch_probs;
+}
+
+static uint64_t memo_hash(const spec_root *root, uint32_t gen, const uint64_t *w, unsigned nw)
+{
+	uint64_t h = hash_key(w, nw);
+	return h ^ ((uint64_t)(uintptr_t)root * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)gen << 32 | gen);
+}
+
+static memo *memo_find(const triage *t, uint64_t h, const spec_root *root, uint32_t gen,
+                       const uint64_t *w, unsigned nw)
+{
+	if (!t->memos)
+		return NULL;
+	for (size_t j = (size_t)h & (MEMO_SLOTS - 1); t->memos[j]; j = (j + 1) & (MEMO_SLOTS - 1)) {
+		memo *m = t->memos[j];
+		if (m->hash == h && m->root == root && m->gen == gen &&
+		    !memcmp(m->w, w, nw * sizeof *w))
+			return m;
+	}
+	return NULL;
+}
+
+/* Keeps the scratch memo for good, when there is room. */
+static void memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
+{
+	/* input that hardly repeats (random words) is not worth remembering */
+	if (t->nmemos >= MEMO_SLOTS / 2 || (t->nmemos >= MEMO_TRIAL && t->memo_hits < t->nmemos))
+		return;
+	if (!t->memos && !(t->memos = calloc(MEMO_SLOTS, sizeof *t->memos)))
+		return;
+	memo *m = arena_alloc_raw(&t->mem, sizeof *m);
+	uint64_t *wc = arena_alloc_raw(&t->mem, nw * sizeof *wc);
+	memo_sub *subs = sm->nsubs ? arena_alloc_raw(&t->mem, sm->nsubs * sizeof *subs) : NULL;
+	memo_enum *enums = sm->nenums ? arena_alloc_raw(&t->mem, sm->nenums * sizeof *enums) : NULL;
+	size_t *probs = sm->nprobs ? arena_alloc_raw(&t->mem, sm->nprobs * sizeof *probs) : NULL;
+	if (!m || !wc || (sm->nsubs && !subs) || (sm->nenums && !enums) || (sm->nprobs && !probs))
+		return;
+	*m = *sm;
+	memcpy(wc, w, nw * sizeof *wc);
+	m->w = wc;
+	if (subs)
+		memcpy(subs, sm->subs, sm->nsubs * sizeof *subs);
+	if (enums)
+		memcpy(enums, sm->enums, sm->nenums * sizeof *enums);
+	if (probs)
+		memcpy(probs, sm->probs, sm->nprobs * sizeof *probs);
+	m->subs = subs;
+	m->enums = enums;
+	m->probs = probs;
+	size_t j = (size_t)m->hash & (MEMO_SLOTS - 1);
+	while (t->memos[j])
+		j = (j + 1) & (MEMO_SLOTS - 1);
+	t->memos[j] = m;
+	t->nmemos++;
+}
+
+/* Decodes w and works out its situation into the scratch memo; the
+ * cluster is found (or made, with no instruction yet). */
+static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
+                    memo *out)
+{
+	unsigned size = root->bitset->size, nw = (size + 63) / 64;
+	codec_value values[MAX_VALUES];
+	codec_issue issues[MAX_ISSUES];
+	codec_decoded d = {.values = values, .cap_values = MAX_VALUES, .issues = issues,
+	                   .cap_issues = MAX_ISSUES};
+	codec_decode(t->c, root, w, gen, &d);
+
+	situation *s = t->scratch_situation;
+	s->root = root;
+	s->gen = gen;
+	s->leaf = d.leaf;
+	s->matches[0] = s->matches[1] = NULL;
+	s->kinds = 0;
+	s->nw = nw;
+	memset(s->mask, 0, nw * sizeof *s->mask);
+	s->nnear = s->ties = 0;
+	s->ndetails = 0;
+	out->subs = t->scratch_subs;
+	out->enums = t->scratch_enums;
+	out->probs = t->scratch_probs;
+	out->nsubs = out->nenums = out->nprobs = 0;
+	out->spec_error = false;
+	out->cl = NULL;
+
+	leaf_rec *lr = NULL;
+	bool ok = true;
+	if (d.leaf) {
+		lr = leaf_get(t, d.leaf);
+		ok = lr != NULL;
+		/* don't-care and reserved bits of the leaf, then of the
+		 * sub-leaves of its bitset fields, at their place */
+		for (unsigned k = 0; k < nw; k++) {
+			uint64_t dc = k < d.leaf->dontcare.nwords ? w[k] & d.leaf->dontcare.w[k] : 0;
+			uint64_t rs = lr ? w[k] & lr->reserved[k] : 0;
+			s->mask[k] |= dc | rs;
+			s->kinds |= (dc ? 1u << TRIAGE_DONTCARE : 0) | (rs ? 1u << TRIAGE_RESERVED : 0);
+		}
+		for (size_t i = 0; i < d.nvalues; i++) {
+			const codec_value *v = &d.values[i];
+			if (v->depth || !v->sub || !v->field || v->field->kind != SPEC_FIELD ||
+			    v->field->high - v->field->low >= 64)
+				continue;
+			leaf_rec *sr = leaf_get(t, v->sub);
+			if (!sr)
+				continue;
+			uint64_t sub = extract64(w, nw, v->field->low, v->field->high);
+			uint64_t dc = v->sub->dontcare.nwords ? sub & v->sub->dontcare.w[0] : 0;
+			uint64_t rs = sub & sr->reserved[0];
+			/* the sub-leaf gets its own histogram, over its own bits */
+			out->subs[out->nsubs++] = (memo_sub){sr, sub, (dc | rs) != 0};
+			for (unsigned b = 0; b <= v->field->high - v->field->low; b++)
+				if (((dc | rs) >> b) & 1)
+					set_range(s->mask, nw, v->field->low + b, v->field->low + b);
+			s->kinds |= (dc ? 1u << TRIAGE_DONTCARE : 0) | (rs ? 1u << TRIAGE_RESERVED : 0);
+		}
+	}
+	for (size_t i = 0; i < d.nissues; i++) {
+		const codec_issue *is = &d.issues[i];
+		triage_kind k = kind_of(is->kind);
+		if (k == TRIAGE_SPEC_ERROR) {
+			out->spec_error = true;
+			size_t pi = spec_problem(t, d.leaf, is->text);
+			if (pi == SIZE_MAX)
+				ok = false;
+			else if (pi != SIZE_MAX - 1)
+				out->probs[out->nprobs++] = pi;
+			continue;
+		}
+		s->kinds |= 1u << k;
+		if (!d.leaf && (is->kind == CODEC_NO_MATCH || is->kind == CODEC_AMBIGUOUS) &&
+		    !is->field) {
+			/* the instruction itself */
+			if (is->kind == CODEC_AMBIGUOUS) {
+				s->matches[0] = is->leaf;
+				s->matches[1] = is->other;
+			}
+			continue;
+		}
+		if (is->kind == CODEC_DONTCARE_SET && is->leaf == d.leaf)
+			continue; /* the mask says it all */
+		if (s->ndetails < MAX_ISSUES)
+			s->details[s->ndetails++] = is;
+		if (!d.leaf || !is->field)
+			continue;
+		const spec_field *f = is->field;
+		if (is->kind == CODEC_ASSERT_MISMATCH) {
+			mark_field(&d, w, size, is->leaf, f, is->bits, &f->assert_value, s->mask);
+		} else if (is->kind == CODEC_ENUM_MISSING) {
+			mark_field(&d, w, size, is->leaf, f, is->bits, NULL, s->mask);
+			out->enums[out->nenums++] = (memo_enum){is->leaf, f, is->bits};
+		} else if (is->kind == CODEC_NO_MATCH && is_top_field(&d, f)) {
+			set_range(s->mask, nw, f->low, f->high);
+		}
+	}
+	if (!d.leaf && !s->matches[0]) {
+		s->kinds |= 1u << TRIAGE_NO_MATCH;
+		s->ties = nearest_fast(t, root, w, gen, s->near, s->dist, s->diffs,
+		                       t->opt.nearest_max);
+		s->nnear = s->ties < t->opt.nearest_max ? s->ties : t->opt.nearest_max;
+	}
+	if (s->ndetails > 1)
+		qsort(s->details, s->ndetails, sizeof *s->details, cmp_issue);
+	out->root = root;
+	out->gen = gen;
+	out->lr = lr;
+	out->kinds = s->kinds;
+	if (s->kinds) {
+		out->cl = cluster_find(t, s);
+		if (!out->cl)
+			ok = false;
+	}
+	return ok;
+}
+
+/* Counts one instruction as the memo says. */
+static bool apply(triage *t, const memo *m, const uint64_t *w, unsigned nw,
+                  const triage_origin *origin)
+{
+	bool ok = true;
+	t->sum.instructions++;
+	t->sum.by_kind[TRIAGE_SPEC_ERROR] += m->spec_error;
+	for (size_t i = 0; i < m->nprobs; i++)
+		t->problems[m->probs[i]].count++;
+	for (size_t i = 0; i < m->nsubs; i++) {
+		leaf_rec *sr = m->subs[i].r;
+		sr->pub.count++;
+		sr->pub.unexplained += m->subs[i].unexplained;
+		count_ones(sr->ones, &m->subs[i].sub, 1);
+	}
+	if (m->lr) {
+		m->lr->pub.count++;
+		m->lr->pub.unexplained += m->kinds != 0;
+		count_ones(m->lr->ones, w, nw);
+		for (size_t i = 0; i < m->nenums; i++)
+			ok &= leaf_enum(m->lr, m->enums[i].owner, m->enums[i].f, m->enums[i].v);
+	}
+	if (!m->kinds) {
+		t->sum.explained++;
+		return ok;
+	}
+	t->sum.unexplained++;
+	for (unsigned k = 0; k < TRIAGE_SPEC_ERROR; k++)
+		t->sum.by_kind[k] += (m->kinds >> k) & 1;
+	cluster_rec *r = m->cl;
+	if (!r)
+		return false;
+	r->pub.count++;
+	/* one instruction's bits are its example's: count from the second */
+	if (r->pub.count == 2 && r->pub.nexamples) {
+		r->ones = arena_alloc(&t->mem, (size_t)nw * 64 * sizeof *r->ones);
+		if (!r->ones)
+			return false;
+		count_ones(r->ones, r->pub.examples[0].w, nw);
+		r->pub.ones = r->ones;
+	}
+	if (r->ones && r->pub.count >= 2)
+		count_ones(r->ones, w, nw);
+	if (r->pub.nexamples < t->opt.examples) {
+		uint64_t *copy = arena_alloc(&t->mem, nw * sizeof *copy);
+		if (!copy)
+			return false;
+		memcpy(copy, w, nw * sizeof *copy);
+		r->ex[r->pub.nexamples++] = (triage_example){
+			origin ? *origin : (triage_origin){.source = -1}, copy};
+	}
+	return ok;
+}
+
+bool triage_add(triage *t, const spec_root *root, const uint64_t *win, uint32_t gen,
+                const triage_origin *origin)
+{
+	const spec_model *m = t->m;
+	if (!root)
+		root = codec_default_root(t->c);
+	if (!root || root < m->roots || root >= m->roots + m->nroots || !win)
+		return false;
+	unsigned size = root->bitset->size, nw = (size + 63) / 64;
+	uint64_t w[MAX_WORDS];
+	memcpy(w, win, nw * sizeof *w);
+	if (size % 64)
+		w[nw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
+	t->sorted = false;
+	uint64_t h = memo_hash(root, gen, w, nw);
+	const memo *mm = memo_find(t, h, root, gen, w, nw);
+	t->memo_hits += mm != NULL;
+	bool ok = true;
+	if (!mm) {
+		memo *sm = t->scratch_memo;
+		ok = analyse(t, root, w, gen, sm);
+		sm->hash = h;
+		if (ok)
+			memo_keep(t, sm, w, nw);
+		mm = sm;
+	}
+	return apply(t, mm, w, nw, origin) && ok;
+}
+
+/* ---------------------------------------------------------- results */
+
+static int cmp_words(const uint64_t *a, const uint64_t *b, unsigned n)
+{
+	for (unsigned i = n; i-- > 0;)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+static const char *cluster_leaf_name(const triage_cluster *c)
+{
+	if (c->leaf)
+		return c->leaf->name;
+	if (c->matches[0])
+		return c->matches[0]->name;
+	return c->nnearest ? c->nearest[0].leaf->name : "";
+}
+
+static int cmp_cluster(const void *a, const void *b)
+{
+	const cluster_rec *x = *(const cluster_rec *const *)a, *y = *(const cluster_rec *const *)b;
+	const triage_cluster *p = &x->pub, *q = &y->pub;
+	if (p->count != q->count)
+		return p->count > q->count ? -1 : 1;
+	if (p->root != q->root)
+		return p->root < q->root ? -1 : 1;
+	if (p->gen != q->gen)
+		return p->gen < q->gen ? -1 : 1;
+	int c = strcmp(cluster_leaf_name(p), cluster_leaf_name(q));
+	if (c)
+		return c;
+	if (p->kinds != q->kinds)
+		return p->kinds < q->kinds ? -1 : 1;
+	if ((c = cmp_words(p->mask, q->mask, p->nwords)))
+		return c;
+	/* what remains (nearest diffs, details) decides through the key */
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	for (size_t i = 0; i < n; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return x->keylen < y->keylen ? -1 : x->keylen > y->keylen;
+}
+
+void triage_finish(triage *t)
+{
+	if (t->sorted)
+		return;
+	if (t->nclusters > 1)
+		qsort(t->clusters, t->nclusters, sizeof *t->clusters, cmp_cluster);
+	/* the table holds indexes: rebuild it in the new order */
+	memset(t->table, 0, t->table_cap * sizeof *t->table);
+	for (size_t i = 0; i < t->nclusters; i++) {
+		t->clusters[i]->pub.id = i + 1;
+		size_t j = (size_t)t->clusters[i]->hash & (t->table_cap - 1);
+		while (t->table[j])
+			j = (j + 1) & (t->table_cap - 1);
+		t->table[j] = i + 1;
+	}
+	free(t->leaves);
+	t->leaves = NULL;
+	t->nleaves = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < t->m->nbitsets; i++)
+		n += t->leaf_by_index[i] && t->leaf_by_index[i]->pub.count;
+	t->leaves = calloc(n ? n : 1, sizeof *t->leaves);
+	if (t->leaves)
+		for (size_t i = 0; i < t->m->nbitsets; i++)
+			if (t->leaf_by_index[i] && t->leaf_by_index[i]->pub.count)
+				t->leaves[t->nleaves++] = &t->leaf_by_index[i]->pub;
+	t->sorted = true;
+}
+
+triage_summary triage_get_summary(const triage *t)
+{
+	return t->sum;
+}
+
+size_t triage_cluster_count(const triage *t)
+{
+	return t->nclusters;
+}
+
+const triage_cluster *triage_cluster_at(const triage *t, size_t i)
+{
+	return i < t->nclusters ? &t->clusters[i]->pub : NULL;
+}
+
+size_t triage_leaf_count(const triage *t)
+{
+	return t->sorted ? t->nleaves : 0;
+}
+
+const triage_leaf *triage_leaf_at(const triage *t, size_t i)
+{
+	return t->sorted && i < t->nleaves ? t->leaves[i] : NULL;
+}
