@@ -1,0 +1,658 @@
+/*
+ * test_diff.c - `isacheck diff`: the hand-written edit pairs of
+ * tests/diff/ with their exact reports; both engines agreeing; every
+ * witness decoded with both models by src/codec; counts against ground
+ * truth from enumerating words of random spec pairs; an unchanged spec
+ * proved equal; folders, --git, CI mode, formats and bad input; and an
+ * edit of Mesa's ir3.
+ */
+#include "check.h"
+#include "codec.h"
+#include "spec.h"
+#include "testlib.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Replaces every occurrence of from with to, in place (to no longer). */
+static void replace_all(char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	for (char *p = strstr(s, from); p; p = strstr(p + tl, from)) {
+		memmove(p + tl, p + fl, strlen(p + fl) + 1);
+		memcpy(p, to, tl);
+	}
+}
+
+/* ------------------------------------------------ the edit pairs, exactly */
+
+static const struct {
+	const char *name;
+	int rc;          /* exit code of a plain diff */
+	int rc_ci;       /* with --fail-on=new-findings */
+} cases[] = {
+	{"unchanged", 0, 0},
+	{"rename", 1, 0},
+	{"split", 1, 0},
+	{"widen", 1, 0},
+	{"field-to-pattern", 1, 0},
+	{"narrow-gen", 1, 0},
+	{"display", 1, 0},
+	{"override-display", 1, 0},
+	{"overlap", 1, 1},
+};
+
+TEST(exact_reports)
+{
+	char cmd[2048], out[65536];
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/tests/diff/%s/expected.txt", ISACHECK_SOURCE_DIR,
+		         cases[i].name);
+		char *want = testlib_read_file(path);
+		CHECK(want != NULL);
+		if (!want)
+			continue;
+		for (int z = 0; z < 2; z++) {
+			snprintf(cmd, sizeof cmd, "cd '%s/tests/diff/%s' && '%s' diff %s ../base.xml new.xml",
+			         ISACHECK_SOURCE_DIR, cases[i].name, ISACHECK_BINARY,
+			         z ? "--solver=z3" : "");
+			int rc = testlib_run(cmd, out, sizeof out);
+			CHECK_INT(rc, cases[i].rc);
+			if (z)
+				replace_all(out, "the Z3 solver", "the cube engine");
+			if (strcmp(out, want))
+				fprintf(stderr, "case %s (%s): got\n%s\nwanted\n%s\n", cases[i].name,
+				        z ? "z3" : "cube", out, want);
+			CHECK_STR(out, want);
+		}
+		snprintf(cmd, sizeof cmd, "cd '%s/tests/diff/%s' && '%s' diff --fail-on=new-findings "
+		         "../base.xml new.xml", ISACHECK_SOURCE_DIR, cases[i].name, ISACHECK_BINARY);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), cases[i].rc_ci);
+		free(want);
+	}
+}
+
+/* -------------------------------------------------- library-level checks */
+
+static spec_model *load(const char *path)
+{
+	spec_diags d = {0};
+	spec_model *m = spec_load(path, &d);
+	spec_diags_free(&d);
+	CHECK(m != NULL);
+	return m;
+}
+
+static spec_model *load_str(const char *xml)
+{
+	spec_diags d = {0};
+	spec_model *m = spec_load_buffer("t.xml", xml, strlen(xml), ".", &d);
+	spec_diags_free(&d);
+	CHECK(m != NULL);
+	return m;
+}
+
+/* The matching leaves of a word by this test's own reading of the masks. */
+static bool matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
+{
+	if (gen < b->gen.min || gen > b->gen.max)
+		return false;
+	for (unsigned i = 0; i < b->size; i++) {
+		bool pinned = spec_bit(b->mask, i) && !spec_bit(b->dontcare, i);
+		if (!pinned) {
+			if (spec_bit(b->match, i))
+				return false;
+			continue;
+		}
+		if (((w[i / 64] >> (i % 64)) & 1) != spec_bit(b->match, i))
+			return false;
+	}
+	return true;
+}
+
+/* Every witness, decoded by src/codec with both models at its
+ * generation, matches exactly the leaves the report says. */
+static void check_witnesses(const spec_model *om, const spec_model *nm, const diff_result *r)
+{
+	spec_diags d = {0};
+	codec *co = codec_new(om, &d), *cn = codec_new(nm, &d);
+	spec_diags_free(&d);
+	CHECK(co && cn);
+	for (size_t i = 0; co && cn && i < r->ndecodings; i++) {
+		const diff_decoding *x = &r->decodings[i];
+		const spec_root *ro = spec_find_root(om, x->root), *rn = spec_find_root(nm, x->root);
+		const spec_bitset *got[16];
+		size_t n = ro ? codec_classify(co, ro, x->witness, x->witness_gen, got, 16) : 0;
+		CHECK_INT(n, x->nold);
+		for (size_t k = 0; k < n && k < x->nold; k++)
+			CHECK(got[k] == x->old_leaves[k]);
+		n = rn ? codec_classify(cn, rn, x->witness, x->witness_gen, got, 16) : 0;
+		CHECK_INT(n, x->nnew);
+		for (size_t k = 0; k < n && k < x->nnew; k++)
+			CHECK(got[k] == x->new_leaves[k]);
+		/* and at the other end of its gen range */
+		n = ro ? codec_classify(co, ro, x->witness, x->gen.max, got, 16) : 0;
+		CHECK_INT(n, x->nold);
+	}
+	for (size_t i = 0; co && cn && i < r->ndisplays; i++) {
+		const diff_display *x = &r->displays[i];
+		if (!x->witness)
+			continue;
+		const spec_bitset *got[4];
+		CHECK_INT(codec_classify(co, spec_find_root(om, x->old_leaf->root->name), x->witness,
+		                         x->witness_gen, got, 4), 1);
+		CHECK(got[0] == x->old_leaf);
+		CHECK_INT(codec_classify(cn, spec_find_root(nm, x->new_leaf->root->name), x->witness,
+		                         x->witness_gen, got, 4), 1);
+		CHECK(got[0] == x->new_leaf);
+	}
+	codec_free(co);
+	codec_free(cn);
+}
+
+/* Both engines: the same report, entry by entry; Z3 asked, nothing unknown. */
+static void check_engines(const spec_model *om, const spec_model *nm, diff_result *rc)
+{
+	prove_options oc = prove_default_options(), oz = prove_default_options();
+	oz.engine = PROVE_ENGINE_Z3;
+	diff_result rz;
+	spec_diags d = {0};
+	CHECK(diff_models(om, nm, &oc, rc, &d));
+	CHECK(diff_models(om, nm, &oz, &rz, &d));
+	CHECK_INT(d.count, 0);
+	for (size_t i = 0; i < d.count; i++)
+		fprintf(stderr, "  %s\n", d.items[i].message);
+	spec_diags_free(&d);
+	CHECK(!rc->any_unknown && !rz.any_unknown);
+	CHECK(rz.queries > rz.old_proof.queries + rz.new_proof.queries);
+	CHECK_INT(rc->ndecodings, rz.ndecodings);
+	for (size_t i = 0; i < rc->ndecodings && i < rz.ndecodings; i++) {
+		const diff_decoding *a = &rc->decodings[i], *b = &rz.decodings[i];
+		CHECK(!strcmp(a->root, b->root) && a->gen.min == b->gen.min && a->gen.max == b->gen.max);
+		CHECK(a->nold == b->nold && a->nnew == b->nnew && a->fields_only == b->fields_only);
+		CHECK(!memcmp(&a->words, &b->words, sizeof a->words));
+		CHECK(!memcmp(a->witness, b->witness, (a->size + 63) / 64 * 8));
+	}
+	CHECK_INT(rc->nleaves, rz.nleaves);
+	CHECK_INT(rc->nholes, rz.nholes);
+	CHECK_INT(rc->noverlaps_introduced, rz.noverlaps_introduced);
+	CHECK_INT(rc->noverlaps_fixed, rz.noverlaps_fixed);
+	diff_result_free(&rz);
+}
+
+TEST(cases_witnesses_and_engines)
+{
+	char base[1024], path[1024];
+	snprintf(base, sizeof base, "%s/tests/diff/base.xml", ISACHECK_SOURCE_DIR);
+	spec_model *om = load(base);
+	for (size_t i = 0; om && i < sizeof cases / sizeof *cases; i++) {
+		snprintf(path, sizeof path, "%s/tests/diff/%s/new.xml", ISACHECK_SOURCE_DIR,
+		         cases[i].name);
+		spec_model *nm = load(path);
+		if (!nm)
+			continue;
+		diff_result r;
+		check_engines(om, nm, &r);
+		check_witnesses(om, nm, &r);
+		CHECK(diff_is_empty(&r) == !strcmp(cases[i].name, "unchanged"));
+		diff_result_free(&r);
+		spec_model_free(nm);
+	}
+	spec_model_free(om);
+}
+
+/* The split case in detail: counts, witnesses, holes. */
+TEST(field_to_pattern_details)
+{
+	char base[1024], path[1024];
+	snprintf(base, sizeof base, "%s/tests/diff/base.xml", ISACHECK_SOURCE_DIR);
+	snprintf(path, sizeof path, "%s/tests/diff/field-to-pattern/new.xml", ISACHECK_SOURCE_DIR);
+	spec_model *om = load(base), *nm = load(path);
+	if (!om || !nm)
+		goto out;
+	diff_result r;
+	spec_diags d = {0};
+	CHECK(diff_models(om, nm, NULL, &r, &d));
+	CHECK_INT(r.ndecodings, 2);
+	CHECK_INT(r.nholes, 1);
+	if (r.nholes == 1) {
+		char n[64];
+		prove_count_format(&r.holes[0].opened, n, sizeof n);
+		CHECK_STR(n, "134217728"); /* 2^27: st words with bit 19 set */
+		prove_count_format(&r.holes[0].filled, n, sizeof n);
+		CHECK_STR(n, "0");
+	}
+	for (size_t i = 0; i < r.ndecodings; i++) {
+		const diff_decoding *x = &r.decodings[i];
+		CHECK(matches(x->old_leaves[0], x->witness, 0));
+		if (x->nnew)
+			CHECK(matches(x->new_leaves[0], x->witness, 0));
+	}
+	CHECK_INT(r.nfields, 1);
+	if (r.nfields == 1) {
+		CHECK_STR(r.fields[0].name, "SRC");
+		CHECK_INT(r.fields[0].old_field->high, 19);
+		CHECK_INT(r.fields[0].new_field->high, 18);
+	}
+	diff_result_free(&r);
+	spec_diags_free(&d);
+out:
+	spec_model_free(om);
+	spec_model_free(nm);
+}
+
+/* ------------------------------------------------------- random pairs */
+
+/* A random 32-bit spec: each leaf decides bits 0..5 and 26..31 (the
+ * "relevant" bits, 12 of them) as pattern 0/1/x or a one-bit field, and
+ * owns bits 6..25 as a field; some live only at some generations. */
+#define RND_LEAVES 6
+#define RND_RELEVANT 12
+static const unsigned rnd_bits[RND_RELEVANT] = {0, 1, 2, 3, 4, 5, 26, 27, 28, 29, 30, 31};
+
+typedef struct rnd_leaf {
+	bool present;
+	char name[16];
+	char bit[RND_RELEVANT]; /* '0', '1', 'x', 'f' (field) */
+	uint32_t gmin, gmax;
+	bool has_gen;
+} rnd_leaf;
+
+typedef struct rnd_spec {
+	rnd_leaf l[RND_LEAVES + 1];
+} rnd_spec;
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
+static unsigned rnd(unsigned n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (unsigned)(rnd_state % n);
+}
+
+static void rnd_leaf_init(rnd_leaf *l, unsigned k)
+{
+	l->present = true;
+	snprintf(l->name, sizeof l->name, "l%u", k);
+	for (unsigned b = 0; b < RND_RELEVANT; b++)
+		l->bit[b] = "01xf01"[rnd(6)];
+	l->has_gen = rnd(3) == 0;
+	l->gmin = rnd(4);
+	l->gmax = l->gmin + rnd(4);
+}
+
+static void rnd_mutate(rnd_spec *s, unsigned k)
+{
+	rnd_leaf *l = &s->l[rnd(RND_LEAVES)];
+	switch (rnd(6)) {
+	case 0:
+		l->bit[rnd(RND_RELEVANT)] = "01xf"[rnd(4)];
+		break;
+	case 1:
+		snprintf(l->name, sizeof l->name, "r%u", k);
+		break;
+	case 2:
+		l->has_gen = true;
+		l->gmin = rnd(4);
+		l->gmax = l->gmin + rnd(4);
+		break;
+	case 3:
+		l->present = false;
+		break;
+	case 4:
+		rnd_leaf_init(&s->l[RND_LEAVES], 100 + k);
+		break;
+	default:
+		l->bit[rnd(RND_RELEVANT)] = 'f';
+		break;
+	}
+}
+
+static char *rnd_xml(const rnd_spec *s)
+{
+	size_t cap = 65536, o = 0;
+	char *x = malloc(cap);
+	if (!x)
+		return NULL;
+	o += (size_t)snprintf(x + o, cap - o, "<isa>\n<bitset name=\"#r\" size=\"32\">\n"
+	                      "<display>{NAME}</display>\n</bitset>\n");
+	for (unsigned i = 0; i <= RND_LEAVES; i++) {
+		const rnd_leaf *l = &s->l[i];
+		if (!l->present)
+			continue;
+		o += (size_t)snprintf(x + o, cap - o, "<bitset name=\"%s\" extends=\"#r\">\n", l->name);
+		if (l->has_gen)
+			o += (size_t)snprintf(x + o, cap - o, "<gen min=\"%u\" max=\"%u\"/>\n", l->gmin,
+			                      l->gmax);
+		for (unsigned b = 0; b < RND_RELEVANT; b++) {
+			if (l->bit[b] == 'f')
+				o += (size_t)snprintf(x + o, cap - o, "<field name=\"F%u\" low=\"%u\" "
+				                      "high=\"%u\" type=\"uint\"/>\n", rnd_bits[b],
+				                      rnd_bits[b], rnd_bits[b]);
+			else
+				o += (size_t)snprintf(x + o, cap - o, "<pattern pos=\"%u\">%c</pattern>\n",
+				                      rnd_bits[b], l->bit[b]);
+		}
+		o += (size_t)snprintf(x + o, cap - o, "<field name=\"MID\" low=\"6\" high=\"25\" "
+		                      "type=\"uint\"/>\n</bitset>\n");
+	}
+	snprintf(x + o, cap - o, "</isa>\n");
+	return x;
+}
+
+/* The leaf of NEW that an OLD leaf is, by the report: the same name, or
+ * its rename. */
+static const spec_bitset *counterpart(const diff_result *r, const spec_root *nr,
+                                      const spec_bitset *a)
+{
+	for (size_t i = 0; i < r->nleaves; i++)
+		if (r->leaves[i].kind == DIFF_LEAF_RENAMED && r->leaves[i].old_leaf == a)
+			return r->leaves[i].new_leaf;
+	for (size_t i = 0; nr && i < nr->nleaves; i++)
+		if (!strcmp(nr->leaves[i]->name, a->name))
+			return nr->leaves[i];
+	return NULL;
+}
+
+static bool fields_changed(const diff_result *r, const spec_bitset *a)
+{
+	for (size_t i = 0; i < r->nfields; i++)
+		if (r->fields[i].old_leaf == a)
+			return true;
+	return false;
+}
+
+/* Whether the report's matching takes the OLD leaves of omask (bit i:
+ * leaf i of ro) to exactly the NEW leaves of nmask (bit j: leaf j of rn);
+ * false too when one of them has no counterpart among rn's leaves. */
+static bool maps_onto(const diff_result *r, const spec_root *ro, const spec_root *rn,
+                      uint32_t omask, uint32_t nmask)
+{
+	uint32_t mapped = 0;
+	for (size_t i = 0; i < ro->nleaves; i++) {
+		if (!((omask >> i) & 1))
+			continue;
+		const spec_bitset *b = counterpart(r, rn, ro->leaves[i]);
+		size_t j = 0;
+		while (b && j < rn->nleaves && rn->leaves[j] != b)
+			j++;
+		if (!b || j == rn->nleaves)
+			return false;
+		mapped |= 1u << j;
+	}
+	return mapped == nmask;
+}
+
+/* One pair of leaf sets of the ground truth, and its words. */
+typedef struct tkey {
+	uint32_t omask, nmask; /* bit i: leaf i of the root matches */
+	uint64_t count;
+} tkey;
+
+/* The index of the pair (omask, nmask) in keys, or nkeys. */
+static size_t find_key(const tkey *keys, size_t nkeys, uint32_t omask, uint32_t nmask)
+{
+	size_t k = 0;
+	while (k < nkeys && !(keys[k].omask == omask && keys[k].nmask == nmask))
+		k++;
+	return k;
+}
+
+/* Ground truth at one generation: every assignment of the relevant bits
+ * (the others are free in every leaf, so each assignment stands for 2^20
+ * words) classified by this test's matcher on both sides; the changed
+ * ones summed per pair of leaf sets and compared with the report. */
+static void check_ground_truth(const spec_model *om, const spec_model *nm,
+                               const diff_result *r, uint32_t gen)
+{
+	const spec_root *ro = spec_find_root(om, "#r"), *rn = spec_find_root(nm, "#r");
+	if (!ro || !rn)
+		return;
+	tkey keys[256];
+	size_t nkeys = 0;
+	for (uint32_t a = 0; a < (1u << RND_RELEVANT); a++) {
+		uint64_t w = 0;
+		for (unsigned b = 0; b < RND_RELEVANT; b++)
+			if ((a >> b) & 1)
+				w |= (uint64_t)1 << rnd_bits[b];
+		uint32_t om_ = 0, nm_ = 0;
+		for (size_t i = 0; i < ro->nleaves; i++)
+			om_ |= (uint32_t)matches(ro->leaves[i], &w, gen) << i;
+		for (size_t i = 0; i < rn->nleaves; i++)
+			nm_ |= (uint32_t)matches(rn->leaves[i], &w, gen) << i;
+		/* changed: the sets differ (leaves mapped through the report's
+		 * matching), or one leaf whose fields changed */
+		bool changed = !maps_onto(r, ro, rn, om_, nm_);
+		if (!changed && __builtin_popcount(om_) == 1)
+			changed = fields_changed(r, ro->leaves[__builtin_ctz(om_)]);
+		if (!changed)
+			continue;
+		size_t k = find_key(keys, nkeys, om_, nm_);
+		if (k == nkeys && nkeys < 256)
+			keys[nkeys++] = (tkey){om_, nm_, 0};
+		if (k < nkeys)
+			keys[k].count++;
+	}
+	/* the report's entries at this generation */
+	size_t seen = 0;
+	for (size_t i = 0; i < r->ndecodings; i++) {
+		const diff_decoding *x = &r->decodings[i];
+		if (gen < x->gen.min || gen > x->gen.max)
+			continue;
+		seen++;
+		uint32_t om_ = 0, nm_ = 0;
+		for (size_t k = 0; k < x->nold; k++)
+			for (size_t j = 0; j < ro->nleaves; j++)
+				om_ |= (uint32_t)(ro->leaves[j] == x->old_leaves[k]) << j;
+		for (size_t k = 0; k < x->nnew; k++)
+			for (size_t j = 0; j < rn->nleaves; j++)
+				nm_ |= (uint32_t)(rn->leaves[j] == x->new_leaves[k]) << j;
+		size_t k = find_key(keys, nkeys, om_, nm_);
+		CHECK(k < nkeys);
+		if (k < nkeys) {
+			prove_count want = {{0}};
+			want.w[0] = keys[k].count << 20;
+			CHECK(!memcmp(&want, &x->words, sizeof want));
+		}
+	}
+	/* Same-leaf sets with unchanged fields that stay ambiguous are no
+	 * decoding change; every other key must be reported. */
+	size_t expect = 0;
+	for (size_t k = 0; k < nkeys; k++) {
+		bool same_amb = __builtin_popcount(keys[k].omask) > 1 &&
+		                maps_onto(r, ro, rn, keys[k].omask, keys[k].nmask);
+		expect += !same_amb;
+	}
+	CHECK_INT(seen, expect);
+}
+
+TEST(random_pairs)
+{
+	int pairs = 0;
+	size_t changed = 0;
+	for (unsigned iter = 0; iter < 60; iter++) {
+		rnd_spec a = {{{0}}}, b;
+		for (unsigned i = 0; i < RND_LEAVES; i++)
+			rnd_leaf_init(&a.l[i], i);
+		b = a;
+		unsigned edits = 1 + rnd(3);
+		for (unsigned e = 0; e < edits; e++)
+			rnd_mutate(&b, iter * 10 + e);
+		char *xa = rnd_xml(&a), *xb = rnd_xml(&b);
+		spec_model *om = xa ? load_str(xa) : NULL, *nm = xb ? load_str(xb) : NULL;
+		if (om && nm) {
+			diff_result r;
+			check_engines(om, nm, &r);
+			check_witnesses(om, nm, &r);
+			changed += r.ndecodings;
+			for (uint32_t g = 0; g <= 8; g++)
+				check_ground_truth(om, nm, &r, g);
+			check_ground_truth(om, nm, &r, UINT32_MAX);
+			diff_result_free(&r);
+			/* a spec against itself: empty, proved by both engines */
+			diff_result same;
+			check_engines(om, om, &same);
+			CHECK(diff_is_empty(&same));
+			diff_result_free(&same);
+			pairs++;
+		}
+		spec_model_free(om);
+		spec_model_free(nm);
+		free(xa);
+		free(xb);
+	}
+	CHECK_INT(pairs, 60);
+	/* the edits did change decodings (the ground truth was not vacuous) */
+	CHECK(changed >= 60);
+}
+
+/* ------------------------------------------------ CLI: inputs and formats */
+
+TEST(folders_and_formats)
+{
+	char cmd[4096], out[65536];
+	char dir[] = "/tmp/isacheck-test-diff-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	/* two folders, top file importing a second one */
+	snprintf(cmd, sizeof cmd,
+	         "mkdir -p %s/a %s/b %s/tmp && cd %s && "
+	         "printf '<isa>\\n<import file=\"ops.xml\"/>\\n</isa>\\n' > a/top.xml && "
+	         "cp a/top.xml b/top.xml && "
+	         "sed -e '/<?xml/d' -e 's/<isa>//' -e 's#</isa>##' '%s/tests/diff/base.xml' > body && "
+	         "(echo '<isa>'; cat body; echo '</isa>') > a/ops.xml && "
+	         "sed 's/name=\"add\"/name=\"iadd\"/' a/ops.xml > b/ops.xml",
+	         dir, dir, dir, dir, ISACHECK_SOURCE_DIR);
+	CHECK_INT(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' diff a b", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "a/top.xml -> b/top.xml\n") != NULL);
+	CHECK(strstr(out, "renamed  'add' -> 'iadd'") != NULL);
+	CHECK(strstr(out, "ops.xml ->") == NULL); /* imported: not a top file */
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' diff --format=json a b", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "\"change\":\"renamed\"") != NULL);
+	CHECK(strstr(out, "\"exit_code\":1}") != NULL);
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' diff --format=markdown a b", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "| renamed | `#instruction` | `add` | `iadd` |") != NULL);
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' diff --format=sarif a b", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "\"ruleId\":\"diff-leaf\"") != NULL);
+	CHECK(strstr(out, "\"level\":\"note\"") != NULL);
+	/* the same folder twice: no change */
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' diff a a", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+
+	/* --git: commit, edit the working tree, compare */
+	snprintf(cmd, sizeof cmd,
+	         "command -v git >/dev/null || exit 77; cd %s/a && git init -q . && "
+	         "git -c user.name=t -c user.email=t@t add top.xml ops.xml && "
+	         "git -c user.name=t -c user.email=t@t commit -q -m one && cp ../b/ops.xml ops.xml",
+	         dir);
+	int g = system(cmd);
+	if (WIFEXITED(g) && WEXITSTATUS(g) == 77) {
+		printf("git not installed: --git not tested\n");
+	} else {
+		CHECK_INT(g, 0);
+		snprintf(cmd, sizeof cmd, "cd %s/a && TMPDIR=%s/tmp '%s' diff --git=HEAD top.xml", dir,
+		         dir, ISACHECK_BINARY);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+		CHECK(strstr(out, "HEAD:top.xml -> top.xml\n") != NULL);
+		CHECK(strstr(out, "renamed  'add' -> 'iadd'") != NULL);
+		snprintf(cmd, sizeof cmd, "cd %s/a && TMPDIR=%s/tmp '%s' diff --git HEAD "
+		         "--fail-on=new-findings top.xml", dir, dir, ISACHECK_BINARY);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+		snprintf(cmd, sizeof cmd, "cd %s/a && TMPDIR=%s/tmp '%s' diff --git=nosuchrev top.xml 2>&1",
+		         dir, dir, ISACHECK_BINARY);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+		CHECK(strstr(out, "nosuchrev: no such git revision") != NULL);
+		/* a file new since REV: compared with an empty spec */
+		snprintf(cmd, sizeof cmd, "cd %s/a && cp top.xml new.xml && TMPDIR=%s/tmp '%s' diff "
+		         "--git=HEAD new.xml", dir, dir, ISACHECK_BINARY);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+		CHECK(strstr(out, "does not exist: compared with an empty spec") != NULL);
+		CHECK(strstr(out, "added    'iadd'") != NULL);
+	}
+	/* the temporary folders of --git are gone */
+	snprintf(cmd, sizeof cmd, "ls -A '%s/tmp'", dir);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "");
+	CHECK(testlib_remove_tree(dir));
+}
+
+TEST(bad_input)
+{
+	char cmd[4096], out[8192];
+	snprintf(cmd, sizeof cmd, "cd '%s/tests' && '%s' diff diff/base.xml bad/07-mismatched-tag.xml 2>&1",
+	         ISACHECK_SOURCE_DIR, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "bad/07-mismatched-tag.xml:") != NULL && strstr(out, ": error: ") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' diff only-one.xml 2>&1", ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "'%s' diff --format=yaml a b 2>&1", ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "'%s' diff /nonexistent/a.xml /nonexistent/b.xml 2>&1",
+	         ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "/nonexistent/a.xml") != NULL);
+	snprintf(cmd, sizeof cmd, "cd '%s/tests' && '%s' diff diff bad/01-empty.xml 2>&1",
+	         ISACHECK_SOURCE_DIR, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "give two files or two folders") != NULL);
+}
+
+/* ------------------------------------------------------- Mesa's ir3 */
+
+TEST(mesa_ir3_edit)
+{
+	char probe[1024], cmd[4096], out[65536];
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
+	if (!testlib_have_shared(probe))
+		return;
+	char dir[] = "/tmp/isacheck-test-ir3-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	/* mad.u16's opcode 0000 becomes 000x: it swallows madsh.u16 (0001) */
+	snprintf(cmd, sizeof cmd,
+	         "cp %s/mesa/src/freedreno/isa/*.xml %s/ && cd %s && "
+	         "sed -i '/name=\"mad.u16\"/{n;s/>0000</>000x</}' ir3-cat3.xml && "
+	         "grep -A1 'name=\"mad.u16\"' ir3-cat3.xml | grep -q 000x",
+	         testlib_shared_dir(), dir, dir);
+	CHECK_INT(system(cmd), 0);
+	for (int z = 0; z < 2; z++) {
+		snprintf(cmd, sizeof cmd, "'%s' diff %s %s/mesa/src/freedreno/isa/ir3.xml %s/ir3.xml",
+		         ISACHECK_BINARY, z ? "--solver=z3" : "", testlib_shared_dir(), dir);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+		CHECK(strstr(out, "  #instruction gen 300..max: 'madsh.u16' -> 'mad.u16' + "
+		                  "'madsh.u16' (ambiguous): 72057594037927936 words, e.g. "
+		                  "60800000_00000000") != NULL);
+		CHECK(strstr(out, "summary: 0 root, 1 leaf, 0 field, 1 decoding, 0 display changes; "
+		                  "1 new findings, 0 fixed\n") != NULL);
+		CHECK(strstr(out, "overlaps introduced:\n") != NULL);
+	}
+	/* the unchanged copy: proved equal, lint findings (which cite other
+	 * files by path) neither new nor fixed */
+	snprintf(cmd, sizeof cmd, "cp %s/mesa/src/freedreno/isa/ir3-cat3.xml %s/ && '%s' diff "
+	         "%s/mesa/src/freedreno/isa/ir3.xml %s/ir3.xml", testlib_shared_dir(), dir,
+	         ISACHECK_BINARY, testlib_shared_dir(), dir);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "no change: both decode every word alike") != NULL);
+	CHECK(testlib_remove_tree(dir));
+}
+
+int main(void)
+{
+	RUN(exact_reports);
+	RUN(cases_witnesses_and_engines);
+	RUN(field_to_pattern_details);
+	RUN(random_pairs);
+	RUN(folders_and_formats);
+	RUN(bad_input);
+	RUN(mesa_ir3_edit);
+	return testlib_finish();
+}
