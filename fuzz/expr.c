@@ -20,6 +20,13 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
 	return true;
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);

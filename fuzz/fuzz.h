@@ -1,15 +1,174 @@
 /*
  * fuzz.h - what every fuzz target shares.  A target is one C file that
- * defines LLVMFuzzerTestOneInput; fuzz/repro.c gives it a main() that
- * runs the files named on the command line (or standard input), so the
- * same file builds for libFuzzer and as a plain reproducer.
+ * defines LLVMFuzzerInitialize and LLVMFuzzerTestOneInput; it builds
+ * three ways from fuzz/targets.cmake:
+ *
+ *   fuzz_<target>   libFuzzer (clang -fsanitize=fuzzer, preset "fuzz")
+ *   afl_<target>    AFL++ persistent mode with shared-memory test cases
+ *                   (fuzz/afl_driver.c, preset "afl")
+ *   repro_<target>  a plain program running the files it is given
+ *                   (fuzz/repro.c, every build; ctest runs the corpora)
+ *
+ * Word targets (roundtrip_*, text_*, crossspec_*) read their input as
+ *
+ *   bytes 0-1   the generation, little-endian (clamped into the spec's
+ *               range: see fuzz_spec_gen)
+ *   then        up to FUZZ_MAX_INSTR instructions of the spec's default
+ *               root, each its size/8 bytes, little-endian 32-bit words
+ *               in memory order (as Mesa's disassembler takes them)
+ *
+ * so a seed is written without the model: fuzz/make-corpus does it.
+ *
+ * A finding prints the input in hex, both sides side by side and one
+ * command that reproduces it, then abort()s so that every engine records
+ * the input.  A target whose spec file is absent exits FUZZ_EXIT_SKIP
+ * (ctest's "skipped") from LLVMFuzzerInitialize.
  */
 #ifndef ISACHECK_FUZZ_H
 #define ISACHECK_FUZZ_H
 
+#include "codec.h"
+#include "spec.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_EXIT_SKIP 77
+#define FUZZ_MAX_INSTR 8
+#define FUZZ_MAX_WORDS (SPEC_MAX_BITS / 64)
+#define FUZZ_MAX_VALUES 256
+#define FUZZ_MAX_ISSUES 16
+
+/* ------------------------------------------------------------ spec files */
+
+/* Finds a spec named as in fuzz/targets.cmake: "shared:REL" (REL under
+ * ../shared: Mesa's files) or "repo:REL" (under the source tree: ours).
+ * Looked up, in order, under $ISACHECK_SHARED_DIR (resp.
+ * $ISACHECK_SOURCE_DIR), under isacheck-data/shared (resp. /repo) next
+ * to the running binary (where .clusterfuzzlite/build.sh puts them), and
+ * under the directory compiled in.  Returns false when none exists;
+ * out then holds the compiled-in candidate, for the message. */
+bool fuzz_find_spec(const char *spec, char *out, size_t len);
+
+/* A loaded spec with everything a word target needs. */
+typedef struct fuzz_spec {
+	char path[1024];
+	spec_model *m;
+	codec *c;
+	const spec_root *root;      /* the default root */
+	unsigned nbytes;            /* bytes of one instruction */
+	unsigned nwords;            /* 64-bit words of one instruction */
+	/* The start of every interval of generations over which no bitset's
+	 * <gen> range begins or ends, inside the root's range, ascending. */
+	uint32_t gens[64];
+	size_t ngens;
+	codec_no_match_style no_match;
+} fuzz_spec;
+
+/* Loads and compiles spec (as for fuzz_find_spec).  Returns 0, or
+ * FUZZ_EXIT_SKIP when the file is absent, or 2 when it does not load;
+ * prints why on stderr. */
+int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match);
+void fuzz_spec_free(fuzz_spec *s);
+
+/* The same spec seen through another root (a2xx's #cf, a Midgard part's
+ * root): nbytes and nwords of that root, for decoding, masks and the
+ * finding report, which then names the root in its inspect command.
+ * Shares the model and codec: never free a view. */
+fuzz_spec fuzz_spec_view(const fuzz_spec *s, const spec_root *root);
+
+/* The generation an input's two header bytes select: raw itself when it
+ * lies between the spec's first and last generation boundary (or the
+ * spec has no generations), else one of the boundaries. */
+uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw);
+
+/* Instruction i of an input (0-based) into w (s->nwords words) and into
+ * the 32-bit memory words u (s->nbytes / 4 of them); false when the input
+ * has no instruction i.  Inputs are read as in the comment above. */
+bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size_t i,
+                      uint64_t *w, uint32_t *u);
+
+/* ------------------------------------------------------------- decodings */
+
+/* A decoding with its own storage. */
+typedef struct fuzz_decoding {
+	codec_value values[FUZZ_MAX_VALUES];
+	codec_issue issues[FUZZ_MAX_ISSUES];
+	codec_decoded d;
+	bool ok;
+} fuzz_decoding;
+
+void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
+
+/* The x bits of a decoding: the leaf's, and those of every sub-bitset
+ * leaf at the bits of its field, into mask (s->nwords words). */
+void fuzz_dontcare_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
+
+/* The bits of every <assert> (of every case) of the leaf, its ancestors
+ * and every sub-bitset leaf at its field.  Mesa checks an assert only
+ * where it prints a display, so a decoding can be clean while a word
+ * breaks an ancestor's assert; such a word has no canonical form. */
+void fuzz_assert_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
+
+/* The bits a decoding accounts for: x, pattern and assert bits of the
+ * leaf, its ancestors and its sub leaves, and the bits of every field
+ * value decoded (the active cases' fields).  A bit outside it is a hole
+ * in the spec: words differing there decode alike. */
+void fuzz_accounted_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
+
+/* Whether two decodings mean the same: same leaf, and the same values
+ * (field, owner, raw bits, depth, sub leaf) in the same order.  On a
+ * difference, why says where (one line). */
+bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why, size_t len);
+
+/* ---------------------------------------------------------------- report */
+
+/* The finding report: a title line, the input in hex, the two sides
+ * (words, decodings, texts) side by side, and the commands that
+ * reproduce it.  Either decoding may be NULL (a side that was not
+ * reached).  Then abort(), unless FUZZ_KEEP_GOING=1 is in the
+ * environment (bench/fuzz measures speed past known findings): then it
+ * only counts, and returns; the caller stops checking that instruction. */
+typedef struct fuzz_side {
+	const char *label;          /* e.g. "input", "re-encoded" */
+	const uint64_t *w;          /* NULL: none */
+	const codec_decoded *d;     /* NULL: none */
+	const char *text;           /* NULL: none */
+} fuzz_side;
+
+void fuzz_finding(const char *target, const fuzz_spec *s, const uint8_t *data, size_t size,
+                  uint32_t gen, const char *what, const fuzz_side *left, const fuzz_side *right);
+
+/* The same report with more lines on each side (either may be NULL):
+ * text, one line per newline-separated line, printed side by side after
+ * the issues.  The diff_ targets show there each codec's meaning mapped
+ * onto common names, so that the field they disagree on has a "|".
+ * With s NULL only the lines are printed (whole programs). */
+void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *data,
+                        size_t size, uint32_t gen, const char *what, const fuzz_side *left,
+                        const fuzz_side *right, const char *left_lines,
+                        const char *right_lines);
+
+/* Appends to the NUL-terminated text in buf (len bytes in all), cutting
+ * what does not fit: for building the lines above. */
+void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prints data as hex bytes, 16 a line, each line indented. */
+void fuzz_print_hex(FILE *f, const uint8_t *data, size_t size);
+/* Prints "printf '\x..' | REPRO" for data: the one command that runs
+ * this very input through the target's plain reproducer. */
+void fuzz_print_repro(FILE *f, const char *target, const uint8_t *data, size_t size);
+
+/* Whether a decoding keeps its meaning: a leaf, and no issue but a set
+ * don't-care bit, an unnamed enum value, a missing display or an unknown
+ * field name (which leave the bits' reading intact); the round trips hold
+ * only such decodings to their words. */
+bool fuzz_has_meaning(const codec_decoded *d);
 
 #endif

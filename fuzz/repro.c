@@ -1,6 +1,8 @@
-/* repro.c - main() for a fuzz target outside libFuzzer: runs each file
- * given (or standard input) through LLVMFuzzerTestOneInput once.  A
- * directory argument runs every regular file in it. */
+/* repro.c - main() for a fuzz target outside any fuzzing engine: runs
+ * each file given (or standard input) through LLVMFuzzerTestOneInput
+ * once, after LLVMFuzzerInitialize.  A directory argument runs every
+ * regular file in it.  A finding abort()s, as under the engines, so the
+ * exit status tells; 77 means the target's spec file is absent. */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -39,6 +41,7 @@ static int run_file(const char *path)
 int main(int argc, char **argv)
 {
 	int rc = 0, runs = 0;
+	LLVMFuzzerInitialize(&argc, &argv);
 	if (argc < 2)
 		return run_file("-");
 	for (int i = 1; i < argc; i++) {

@@ -8,6 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	spec_diags d = {0};

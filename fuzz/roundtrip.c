@@ -1,0 +1,171 @@
+/*
+ * roundtrip.c - fuzz target roundtrip_<spec>: decode, encode, decode.
+ * Built once per spec (FUZZ_SPEC, FUZZ_TARGET from fuzz/targets.cmake).
+ *
+ * For every instruction of the input that decodes to a leaf (don't-care
+ * bits set, enum values without a name and display-only problems are
+ * fine: the instruction still has a meaning), the contract is:
+ *
+ *  1. codec_encode accepts the decoding;
+ *  2. the re-encoding equals the input outside the declared don't-care
+ *     bits (the leaf's and those of every sub-bitset leaf at its field),
+ *     and has those bits 0 (the canonical form); bits of asserts Mesa
+ *     does not check, and holes in the spec, are discussed below;
+ *  3. the re-encoding decodes to the same meaning (leaf, and every value
+ *     with its field, owner, depth and sub leaf, which decide the text)
+ *     with the same issues, set don't-care bits aside;
+ *  4. encoding is idempotent: the second decoding encodes to the same
+ *     words.
+ *
+ * Words that decode to nothing, ambiguously, or with a failing assert
+ * or expression have no meaning to keep; they are still disassembled
+ * (no crash, bounded text).
+ */
+#include "fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* libFuzzer's interface gives a target no context argument: the spec is
+ * loaded once per process into this, as every fuzz target must. */
+static fuzz_spec spec;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	int rc = fuzz_spec_load(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
+	if (rc)
+		exit(rc);
+	return 0;
+}
+
+
+/* Whether the decoding has an issue other than a set don't-care bit:
+ * those must survive the round trip unchanged. */
+static size_t count_issues_but_dontcare(const codec_decoded *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nissues; i++)
+		n += d->issues[i].kind != CODEC_DONTCARE_SET;
+	return n;
+}
+
+static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
+                          const uint32_t *u, uint32_t gen)
+{
+	static fuzz_decoding d1, d2, d3;
+	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = spec.no_match};
+	char t1[1024], t2[1024];
+	size_t tl = codec_disasm_one(spec.c, u, &opt, t1, sizeof t1);
+	if (tl < strlen(t1)) {
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, "codec_disasm_one returned "
+		             "less than the text's length",
+		             &(fuzz_side){"input", w, NULL, t1}, NULL);
+		return;
+	}
+
+	fuzz_decode(&spec, w, gen, &d1);
+	if (!fuzz_has_meaning(&d1.d))
+		return;
+	fuzz_side in = {"input", w, &d1.d, t1};
+
+	uint64_t w2[FUZZ_MAX_WORDS] = {0}, w3[FUZZ_MAX_WORDS] = {0};
+	uint64_t x[FUZZ_MAX_WORDS];
+	char err[256] = "";
+	char what[512];
+	if (!codec_encode(spec.c, &d1.d, w2, err, sizeof err)) {
+		snprintf(what, sizeof what, "codec_encode refuses a decoded %s: %s",
+		         d1.d.leaf->name, err);
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &in, NULL);
+		return;
+	}
+	fuzz_dontcare_mask(&spec, &d1.d, x);
+	/* The re-encoding's text, for the report (the values decide the text:
+	 * printing it on every run would double the cost of a run). */
+	uint32_t u2[FUZZ_MAX_WORDS * 2];
+	for (unsigned k = 0; k < spec.nbytes / 4; k++)
+		u2[k] = (uint32_t)(w2[k / 2] >> (32 * (k % 2)));
+	t2[0] = 0;
+	fuzz_decode(&spec, w2, gen, &d2);
+	fuzz_side re = {"re-encoded", w2, &d2.d, t2};
+#define RT_FINDING(left, right)                                                      \
+	do {                                                                         \
+		codec_disasm_one(spec.c, u2, &opt, t2, sizeof t2);                   \
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, left, right); \
+		return;                                                               \
+	} while (0)
+	/* Two kinds of difference are the spec's, not the codec's.  A word
+	 * that breaks an assert Mesa does not check (outside the display's
+	 * bitset) decodes cleanly, yet is no canonical instruction: nothing
+	 * to keep.  A bit that the active cases account for nowhere (no
+	 * field, pattern, assert or x) is a hole in the spec: a finding for
+	 * our own specs (FUZZ_STRICT_SPEC), tolerated in Mesa's, whose holes
+	 * `isacheck check` reports and tests/test_prove.c pins. */
+	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
+	fuzz_assert_mask(&spec, &d1.d, am);
+	fuzz_accounted_mask(&spec, &d1.d, acc);
+	for (unsigned k = 0; k < spec.nwords; k++) {
+		if ((w[k] ^ w2[k]) & ~x[k] & am[k])
+			return;
+		uint64_t hole = (w[k] ^ w2[k]) & ~acc[k] & ~x[k];
+#ifdef FUZZ_STRICT_SPEC
+		if (hole) {
+			snprintf(what, sizeof what, "spec hole: the active cases of %s account "
+			         "nowhere for bits (word %u: 0x%016llx), so words differing there "
+			         "decode alike", d1.d.leaf->name, k, (unsigned long long)hole);
+			RT_FINDING(&in, &re);
+		}
+		mask[k] = x[k];
+#else
+		mask[k] = x[k] | hole;
+#endif
+	}
+	for (unsigned k = 0; k < spec.nwords; k++) {
+		if ((w[k] ^ w2[k]) & ~mask[k]) {
+			snprintf(what, sizeof what, "the re-encoding of %s differs outside its "
+			         "don't-care bits (word %u: bits 0x%016llx)", d1.d.leaf->name, k,
+			         (unsigned long long)((w[k] ^ w2[k]) & ~mask[k]));
+			RT_FINDING(&in, &re);
+		}
+		if (w2[k] & x[k]) {
+			snprintf(what, sizeof what, "the re-encoding of %s sets don't-care bits "
+			         "(word %u: 0x%016llx)", d1.d.leaf->name, k,
+			         (unsigned long long)(w2[k] & x[k]));
+			RT_FINDING(&in, &re);
+		}
+	}
+	char why[256];
+	if (!fuzz_same_meaning(&d1.d, &d2.d, why, sizeof why)) {
+		snprintf(what, sizeof what, "the re-encoding of %s means something else: %s",
+		         d1.d.leaf->name, why);
+		RT_FINDING(&in, &re);
+	}
+	if (count_issues_but_dontcare(&d1.d) != d2.d.nissues) {
+		snprintf(what, sizeof what, "the re-encoding of %s has other issues (%zu, "
+		         "against %zu besides don't-care bits)", d1.d.leaf->name, d2.d.nissues,
+		         count_issues_but_dontcare(&d1.d));
+		RT_FINDING(&in, &re);
+	}
+	if (!codec_encode(spec.c, &d2.d, w3, err, sizeof err) ||
+	    memcmp(w2, w3, spec.nwords * sizeof *w2)) {
+		fuzz_decode(&spec, w3, gen, &d3);
+		snprintf(what, sizeof what, "encoding %s is not idempotent%s%s", d1.d.leaf->name,
+		         *err ? ": " : "", err);
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &re,
+		             &(fuzz_side){"encoded again", w3, &d3.d, NULL});
+		return;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	uint32_t gen = fuzz_spec_gen(&spec, (uint16_t)(data[0] | data[1] << 8));
+	uint64_t w[FUZZ_MAX_WORDS];
+	uint32_t u[FUZZ_MAX_WORDS * 2];
+	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
+		roundtrip_one(data, size, w, u, gen);
+	return 0;
+}

@@ -1,0 +1,273 @@
+/*
+ * roundtrip_program.c - fuzz target roundtrip_program_<isa>: whole
+ * programs of a spec with a <program> (isa/a2xx.xml, isa/midgard.xml),
+ * walked, re-encoded and walked again.  Built once per spec (FUZZ_SPEC
+ * from fuzz/targets.cmake).
+ *
+ * Input: the whole input is the program, little-endian 32-bit words
+ * (a trailing 1-3 bytes are ignored), as `isacheck disasm --program`
+ * reads a binary; no header (neither ISA has generations).
+ *
+ * When codec_program_walk frames the words cleanly (no framing error at
+ * all: nothing fatal, uncovered, overlapping, or non-zero padding) and
+ * every part has a meaning (a leaf; set don't-care bits and unnamed enum
+ * values allowed), then:
+ *
+ *  1. codec_program_reencode accepts the walk;
+ *  2. the re-encoded words equal the input outside the don't-care bits of
+ *     the parts (each part's leaf's and sub leaves', at the part's
+ *     position), and have those bits 0; bits of an <assert> that Mesa
+ *     does not check are skipped as in roundtrip.c, and a difference
+ *     outside every bit the part accounts for is reported as a hole;
+ *  3. the re-encoded words walk cleanly to the same items: same kind,
+ *     name, position, size, root and leaf, the same joined values, and
+ *     the same text;
+ *  4. re-encoding is idempotent.
+ *
+ * FUZZ_STATS=1 in the environment prints at exit how many inputs were
+ * walked, framed cleanly (and so checked), and had a don't-care bit set.
+ */
+#include "fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PROGRAM_MAX_WORDS 1024u
+
+static fuzz_spec spec;
+static const spec_program *program;
+static struct {
+	unsigned long walked, checked, dontcare;
+} tally;
+
+static void print_tally(void)
+{
+	fprintf(stderr, "%s: %lu programs walked, %lu framed cleanly and checked, %lu of them "
+	        "with don't-care bits set\n", FUZZ_TARGET, tally.walked, tally.checked,
+	        tally.dontcare);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	int rc = fuzz_spec_load(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
+	if (!rc && !(program = spec_find_program(spec.m, NULL))) {
+		fprintf(stderr, "fuzz: %s: no <program>\n", spec.path);
+		rc = 2;
+	}
+	if (rc)
+		exit(rc);
+	const char *st = getenv("FUZZ_STATS");
+	if (st && *st && *st != '0')
+		atexit(print_tally);
+	return 0;
+}
+
+
+static void set_bit(uint32_t *m, size_t b)
+{
+	m[b / 32] |= 1u << (b % 32);
+}
+
+/* The three masks of a part, placed at its position in the program. */
+static void part_masks(const codec_item *it, const codec_decoded *d, uint32_t *x, uint32_t *am,
+                       uint32_t *acc)
+{
+	fuzz_spec view = fuzz_spec_view(&spec, it->root);
+	uint64_t mx[FUZZ_MAX_WORDS], ma[FUZZ_MAX_WORDS], mc[FUZZ_MAX_WORDS];
+	fuzz_dontcare_mask(&view, d, mx);
+	fuzz_assert_mask(&view, d, ma);
+	fuzz_accounted_mask(&view, d, mc);
+	for (unsigned i = 0; i < it->bits; i++) {
+		uint64_t bit = (uint64_t)1 << (i % 64);
+		if (mx[i / 64] & bit)
+			set_bit(x, it->bit + i);
+		if (ma[i / 64] & bit)
+			set_bit(am, it->bit + i);
+		if (mc[i / 64] & bit)
+			set_bit(acc, it->bit + i);
+	}
+}
+
+/* Words (four a line) and then the text of one side of the report. */
+static void program_lines(const uint32_t *w, size_t n, const uint32_t *other, const char *text,
+                          char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < n && i < 128; i += 4) {
+		fuzz_appendf(buf, len, "%04zx:", i);
+		for (size_t k = i; k < n && k < i + 4; k++)
+			fuzz_appendf(buf, len, " %08x%s", (unsigned)w[k],
+			             other && other[k] != w[k] ? "*" : " ");
+		fuzz_appendf(buf, len, "\n");
+	}
+	if (text)
+		fuzz_appendf(buf, len, "%s", text);
+}
+
+typedef struct finding_ctx {
+	const uint8_t *data;
+	size_t size;
+	const uint32_t *w, *w2;
+	size_t n;
+	const codec_program *p1, *p2;
+} finding_ctx;
+
+static void finding(const finding_ctx *f, const char *what)
+{
+	static char ls[16384], rs[16384];
+	program_lines(f->w, f->n, f->w2, f->p1 ? f->p1->text : NULL, ls, sizeof ls);
+	if (f->w2)
+		program_lines(f->w2, f->n, f->w, f->p2 ? f->p2->text : NULL, rs, sizeof rs);
+	else
+		rs[0] = 0;
+	fuzz_finding_lines(FUZZ_TARGET, NULL, f->data, f->size, 0, what, NULL, NULL, ls, rs);
+}
+
+/* Whether two walks produced the same items; why says where not. */
+static bool same_items(const codec_program *a, const codec_program *b, char *why, size_t len)
+{
+	if (a->nitems != b->nitems) {
+		snprintf(why, len, "%zu items, re-encoded %zu", a->nitems, b->nitems);
+		return false;
+	}
+	for (size_t i = 0; i < a->nitems; i++) {
+		const codec_item *x = &a->items[i], *y = &b->items[i];
+		const char *diff = x->kind != y->kind       ? "kind"
+		                   : x->bit != y->bit       ? "position"
+		                   : x->bits != y->bits     ? "size"
+		                   : x->root != y->root     ? "root"
+		                   : x->leaf != y->leaf     ? "leaf"
+		                   : x->step != y->step     ? "framing step"
+		                   : (x->kind == CODEC_ITEM_VALUE && x->value != y->value) ? "value"
+		                   : NULL;
+		if (diff) {
+			snprintf(why, len, "item %zu (%s at bit %zu, %s) differs in its %s: %s at bit %zu", i,
+			         x->name ? x->name : "-", x->bit, x->leaf ? x->leaf->name : "-", diff,
+			         y->leaf ? y->leaf->name : "-", y->bit);
+			return false;
+		}
+	}
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint32_t w[PROGRAM_MAX_WORDS], w2[PROGRAM_MAX_WORDS], w3[PROGRAM_MAX_WORDS];
+	static uint32_t x[PROGRAM_MAX_WORDS], am[PROGRAM_MAX_WORDS], acc[PROGRAM_MAX_WORDS];
+	static fuzz_decoding d;
+	size_t n = size / 4;
+	if (n > PROGRAM_MAX_WORDS)
+		n = PROGRAM_MAX_WORDS;
+	for (size_t i = 0; i < n; i++)
+		w[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
+		       (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
+	codec_disasm_options opt = {.gen = 0, .show_errors = false};
+	codec_program *p1 = codec_program_walk(spec.c, program, w, n, &opt);
+	if (!p1)
+		return 0;
+	tally.walked++;
+	finding_ctx f = {data, size, w, NULL, n, p1, NULL};
+	char what[600], err[300];
+	/* a program the text lies about is a finding whatever its framing */
+	if (strlen(p1->text) != p1->textlen) {
+		finding(&f, "the walk's text length is not its length");
+		codec_program_free(p1);
+		return 0;
+	}
+	bool framed = p1->nerrors == 0;
+	memset(x, 0, n * sizeof *x);
+	memset(am, 0, n * sizeof *am);
+	memset(acc, 0, n * sizeof *acc);
+	for (size_t i = 0; framed && i < p1->nitems; i++) {
+		const codec_item *it = &p1->items[i];
+		if (it->kind != CODEC_ITEM_PART)
+			continue;
+		uint64_t in[FUZZ_MAX_WORDS] = {0};
+		memcpy(in, it->w, ((it->bits + 63) / 64) * sizeof *in);
+		d.d = (codec_decoded){.values = d.values, .cap_values = FUZZ_MAX_VALUES,
+		                      .issues = d.issues, .cap_issues = FUZZ_MAX_ISSUES};
+		codec_decode(spec.c, it->root, in, 0, &d.d);
+		if (!fuzz_has_meaning(&d.d) || d.d.leaf != it->leaf) {
+			framed = false;
+			break;
+		}
+		part_masks(it, &d.d, x, am, acc);
+	}
+	if (!framed) {
+		codec_program_free(p1);
+		return 0;
+	}
+
+	tally.checked++;
+	for (size_t k = 0; k < n; k++)
+		if (w[k] & x[k]) {
+			tally.dontcare++;
+			break;
+		}
+
+	/* 1. re-encode */
+	if (!codec_program_reencode(spec.c, p1, 0, w2, n, err, sizeof err)) {
+		snprintf(what, sizeof what, "codec_program_reencode refuses a cleanly framed program: %s",
+		         err);
+		finding(&f, what);
+		codec_program_free(p1);
+		return 0;
+	}
+	f.w2 = w2;
+
+	/* 2. the same words outside the don't-care bits, which are 0 */
+	for (size_t k = 0; k < n; k++) {
+		uint32_t diff = (w[k] ^ w2[k]) & ~x[k];
+		if (diff & am[k]) {
+			/* an assert Mesa does not check: no canonical form */
+			codec_program_free(p1);
+			return 0;
+		}
+		if (diff) {
+			bool hole = (diff & ~acc[k]) != 0;
+			snprintf(what, sizeof what, "the re-encoded program differs from the input outside "
+			         "its don't-care bits (word %zu, bits 0x%08x)%s", k, (unsigned)diff,
+			         hole ? ": bits no part accounts for (a hole in the spec)" : "");
+			finding(&f, what);
+			codec_program_free(p1);
+			return 0;
+		}
+		if (w2[k] & x[k]) {
+			snprintf(what, sizeof what, "the re-encoded program sets don't-care bits (word %zu: "
+			         "0x%08x)", k, (unsigned)(w2[k] & x[k]));
+			finding(&f, what);
+			codec_program_free(p1);
+			return 0;
+		}
+	}
+
+	/* 3. it walks to the same items and text */
+	codec_program *p2 = codec_program_walk(spec.c, program, w2, n, &opt);
+	if (!p2) {
+		codec_program_free(p1);
+		return 0;
+	}
+	f.p2 = p2;
+	bool bad = true;
+	if (p2->nerrors)
+		snprintf(what, sizeof what, "the re-encoded program does not frame cleanly: %s [%s]",
+		         p2->errors[0].text, codec_frame_error_name(p2->errors[0].kind));
+	else if (!same_items(p1, p2, err, sizeof err))
+		snprintf(what, sizeof what, "the re-encoded program walks differently: %s", err);
+	else if (p1->textlen != p2->textlen || strcmp(p1->text, p2->text))
+		snprintf(what, sizeof what, "the re-encoded program prints another text");
+	/* 4. idempotent */
+	else if (!codec_program_reencode(spec.c, p2, 0, w3, n, err, sizeof err))
+		snprintf(what, sizeof what, "re-encoding the re-encoded program fails: %s", err);
+	else if (memcmp(w2, w3, n * sizeof *w2))
+		snprintf(what, sizeof what, "re-encoding a program is not idempotent");
+	else
+		bad = false;
+	if (bad)
+		finding(&f, what);
+	codec_program_free(p2);
+	codec_program_free(p1);
+	return 0;
+}

@@ -1,0 +1,465 @@
+/*
+ * support.c - what the fuzz targets share (fuzz.h): finding and loading
+ * spec files, reading inputs as instructions, comparing decodings, and
+ * the finding report.  Compiled into every target binary, with that
+ * target's FUZZ_TARGET, FUZZ_REPRO (the reproducer's path) and
+ * ISACHECK_BINARY.
+ */
+#include "fuzz.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef FUZZ_REPRO
+#define FUZZ_REPRO "repro_" FUZZ_TARGET
+#endif
+#ifndef ISACHECK_BINARY
+#define ISACHECK_BINARY "isacheck"
+#endif
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The directory of the running binary ("" when unknown). */
+static void exe_dir(char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	out[0] = 0;
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	char *slash = strrchr(buf, '/');
+	if (slash) {
+		*slash = 0;
+		snprintf(out, len, "%s", buf);
+	}
+}
+
+bool fuzz_find_spec(const char *spec, char *out, size_t len)
+{
+	bool shared = !strncmp(spec, "shared:", 7);
+	const char *rel = strchr(spec, ':') ? strchr(spec, ':') + 1 : spec;
+	const char *env = getenv(shared ? "ISACHECK_SHARED_DIR" : "ISACHECK_SOURCE_DIR");
+	if (env && *env) {
+		snprintf(out, len, "%s/%s", env, rel);
+		if (is_file(out))
+			return true;
+	}
+	char dir[PATH_MAX];
+	exe_dir(dir, sizeof dir);
+	if (dir[0]) {
+		snprintf(out, len, "%s/isacheck-data/%s/%s", dir, shared ? "shared" : "repo", rel);
+		if (is_file(out))
+			return true;
+	}
+	snprintf(out, len, "%s/%s", shared ? ISACHECK_SHARED_DIR : ISACHECK_SOURCE_DIR, rel);
+	return is_file(out);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Every generation at which some bitset of the root starts or stops
+ * applying: one representative per interval is enough to reach all the
+ * spec's behaviour, so the fuzzer need not guess gpu ids. */
+static void collect_gens(fuzz_spec *s)
+{
+	const spec_gen r = s->root->bitset->gen;
+	uint32_t pts[512];
+	size_t n = 0;
+	pts[n++] = r.min;
+	for (size_t i = 0; i < s->m->nbitsets && n + 2 <= sizeof pts / sizeof *pts; i++) {
+		const spec_bitset *b = s->m->bitsets[i];
+		if (b->root != s->root->bitset)
+			continue;
+		if (b->gen.min > r.min && b->gen.min <= r.max)
+			pts[n++] = b->gen.min;
+		if (b->gen.max < r.max && b->gen.max >= r.min)
+			pts[n++] = b->gen.max + 1;
+	}
+	qsort(pts, n, sizeof *pts, cmp_u32);
+	s->ngens = 0;
+	for (size_t i = 0; i < n && s->ngens < sizeof s->gens / sizeof *s->gens; i++)
+		if (!s->ngens || pts[i] != s->gens[s->ngens - 1])
+			s->gens[s->ngens++] = pts[i];
+}
+
+int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match)
+{
+	memset(s, 0, sizeof *s);
+	s->no_match = no_match;
+	if (!fuzz_find_spec(spec, s->path, sizeof s->path)) {
+		fprintf(stderr, "fuzz: %s: spec file not found (%s); set ISACHECK_SHARED_DIR "
+		        "(Mesa's files) or ISACHECK_SOURCE_DIR (ours): skipped\n", spec, s->path);
+		return FUZZ_EXIT_SKIP;
+	}
+	spec_diags d = {0};
+	s->m = spec_load(s->path, &d);
+	s->c = s->m ? codec_new(s->m, &d) : NULL;
+	int rc = 0;
+	if (!s->c) {
+		for (size_t i = 0; i < d.count; i++)
+			if (d.items[i].severity == SPEC_FATAL)
+				fprintf(stderr, "%s:%u: error: %s\n", d.items[i].loc.file,
+				        d.items[i].loc.line, d.items[i].message);
+		fprintf(stderr, "fuzz: %s: does not load\n", s->path);
+		rc = 2;
+	} else {
+		s->root = codec_default_root(s->c);
+		unsigned bits = s->root ? s->root->bitset->size : 0;
+		if (!bits || bits % 32) {
+			fprintf(stderr, "fuzz: %s: the default root is %u bits, not a whole number "
+			        "of 32-bit words\n", s->path, bits);
+			rc = 2;
+		} else {
+			s->nbytes = bits / 8;
+			s->nwords = (bits + 63) / 64;
+			collect_gens(s);
+		}
+	}
+	spec_diags_free(&d);
+	if (rc)
+		fuzz_spec_free(s);
+	return rc;
+}
+
+fuzz_spec fuzz_spec_view(const fuzz_spec *s, const spec_root *root)
+{
+	fuzz_spec v = *s;
+	v.root = root;
+	v.nbytes = (root->bitset->size + 7) / 8;
+	v.nwords = (root->bitset->size + 63) / 64;
+	return v;
+}
+
+void fuzz_spec_free(fuzz_spec *s)
+{
+	codec_free(s->c);
+	spec_model_free(s->m);
+	s->c = NULL;
+	s->m = NULL;
+}
+
+uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw)
+{
+	/* With generations, the interesting ones lie between the first and
+	 * the last boundary; others are folded onto the boundaries. */
+	if (s->ngens < 2)
+		return raw < s->root->bitset->gen.min ? s->root->bitset->gen.min : raw;
+	if (raw >= s->gens[0] && raw < s->gens[s->ngens - 1])
+		return raw;
+	return s->gens[raw % s->ngens];
+}
+
+bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size_t i,
+                      uint64_t *w, uint32_t *u)
+{
+	if (size < 2 || i >= FUZZ_MAX_INSTR || (size - 2) / s->nbytes <= i)
+		return false;
+	const uint8_t *p = data + 2 + i * s->nbytes;
+	memset(w, 0, s->nwords * sizeof *w);
+	for (unsigned k = 0; k < s->nbytes / 4; k++) {
+		uint32_t x = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 |
+		             (uint32_t)p[4 * k + 2] << 16 | (uint32_t)p[4 * k + 3] << 24;
+		u[k] = x;
+		w[k / 2] |= (uint64_t)x << (32 * (k % 2));
+	}
+	return true;
+}
+
+void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
+{
+	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
+	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
+	out->ok = codec_decode(s->c, s->root, w, gen, &out->d);
+}
+
+/* ORs bits of a bitset (its own numbering) into mask at offset at, up
+ * to width bits. */
+static void or_shifted(uint64_t *mask, unsigned nwords, spec_bits bits, unsigned at,
+                       unsigned width)
+{
+	for (unsigned i = 0; i < width; i++)
+		if (spec_bit(bits, i) && (at + i) / 64 < nwords)
+			mask[(at + i) / 64] |= (uint64_t)1 << ((at + i) % 64);
+}
+
+enum bits_kind { BITS_DONTCARE, BITS_ASSERT, BITS_ACCOUNTED };
+
+static void set_range(const fuzz_spec *s, uint64_t *mask, unsigned at, unsigned low,
+                      unsigned high, unsigned width)
+{
+	for (unsigned i = low; i <= high && i < width; i++)
+		if ((at + i) / 64 < s->nwords)
+			mask[(at + i) / 64] |= (uint64_t)1 << ((at + i) % 64);
+}
+
+/* One kind of bits of bitset b (a leaf, with its ancestors) decoded at
+ * bit at of the instruction, width bits wide: its x bits; the bits of
+ * every <assert> of every case; or (accounted) x, pattern and assert
+ * bits (the fields come from the values). */
+static void chain_bits(const fuzz_spec *s, const spec_bitset *b, unsigned at, unsigned width,
+                       enum bits_kind kind, uint64_t *mask)
+{
+	if (kind != BITS_ASSERT) {
+		or_shifted(mask, s->nwords, b->dontcare, at, width);
+		if (kind == BITS_ACCOUNTED)
+			or_shifted(mask, s->nwords, b->mask, at, width);
+	}
+	if (kind == BITS_DONTCARE)
+		return;
+	for (; b; b = b->parent)
+		for (size_t k = 0; k < b->ncases; k++)
+			for (size_t f = 0; f < b->cases[k].nfields; f++) {
+				const spec_field *a = &b->cases[k].fields[f];
+				if (a->kind == SPEC_ASSERT)
+					set_range(s, mask, at, a->low, a->high, width);
+			}
+}
+
+static void decoding_bits(const fuzz_spec *s, const codec_decoded *d, enum bits_kind kind,
+                          uint64_t *mask)
+{
+	memset(mask, 0, s->nwords * sizeof *mask);
+	if (!d->leaf)
+		return;
+	chain_bits(s, d->leaf, 0, d->leaf->size, kind, mask);
+	/* base[k]: where the bitset decoded at depth k starts in the word */
+	unsigned base[64] = {0};
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const codec_value *v = &d->values[i];
+		if (!v->field || v->depth >= 63 || v->field->kind != SPEC_FIELD)
+			continue;
+		unsigned at = base[v->depth] + v->field->low;
+		unsigned width = v->field->high - v->field->low + 1;
+		if (v->sub) {
+			base[v->depth + 1] = at;
+			chain_bits(s, v->sub, at, width, kind, mask);
+		} else if (kind == BITS_ACCOUNTED) {
+			set_range(s, mask, at, 0, width - 1, width);
+		}
+	}
+}
+
+void fuzz_dontcare_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
+{
+	decoding_bits(s, d, BITS_DONTCARE, mask);
+}
+
+void fuzz_assert_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
+{
+	decoding_bits(s, d, BITS_ASSERT, mask);
+}
+
+void fuzz_accounted_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
+{
+	decoding_bits(s, d, BITS_ACCOUNTED, mask);
+}
+
+bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why, size_t len)
+{
+	if (a->leaf != b->leaf) {
+		snprintf(why, len, "leaf %s vs %s", a->leaf ? a->leaf->name : "(none)",
+		         b->leaf ? b->leaf->name : "(none)");
+		return false;
+	}
+	size_t n = a->nvalues < b->nvalues ? a->nvalues : b->nvalues;
+	for (size_t i = 0; i < n; i++) {
+		const codec_value *x = &a->values[i], *y = &b->values[i];
+		/* a bitset-typed field's bits may hold its sub leaf's x bits:
+		 * its meaning is the sub leaf and the values that follow */
+		if (x->field != y->field || x->owner != y->owner || x->depth != y->depth ||
+		    x->sub != y->sub || (!x->sub && x->raw != y->raw)) {
+			snprintf(why, len, "value %zu: %s = 0x%llx vs %s = 0x%llx", i,
+			         x->field ? x->field->name : "?", (unsigned long long)x->raw,
+			         y->field ? y->field->name : "?", (unsigned long long)y->raw);
+			return false;
+		}
+	}
+	if (a->nvalues != b->nvalues) {
+		snprintf(why, len, "%zu values vs %zu", a->nvalues, b->nvalues);
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- report */
+
+void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t at = strnlen(buf, len);
+	if (at + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
+void fuzz_print_hex(FILE *f, const uint8_t *data, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		fprintf(f, "%s%02x", i % 16 == 0 ? (i ? "\n    " : "    ") : " ", data[i]);
+	fprintf(f, "%s\n", size ? "" : "    (empty)");
+}
+
+void fuzz_print_repro(FILE *f, const char *target, const uint8_t *data, size_t size)
+{
+	(void)target;
+	fprintf(f, "printf '");
+	for (size_t i = 0; i < size; i++)
+		fprintf(f, "\\x%02x", data[i]);
+	fprintf(f, "' | %s\n", FUZZ_REPRO);
+}
+
+/* One side of the report as lines, in three sections (head: label,
+ * words, text, leaf; values; issues) so that the two sides line up. */
+typedef struct lines {
+	char text[4][64][128];
+	size_t n[4];
+} lines;
+
+static void line_add(lines *l, int sec, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void line_add(lines *l, int sec, const char *fmt, ...)
+{
+	if (l->n[sec] >= sizeof l->text[0] / sizeof l->text[0][0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(l->text[sec][l->n[sec]++], sizeof l->text[0][0], fmt, ap);
+	va_end(ap);
+}
+
+/* Appends the lines of text (separated by newlines) to section sec. */
+static void text_lines(lines *l, int sec, const char *text)
+{
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+		line_add(l, sec, "%.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+static void side_lines(const fuzz_spec *s, const fuzz_side *side, const char *extra, lines *l)
+{
+	l->n[0] = l->n[1] = l->n[2] = l->n[3] = 0;
+	text_lines(l, 3, extra);
+	if (!side)
+		return;
+	line_add(l, 0, "[%s]", side->label);
+	if (side->w) {
+		char hex[FUZZ_MAX_WORDS * 16 + 3] = "0x";
+		for (unsigned k = s->nwords; k-- > 0;) {
+			size_t at = strlen(hex);
+			snprintf(hex + at, sizeof hex - at,
+			         k == s->nwords - 1 && s->nbytes % 8 ? "%08llx" : "%016llx",
+			         (unsigned long long)side->w[k]);
+		}
+		line_add(l, 0, "%s", hex);
+	} else {
+		line_add(l, 0, "%s", "");
+	}
+	line_add(l, 0, "\"%s\"", side->text ? side->text : "");
+	const codec_decoded *d = side->d;
+	if (!d)
+		return;
+	line_add(l, 0, "leaf %s", d->leaf ? d->leaf->name : "(none)");
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const codec_value *v = &d->values[i];
+		line_add(l, 1, "%*s%s = 0x%llx%s%s", 2 * (int)v->depth, "",
+		         v->field ? v->field->name : "?", (unsigned long long)v->raw,
+		         v->sub ? " -> " : "", v->sub ? v->sub->name : "");
+	}
+	for (size_t i = 0; i < d->nissues; i++)
+		line_add(l, 2, "! %s", d->issues[i].text);
+}
+
+/* FUZZ_KEEP_GOING: findings are counted, not reported (benchmarks). */
+static unsigned long findings_kept;
+
+static void print_kept(void)
+{
+	fprintf(stderr, "fuzz: %lu findings not reported (FUZZ_KEEP_GOING)\n", findings_kept);
+}
+
+void fuzz_finding(const char *target, const fuzz_spec *s, const uint8_t *data, size_t size,
+                  uint32_t gen, const char *what, const fuzz_side *left, const fuzz_side *right)
+{
+	fuzz_finding_lines(target, s, data, size, gen, what, left, right, NULL, NULL);
+}
+
+void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *data,
+                        size_t size, uint32_t gen, const char *what, const fuzz_side *left,
+                        const fuzz_side *right, const char *left_lines,
+                        const char *right_lines)
+{
+	static lines a, b; /* large; the process ends here */
+	const char *keep = getenv("FUZZ_KEEP_GOING");
+	if (keep && *keep && *keep != '0') {
+		if (!findings_kept++)
+			atexit(print_kept);
+		return;
+	}
+	FILE *f = stderr;
+	fprintf(f, "\n==== %s: FINDING: %s\n", target, what);
+	if (s)
+		fprintf(f, "spec: %s, generation %u\n", s->path, gen);
+	fprintf(f, "input (%zu bytes):\n", size);
+	fuzz_print_hex(f, data, size);
+	if (s || left_lines || right_lines) {
+		/* without a spec, only the lines (a whole program's words) */
+		side_lines(s, s ? left : NULL, left_lines, &a);
+		side_lines(s, s ? right : NULL, right_lines, &b);
+		for (int sec = 0; sec < 4; sec++) {
+			size_t n = a.n[sec] > b.n[sec] ? a.n[sec] : b.n[sec];
+			for (size_t i = 0; i < n; i++) {
+				const char *x = i < a.n[sec] ? a.text[sec][i] : "";
+				const char *y = i < b.n[sec] ? b.text[sec][i] : "";
+				fprintf(f, "  %-44s %s %s\n", x, strcmp(x, y) ? "|" : " ", y);
+			}
+		}
+	}
+	fprintf(f, "reproduce: ");
+	fuzz_print_repro(f, target, data, size);
+	if (s && left && left->w) {
+		/* a view of another root (fuzz_spec_view) names it */
+		bool other = s->root != codec_default_root(s->c);
+		unsigned n = (s->nbytes + 3) / 4;
+		fprintf(f, "inspect:   %s decode %s%s%s --gen=%u --hex ", ISACHECK_BINARY, s->path,
+		        other ? " --root=" : "", other ? s->root->bitset->name : "", gen);
+		for (unsigned k = 0; k < n; k++)
+			fprintf(f, "%08llx%s", (unsigned long long)(left->w[k / 2] >> (32 * (k % 2))) &
+			        0xffffffffull, k + 1 < n ? " " : "\n");
+	}
+	fflush(f);
+	abort();
+}
+
+bool fuzz_has_meaning(const codec_decoded *d)
+{
+	if (!d->leaf)
+		return false;
+	for (size_t i = 0; i < d->nissues; i++)
+		switch (d->issues[i].kind) {
+		case CODEC_DONTCARE_SET:
+		case CODEC_ENUM_MISSING:
+		case CODEC_NO_DISPLAY:
+		case CODEC_NO_FIELD:
+			break;
+		default:
+			return false;
+		}
+	return d->nvalues < FUZZ_MAX_VALUES && d->nissues < FUZZ_MAX_ISSUES;
+}

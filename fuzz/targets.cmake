@@ -1,0 +1,177 @@
+# fuzz/targets.cmake - every fuzz target, one row each, and how each is
+# built.  Included from tests/fuzz.cmake, so that it runs in every build:
+#
+#   repro_<name>  always: the plain reproducer (fuzz/repro.c); ctest runs
+#                 it over corpus/<name> and tests/fuzz/<name>
+#   fuzz_<name>   with ISACHECK_FUZZ (preset "fuzz") or ISACHECK_FUZZ_ENGINE
+#                 (ClusterFuzzLite / OSS-Fuzz: $LIB_FUZZING_ENGINE): libFuzzer
+#   afl_<name>    with ISACHECK_AFL (preset "afl"): AFL++ persistent mode
+#                 (fuzz/afl_driver.c)
+#
+# fuzz_ and afl_ binaries go to <build>/fuzz/.  By convention a target's
+# dictionary is fuzz/<name>.dict, its libFuzzer options fuzz/<name>.options
+# and its seed corpus corpus/<name>/ (fuzz/make-corpus writes the word
+# targets' seeds from ../shared/mesa/vectors).
+#
+# A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
+#                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
+#                              [LIBS lib...] [SOURCES file.c...]
+#                              [REQUIRES path...])
+# SOURCES: more files of fuzz/ compiled into the target (e.g. the
+# reference mapping a test shares, fuzz/refmap_<isa>.c).
+# STRICT_SPEC: a hole in the spec (a bit the active cases account for
+# nowhere, so words differing there decode alike) is a finding; set for
+# ours, not for Mesa's files, whose holes `isacheck check` reports.
+# A spec is "shared:REL" (under ../shared, found at run time: see fuzz.h)
+# or "repo:REL" (under the source tree).  REQUIRES names files (relative
+# to the source tree) without which the row is left out: our own ISAs and
+# reference codecs, written in parallel, enable their rows by appearing
+# (re-run cmake).
+
+option(ISACHECK_AFL "Build the AFL++ fuzz targets (CC=afl-clang-fast or afl-clang-lto)" OFF)
+set(ISACHECK_FUZZ_ENGINE "" CACHE STRING
+    "Link flags of the libFuzzer-style engine for fuzz_* targets ($LIB_FUZZING_ENGINE); empty: -fsanitize=fuzzer when ISACHECK_FUZZ is on")
+
+set(ISACHECK_FUZZ_DIR ${PROJECT_SOURCE_DIR}/fuzz)
+set(ISACHECK_FUZZ_TARGETS "" CACHE INTERNAL "")
+
+# The text target checks words against the display's invertibility once
+# the codec can tell it (codec_display_invertible): switched on by its
+# appearance in codec.h.
+file(READ ${PROJECT_SOURCE_DIR}/src/codec/codec.h ISACHECK_CODEC_H)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${PROJECT_SOURCE_DIR}/src/codec/codec.h)
+set(ISACHECK_FUZZ_DEFS "")
+if(ISACHECK_CODEC_H MATCHES "codec_display_invertible")
+  list(APPEND ISACHECK_FUZZ_DEFS FUZZ_HAVE_DISPLAY_INVERTIBLE)
+endif()
+
+function(isacheck_fuzz_target name)
+  cmake_parse_arguments(T "STRICT_SPEC" "SOURCE;SPEC;SPEC2;NO_MATCH" "LIBS;SOURCES;REQUIRES" ${ARGN})
+  foreach(req ${T_REQUIRES})
+    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${req})
+      return()
+    endif()
+  endforeach()
+  if(NOT T_NO_MATCH)
+    set(T_NO_MATCH MESA)
+  endif()
+  set(defs ${ISACHECK_FUZZ_DEFS}
+      FUZZ_TARGET="${name}"
+      FUZZ_NO_MATCH=CODEC_NO_MATCH_${T_NO_MATCH}
+      FUZZ_REPRO="$<TARGET_FILE:repro_${name}>"
+      ISACHECK_BINARY="$<TARGET_FILE:isacheck>"
+      ISACHECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+      ISACHECK_SHARED_DIR="${ISACHECK_SHARED_DIR}")
+  if(T_STRICT_SPEC)
+    list(APPEND defs FUZZ_STRICT_SPEC)
+  endif()
+  if(T_SPEC)
+    list(APPEND defs FUZZ_SPEC="${T_SPEC}")
+  endif()
+  if(T_SPEC2)
+    list(APPEND defs FUZZ_SPEC2="${T_SPEC2}")
+  endif()
+  set(sources ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${ISACHECK_FUZZ_DIR}/support.c)
+  foreach(extra ${T_SOURCES})
+    list(APPEND sources ${ISACHECK_FUZZ_DIR}/${extra})
+  endforeach()
+  set(libs isaspec isacheck_check isacheck_codec ${T_LIBS})
+
+  set(kinds repro)
+  if(ISACHECK_FUZZ OR ISACHECK_FUZZ_ENGINE)
+    list(APPEND kinds fuzz)
+  endif()
+  if(ISACHECK_AFL)
+    list(APPEND kinds afl)
+  endif()
+  foreach(kind ${kinds})
+    set(exe ${kind}_${name})
+    if(kind STREQUAL "repro")
+      add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/repro.c)
+    elseif(kind STREQUAL "afl")
+      add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/afl_driver.c)
+      set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    else()
+      add_executable(${exe} ${sources})
+      set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+      if(ISACHECK_FUZZ_ENGINE)
+        separate_arguments(engine UNIX_COMMAND "${ISACHECK_FUZZ_ENGINE}")
+      else()
+        set(engine -fsanitize=fuzzer)
+        target_compile_options(${exe} PRIVATE -fsanitize=fuzzer)
+      endif()
+      target_link_libraries(${exe} PRIVATE ${engine})
+    endif()
+    target_include_directories(${exe} PRIVATE ${ISACHECK_FUZZ_DIR})
+    target_link_libraries(${exe} PRIVATE ${libs})
+    target_compile_definitions(${exe} PRIVATE ${defs})
+    target_compile_options(${exe} PRIVATE ${ISACHECK_WARNINGS})
+  endforeach()
+
+  # The seed corpus and every input that ever found a bug, as a test.
+  set(dirs "")
+  foreach(d ${PROJECT_SOURCE_DIR}/corpus/${name} ${PROJECT_SOURCE_DIR}/tests/fuzz/${name})
+    if(IS_DIRECTORY ${d})
+      list(APPEND dirs ${d})
+    endif()
+  endforeach()
+  if(dirs)
+    add_test(NAME fuzz_corpus_${name} COMMAND repro_${name} ${dirs})
+    set_tests_properties(fuzz_corpus_${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endif()
+  set(ISACHECK_FUZZ_TARGETS ${ISACHECK_FUZZ_TARGETS} ${name} CACHE INTERNAL "")
+endfunction()
+
+# ------------------------------------------------------------------ rows
+isacheck_fuzz_target(spec_loader SOURCE spec_loader.c)
+isacheck_fuzz_target(expr SOURCE expr.c)
+
+# Mesa's files, as our users have them (../shared/mesa).
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c
+                     SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
+isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c
+                     SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
+isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c
+                     SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c
+                     SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
+isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c
+                     SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
+isacheck_fuzz_target(text_mesa_afuc SOURCE text.c
+                     SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+
+# Ours (isa/), each enabled when its file exists.
+isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC repo:isa/etnaviv.xml STRICT_SPEC
+                     REQUIRES isa/etnaviv.xml)
+isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC repo:isa/a2xx.xml STRICT_SPEC
+                     REQUIRES isa/a2xx.xml)
+isacheck_fuzz_target(roundtrip_midgard SOURCE roundtrip.c SPEC repo:isa/midgard.xml STRICT_SPEC
+                     REQUIRES isa/midgard.xml)
+isacheck_fuzz_target(text_etnaviv SOURCE text.c SPEC repo:isa/etnaviv.xml STRICT_SPEC
+                     REQUIRES isa/etnaviv.xml)
+isacheck_fuzz_target(text_a2xx SOURCE text.c SPEC repo:isa/a2xx.xml STRICT_SPEC
+                     REQUIRES isa/a2xx.xml)
+isacheck_fuzz_target(text_midgard SOURCE text.c SPEC repo:isa/midgard.xml STRICT_SPEC
+                     REQUIRES isa/midgard.xml)
+isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC repo:isa/etnaviv.xml
+                     SPEC2 shared:mesa/src/etnaviv/isa/etnaviv.xml
+                     REQUIRES isa/etnaviv.xml)
+
+# Whole programs through their <program>: walk, re-encode, walk again.
+isacheck_fuzz_target(roundtrip_program_a2xx SOURCE roundtrip_program.c SPEC repo:isa/a2xx.xml
+                     REQUIRES isa/a2xx.xml)
+isacheck_fuzz_target(roundtrip_program_midgard SOURCE roundtrip_program.c
+                     SPEC repo:isa/midgard.xml REQUIRES isa/midgard.xml)
+
+# The spec codec against the hand-written reference codec (src/ref), both
+# directions: each needs its fuzz/diff_<isa>.c on the reference's API.
+isacheck_fuzz_target(diff_etnaviv SOURCE diff_etnaviv.c SPEC repo:isa/etnaviv.xml
+                     LIBS isacheck_ref SOURCES refmap_etnaviv.c
+                     REQUIRES isa/etnaviv.xml src/ref/etnaviv.h fuzz/diff_etnaviv.c)
+isacheck_fuzz_target(diff_a2xx SOURCE diff_a2xx.c SPEC repo:isa/a2xx.xml
+                     LIBS isacheck_ref SOURCES refmap_a2xx.c
+                     REQUIRES isa/a2xx.xml src/ref/a2xx.h fuzz/diff_a2xx.c)
+isacheck_fuzz_target(diff_midgard SOURCE diff_midgard.c SPEC repo:isa/midgard.xml
+                     LIBS isacheck_ref SOURCES refmap_midgard.c
+                     REQUIRES isa/midgard.xml src/ref/midgard.h fuzz/diff_midgard.c)

@@ -1,0 +1,143 @@
+/*
+ * text.c - fuzz target text_<spec>: disassemble, assemble, compare.
+ * Built once per spec (FUZZ_SPEC, FUZZ_TARGET from fuzz/targets.cmake).
+ *
+ * For every instruction of the input that decodes to a leaf (set
+ * don't-care bits aside: they do not print), its text (errors not shown)
+ * goes through codec_assemble_one.  The contract:
+ *
+ *  - when the assembler answers with one encoding, that encoding decodes
+ *    cleanly and prints exactly the text;
+ *  - and, for a leaf whose display shows every bit (words_must_match),
+ *    it equals the input outside the don't-care bits.
+ *
+ * The assembler may answer 0 (a display it cannot invert yet) or 2 (the
+ * text is ambiguous: the display blurs bits); neither is a finding here.
+ * FUZZ_STATS=1 in the environment prints the tally at exit.
+ */
+#include "fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The spec, loaded once per process (libFuzzer gives no context). */
+static fuzz_spec spec;
+static struct {
+	unsigned long instr, meaningful, assembled, unassembled, ambiguous;
+} tally;
+
+static void print_tally(void)
+{
+	fprintf(stderr, "%s: %lu instructions, %lu with a meaning: %lu assembled to one "
+	        "encoding, %lu not assembled, %lu ambiguous\n", FUZZ_TARGET, tally.instr,
+	        tally.meaningful, tally.assembled, tally.unassembled, tally.ambiguous);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	int rc = fuzz_spec_load(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
+	if (rc)
+		exit(rc);
+	const char *st = getenv("FUZZ_STATS");
+	if (st && *st && *st != '0')
+		atexit(print_tally);
+	return 0;
+}
+
+/* Whether the assembler must give the very words back for this leaf: only
+ * when its display neither loses nor blurs bits.  The one place that
+ * decides it: codec_display_invertible when the codec has it (CMake
+ * defines FUZZ_HAVE_DISPLAY_INVERTIBLE when codec.h declares it), and
+ * until then never, since a display that drops a bit is no bug. */
+static bool words_must_match(const codec *c, const spec_bitset *leaf)
+{
+#ifdef FUZZ_HAVE_DISPLAY_INVERTIBLE
+	char why[256];
+	return codec_display_invertible(c, leaf, why, sizeof why);
+#else
+	(void)c;
+	(void)leaf;
+	return false;
+#endif
+}
+
+static void text_one(const uint8_t *data, size_t size, const uint64_t *w, const uint32_t *u,
+                     uint32_t gen)
+{
+	static fuzz_decoding d1, d2;
+	tally.instr++;
+	fuzz_decode(&spec, w, gen, &d1);
+	if (!d1.d.leaf)
+		return;
+	for (size_t i = 0; i < d1.d.nissues; i++)
+		if (d1.d.issues[i].kind != CODEC_DONTCARE_SET)
+			return;
+	tally.meaningful++;
+	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = spec.no_match};
+	char t1[1024], t2[1024], err[256] = "", what[512];
+	if (codec_disasm_one(spec.c, u, &opt, t1, sizeof t1) >= sizeof t1)
+		return; /* cut: not a whole line to assemble */
+	uint64_t w2[FUZZ_MAX_WORDS] = {0};
+	size_t n = codec_assemble_one(spec.c, t1, gen, w2, err, sizeof err);
+	if (n != 1) {
+		if (n == 0)
+			tally.unassembled++;
+		else
+			tally.ambiguous++;
+		return;
+	}
+	tally.assembled++;
+	uint32_t u2[FUZZ_MAX_WORDS * 2];
+	for (unsigned k = 0; k < spec.nbytes / 4; k++)
+		u2[k] = (uint32_t)(w2[k / 2] >> (32 * (k % 2)));
+	codec_disasm_one(spec.c, u2, &opt, t2, sizeof t2);
+	fuzz_decode(&spec, w2, gen, &d2);
+	fuzz_side in = {"input", w, &d1.d, t1}, as = {"assembled", w2, &d2.d, t2};
+	if (strcmp(t1, t2)) {
+		snprintf(what, sizeof what, "the assembled %s prints other text", d1.d.leaf->name);
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &in, &as);
+		return;
+	}
+	if (!d2.ok) {
+		snprintf(what, sizeof what, "the assembled %s does not decode cleanly: %s",
+		         d1.d.leaf->name, d2.d.nissues ? d2.d.issues[0].text : "?");
+		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &in, &as);
+		return;
+	}
+	if (!words_must_match(spec.c, d1.d.leaf))
+		return;
+	/* Outside the x bits, and outside the bits of asserts (the assembler
+	 * writes their expected value; a word that breaks one Mesa does not
+	 * check prints like the canonical word). */
+	uint64_t x[FUZZ_MAX_WORDS], am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS];
+	fuzz_dontcare_mask(&spec, &d1.d, x);
+	fuzz_assert_mask(&spec, &d1.d, am);
+	fuzz_accounted_mask(&spec, &d1.d, acc);
+	for (unsigned k = 0; k < spec.nwords; k++) {
+		/* holes in Mesa's specs are theirs (see roundtrip.c) */
+#ifndef FUZZ_STRICT_SPEC
+		x[k] |= ~acc[k];
+#endif
+		if ((w[k] ^ w2[k]) & ~x[k] & ~am[k]) {
+			snprintf(what, sizeof what, "%s: its display is invertible, but the assembled "
+			         "words differ (word %u: bits 0x%016llx)", d1.d.leaf->name, k,
+			         (unsigned long long)((w[k] ^ w2[k]) & ~x[k] & ~am[k]));
+			fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &in, &as);
+			return;
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	uint32_t gen = fuzz_spec_gen(&spec, (uint16_t)(data[0] | data[1] << 8));
+	uint64_t w[FUZZ_MAX_WORDS];
+	uint32_t u[FUZZ_MAX_WORDS * 2];
+	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
+		text_one(data, size, w, u, gen);
+	return 0;
+}
