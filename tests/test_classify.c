@@ -19,7 +19,14 @@
 
 #define OUT_MAX 64           /* leaves compared per word */
 #define MAX_WORDS 64         /* 4096 bits */
-#define RANDOM_BIG (1u << 21) /* random words over all gens, roots of >= 64 leaves */
+/* Random words over all gens, for roots of >= 64 leaves; the sanitizer
+ * build, several times slower, checks an eighth of them (the plain
+ * build checks them all). */
+#ifdef ISACHECK_SANITIZED
+#define RANDOM_BIG (1u << 18)
+#else
+#define RANDOM_BIG (1u << 21)
+#endif
 #define RANDOM_SMALL (1u << 15)
 
 /* ---------------------------------------------------------- helpers */
@@ -36,12 +43,6 @@ static uint64_t xorshift(uint64_t *s)
 static unsigned nwords_of(const spec_root *r)
 {
 	return (r->bitset->size + 63u) / 64u;
-}
-
-static const char *shared_dir(void)
-{
-	const char *env = getenv("ISACHECK_SHARED_DIR");
-	return env && *env ? env : ISACHECK_SHARED_DIR;
 }
 
 static spec_model *load_str(const char *xml, spec_diags *d)
@@ -600,26 +601,18 @@ static size_t read_vectors(const char *name, unsigned nw32, unsigned gen_col, ui
                            uint64_t **words, uint32_t **gens)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/vectors/%s", shared_dir(), name);
-	FILE *f = fopen(path, "r");
-	CHECK(f != NULL);
+	testlib_shared_path(path, sizeof path, "mesa/vectors/%s", name);
+	testlib_tsv t;
+	bool opened = testlib_tsv_open(&t, path);
+	CHECK(opened);
 	*words = NULL;
 	*gens = NULL;
-	if (!f)
+	if (!opened)
 		return 0;
 	unsigned nwords = (nw32 + 1) / 2;
-	size_t n = 0, cap = 0;
-	char line[4096];
-	bool header = true;
-	while (fgets(line, sizeof line, f)) {
-		if (header) {
-			header = false;
-			continue;
-		}
-		char *col[16];
-		unsigned ncol = 0;
-		for (char *p = line, *tok; ncol < 16 && (tok = strsep(&p, "\t\n"));)
-			col[ncol++] = tok;
+	size_t n = 0, cap = 0, ncol;
+	char *col[16];
+	while ((ncol = testlib_tsv_next(&t, col, 16))) {
 		CHECK(ncol > 3 && ncol > gen_col);
 		if (ncol <= 3 || ncol <= gen_col)
 			continue;
@@ -645,7 +638,7 @@ static size_t read_vectors(const char *name, unsigned nw32, unsigned gen_col, ui
 		(*gens)[n] = gen_col ? (uint32_t)strtoul(col[gen_col - 1], NULL, 10) : gen0;
 		n++;
 	}
-	fclose(f);
+	testlib_tsv_close(&t);
 	CHECK(n > 0);
 	return n;
 }
@@ -662,7 +655,7 @@ static void check_mesa(const char *xml, const char *tsv, unsigned nw32, unsigned
                        uint32_t gen0, uint64_t seed)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), xml);
+	testlib_shared_path(path, sizeof path, "mesa/src/%s", xml);
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	CHECK(m != NULL);
@@ -693,38 +686,34 @@ static void check_vector_outcomes(const char *xml, const char *tsv, unsigned nw3
                                   unsigned gen_col, uint32_t gen0)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), xml);
+	testlib_shared_path(path, sizeof path, "mesa/src/%s", xml);
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	const spec_root *r = m ? spec_find_root(m, "#instruction") : NULL;
 	classifier *c = r ? classifier_build(r) : NULL;
 	CHECK(c != NULL);
-	snprintf(path, sizeof path, "%s/mesa/vectors/%s", shared_dir(), tsv);
-	FILE *f = fopen(path, "r");
-	CHECK(f != NULL);
+	testlib_shared_path(path, sizeof path, "mesa/vectors/%s", tsv);
+	testlib_tsv in;
+	bool opened = testlib_tsv_open(&in, path);
+	CHECK(opened);
 	uint64_t *words = NULL;
 	uint32_t *gens = NULL;
-	size_t nvec = c && f ? read_vectors(tsv, nw32, gen_col, gen0, &words, &gens) : 0;
-	char line[4096];
-	size_t row = 0, wrong = 0;
+	size_t nvec = c && opened ? read_vectors(tsv, nw32, gen_col, gen0, &words, &gens) : 0;
+	size_t row = 0, wrong = 0, nc;
 	unsigned nwords = (nw32 + 1) / 2;
-	for (bool header = true; f && fgets(line, sizeof line, f); header = false) {
-		if (header || row >= nvec)
-			continue;
-		char *text = strchr(line, '\t');
-		text = text ? strchr(text + 1, '\t') : NULL;
-		if (!text)
+	char *cols[3];
+	while (row < nvec && (nc = testlib_tsv_next(&in, cols, 3))) {
+		if (nc < 3)
 			continue;
 		size_t n = classifier_run(c, words + row * nwords, gens[row], NULL, 0);
-		if ((n == 1) != decodes(text + 1) && wrong++ < 5)
+		if ((n == 1) != decodes(cols[2]) && wrong++ < 5)
 			fprintf(stderr, "  %s row %zu: %zu leaves for \"%.40s\"\n", tsv, row + 2, n,
-			        text + 1);
+			        cols[2]);
 		row++;
 	}
 	CHECK_INT(row, nvec);
 	CHECK_INT(wrong, 0);
-	if (f)
-		fclose(f);
+	testlib_tsv_close(&in);
 	free(words);
 	free(gens);
 	classifier_free(c);
@@ -737,7 +726,7 @@ static void check_vector_outcomes(const char *xml, const char *tsv, unsigned nw3
 static void check_afuc(void)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/freedreno/afuc/afuc.xml", shared_dir());
+	testlib_shared_path(path, sizeof path, "mesa/src/freedreno/afuc/afuc.xml");
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	CHECK(m != NULL);
@@ -745,15 +734,14 @@ static void check_afuc(void)
 	uint64_t *words = NULL;
 	uint32_t *gens = NULL;
 	size_t nvec = instr ? read_vectors("afuc.tsv", 1, 0, 0, &words, &gens) : 0;
-	snprintf(path, sizeof path, "%s/mesa/vectors/afuc.tsv", shared_dir());
-	FILE *f = fopen(path, "r");
-	char line[4096];
+	testlib_shared_path(path, sizeof path, "mesa/vectors/afuc.tsv");
+	testlib_tsv in;
+	testlib_tsv_open(&in, path);
 	size_t row = 0;
-	for (bool header = true; f && fgets(line, sizeof line, f); header = false)
-		if (!header && row < nvec)
-			gens[row++] = line[0] == 'a' ? (uint32_t)(line[1] - '0') : 0;
-	if (f)
-		fclose(f);
+	char *gpu;
+	while (row < nvec && testlib_tsv_next(&in, &gpu, 1))
+		gens[row++] = gpu[0] == 'a' ? (uint32_t)(gpu[1] - '0') : 0;
+	testlib_tsv_close(&in);
 	CHECK_INT(row, nvec);
 	if (instr && nvec)
 		check_root(instr, words, gens, nvec, RANDOM_BIG, 5);
@@ -792,7 +780,7 @@ int main(void)
 	RUN(layered);
 
 	char probe[1024];
-	snprintf(probe, sizeof probe, "%s/mesa/src/freedreno/isa/ir3.xml", shared_dir());
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
 	if (!testlib_have_shared(probe)) {
 		/* The small specs ran, but the test is incomplete: skipped. */
 		int rc = testlib_finish();

@@ -5,23 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* Runs a shell command line; returns its exit code and (a prefix of) its
- * standard output in out. */
-static int run(const char *cmdline, char *out, size_t outlen)
-{
-	FILE *p = popen(cmdline, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, outlen - 1, p);
-	out[n] = 0;
-	while (fgetc(p) != EOF) {
-	}
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static char dir[] = "/tmp/isacheck-cli-XXXXXX";
 static char clean[300], faulty[300];
@@ -30,18 +14,18 @@ TEST(version_and_usage)
 {
 	char out[4096], cmd[600];
 	snprintf(cmd, sizeof cmd, "%s --version", ISACHECK_BINARY);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK(!strncmp(out, "isacheck ", 9));
 	snprintf(cmd, sizeof cmd, "%s 2>/dev/null", ISACHECK_BINARY);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s frobnicate 2>/dev/null", ISACHECK_BINARY);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s lint 2>/dev/null", ISACHECK_BINARY);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s lint --bogus %s 2>/dev/null", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s rules", ISACHECK_BINARY);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "undefined-bits") != NULL);
 }
 
@@ -49,10 +33,10 @@ TEST(lint_exit_codes_and_text)
 {
 	char out[8192], cmd[900];
 	snprintf(cmd, sizeof cmd, "%s lint %s", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK_STR(out, "");
 	snprintf(cmd, sizeof cmd, "%s lint %s 2>/dev/null", ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	char expect[600];
 	snprintf(expect, sizeof expect,
 	         "%s:9:1: error: leaf 'b' leaves bits 4..7 undefined: declare them as a "
@@ -61,22 +45,22 @@ TEST(lint_exit_codes_and_text)
 	/* The worst file decides: missing file is unusable input. */
 	snprintf(cmd, sizeof cmd, "%s lint %s %s/nope.xml 2>/dev/null", ISACHECK_BINARY,
 	         faulty, dir);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	CHECK(strstr(out, "nope.xml:0:0: error: cannot read") != NULL);
 	CHECK(strstr(out, "[io]") != NULL);
 	/* --ignore drops a rule; an unknown rule name is a usage error. */
 	snprintf(cmd, sizeof cmd, "%s lint --ignore=undefined-bits %s", ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	snprintf(cmd, sizeof cmd, "%s lint --ignore=undefined-bitz %s 2>/dev/null",
 	         ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 }
 
 TEST(lint_json)
 {
 	char out[8192], cmd[900];
 	snprintf(cmd, sizeof cmd, "%s lint --format=json %s %s", ISACHECK_BINARY, clean, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK(!strncmp(out, "{\"version\":1,\"tool\":\"isacheck\",\"command\":\"lint\"", 47));
 	CHECK(strstr(out, "\"rule\":\"undefined-bits\"") != NULL);
 	CHECK(strstr(out, "\"line\":9,\"column\":1,\"severity\":\"error\"") != NULL);
@@ -87,7 +71,7 @@ TEST(lint_json)
 	         "command -v python3 >/dev/null || exit 0; %s lint --format=json %s %s "
 	         "| python3 -c 'import json,sys; json.load(sys.stdin)'",
 	         ISACHECK_BINARY, clean, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 }
 
 TEST(prove_and_check)
@@ -95,32 +79,32 @@ TEST(prove_and_check)
 	char out[16384], cmd[900];
 	/* clean: proved (0); faulty has an unaccounted leaf: findings (1) */
 	snprintf(cmd, sizeof cmd, "%s prove %s", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "isacheck prove: proved: 0 overlaps") != NULL);
 	CHECK(strstr(out, "coverage of root '#i' (32 bits, 1 leaves):") != NULL);
 	snprintf(cmd, sizeof cmd, "%s check %s", ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK(strstr(out, "[undefined-bits]") != NULL);    /* lint */
 	CHECK(strstr(out, "[unaccounted-bits]") != NULL);  /* proof */
 	CHECK(strstr(out, "leaf 'b' leaves bits 4..7 unaccounted for") != NULL);
 	/* prove shows no lint findings, but still proves */
 	snprintf(cmd, sizeof cmd, "%s prove %s", ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK(strstr(out, "[undefined-bits]") == NULL);
 	/* the same with every query through Z3 */
 	snprintf(cmd, sizeof cmd, "%s prove --solver=z3 %s", ISACHECK_BINARY, faulty);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK(strstr(out, "(z3 engine)") != NULL);
 	/* a solver that gives up is unknown (3), never proved */
 	snprintf(cmd, sizeof cmd, "%s prove --solver=z3 --rlimit=1 %s", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 3);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
 	/* unusable input and bad usage */
 	snprintf(cmd, sizeof cmd, "%s check %s/nope.xml", ISACHECK_BINARY, dir);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s prove --solver=magic %s 2>/dev/null", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "%s prove --allow=%s/none.txt %s", ISACHECK_BINARY, dir, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	/* machine formats parse (when python3 is there) */
 	const char *fmts[] = {"json", "sarif", "codequality"};
 	for (int i = 0; i < 3; i++) {
@@ -128,14 +112,14 @@ TEST(prove_and_check)
 		         "command -v python3 >/dev/null || exit 0; %s check --format=%s %s %s "
 		         "| python3 -c 'import json,sys; json.load(sys.stdin)'",
 		         ISACHECK_BINARY, fmts[i], clean, faulty);
-		CHECK_INT(run(cmd, out, sizeof out), 0);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	}
 	/* --output writes the report to a file */
 	snprintf(cmd, sizeof cmd, "%s check --format=sarif --output=%s/r.sarif %s && "
 	         "grep -c '\"ruleId\"' %s/r.sarif", ISACHECK_BINARY, dir, faulty, dir);
-	CHECK_INT(run(cmd, out, sizeof out), 1); /* check's exit: findings */
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1); /* check's exit: findings */
 	snprintf(cmd, sizeof cmd, "grep -c '\"ruleId\": *\"unaccounted-bits\"' %s/r.sarif", dir);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	char rs[300];
 	snprintf(rs, sizeof rs, "%s/r.sarif", dir);
 	unlink(rs);
@@ -146,28 +130,28 @@ TEST(codec_commands)
 	char out[8192], cmd[900];
 	/* clean.xml: #i is 32 bits: top 24 bits 0, A in 0..7 */
 	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 00000005", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK_STR(out, "#i 5\n");
 	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 80000005", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK_STR(out, "no match: 80000005\n");
 	snprintf(cmd, sizeof cmd, "%s decode %s --hex 00000007", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "\"leaf\":\"#i\"") && strstr(out, "\"name\":\"A\""));
 	snprintf(cmd, sizeof cmd, "printf '#i 9\\n' | %s asm %s -", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 0);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK_STR(out, "00000009\n");
 	snprintf(cmd, sizeof cmd, "printf 'bogus\\n' | %s asm %s - 2>/dev/null", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 1);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	/* garbage: bad hex, odd-length binary, unknown generation */
 	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 12zz 2>/dev/null", ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "printf 'abc' > %s/odd.bin; %s disasm %s %s/odd.bin 2>/dev/null",
 	         dir, ISACHECK_BINARY, clean, dir);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	snprintf(cmd, sizeof cmd, "rm -f %s/odd.bin; %s disasm %s --gen=x --hex 0 2>/dev/null", dir,
 	         ISACHECK_BINARY, clean);
-	CHECK_INT(run(cmd, out, sizeof out), 2);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 }
 
 int main(void)

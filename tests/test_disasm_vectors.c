@@ -33,12 +33,6 @@
  * the plain interpretation the fast one must agree with. */
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
 
-static const char *shared_dir(void)
-{
-	const char *env = getenv("ISACHECK_SHARED_DIR");
-	return env && *env ? env : ISACHECK_SHARED_DIR;
-}
-
 /* ------------------------------------------------------------ helpers */
 
 /* Everything codec_disasm writes for these words, as a malloc'd string. */
@@ -57,54 +51,6 @@ static char *disasm_str(const codec *c, const uint32_t *words, size_t n,
 	return buf;
 }
 
-/* Splits a TSV line in place; returns the number of columns. */
-static size_t split_tabs(char *line, char **cols, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-	size_t l = strlen(p);
-	while (l && (p[l - 1] == '\n' || p[l - 1] == '\r'))
-		p[--l] = '\0';
-	while (n < max) {
-		cols[n++] = p;
-		char *t = strchr(p, '\t');
-		if (!t)
-			break;
-		*t = '\0';
-		p = t + 1;
-	}
-	return n;
-}
-
-/* C-unescapes \\, \t, \n in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-	for (; *s; s++) {
-		if (*s == '\\' && s[1]) {
-			s++;
-			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-static size_t parse_words(const char *s, uint32_t *w, size_t max)
-{
-	size_t n = 0;
-	while (*s && n < max) {
-		char *end;
-		unsigned long v = strtoul(s, &end, 16);
-		if (end == s)
-			break;
-		w[n++] = (uint32_t)v;
-		s = end;
-	}
-	return n;
-}
-
 typedef struct loaded {
 	spec_model *m;
 	codec *c;
@@ -113,7 +59,7 @@ typedef struct loaded {
 static loaded load_mesa(const char *rel)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), rel);
+	testlib_shared_path(path, sizeof path, "mesa/src/%s", rel);
 	spec_diags d = {0};
 	loaded l = {0};
 	l.m = spec_load(path, &d);
@@ -132,13 +78,13 @@ static void unload(loaded *l)
 	spec_model_free(l->m);
 }
 
-static FILE *open_vectors(const char *name)
+static bool open_vectors(testlib_tsv *t, const char *name)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/vectors/%s", shared_dir(), name);
-	FILE *f = fopen(path, "r");
-	CHECK(f != NULL);
-	return f;
+	testlib_shared_path(path, sizeof path, "mesa/vectors/%s", name);
+	bool ok = testlib_tsv_open(t, path);
+	CHECK(ok);
+	return ok;
 }
 
 /* --------------------------------------------------------- ir3 / etnaviv */
@@ -152,28 +98,21 @@ typedef struct vector {
 
 static size_t read_vectors(const char *name, vector *v, size_t max, int gen_col)
 {
-	FILE *f = open_vectors(name);
-	if (!f)
+	testlib_tsv t;
+	if (!open_vectors(&t, name))
 		return 0;
-	char line[4096];
-	size_t n = 0;
-	bool header = true;
-	while (fgets(line, sizeof line, f) && n < max) {
-		if (header) {
-			header = false;
-			continue;
-		}
-		char *cols[16];
-		size_t nc = split_tabs(line, cols, 16);
+	size_t n = 0, nc;
+	char *cols[16];
+	while (n < max && (nc = testlib_tsv_next(&t, cols, 16))) {
 		if (nc < 3)
 			continue;
-		v[n].nwords = parse_words(cols[1], v[n].words, 4);
+		v[n].nwords = testlib_parse_words(cols[1], v[n].words, 4);
 		v[n].gen = gen_col >= 0 && (size_t)gen_col < nc ? (uint32_t)strtoul(cols[gen_col], NULL, 10) : 0;
-		unescape(cols[2]);
+		testlib_unescape(cols[2]);
 		v[n].expected = strdup(cols[2]);
 		n++;
 	}
-	fclose(f);
+	testlib_tsv_close(&t);
 	return n;
 }
 
@@ -288,36 +227,29 @@ TEST(afuc_vectors)
 	loaded l = load_mesa("freedreno/afuc/afuc.xml");
 	if (!l.c)
 		return;
-	FILE *f = open_vectors("afuc.tsv");
-	if (!f) {
+	testlib_tsv tsv;
+	if (!open_vectors(&tsv, "afuc.tsv")) {
 		unload(&l);
 		return;
 	}
 	static afuc_row rows[400];
-	size_t nrows = 0;
-	char line[4096];
-	bool header = true;
-	while (fgets(line, sizeof line, f) && nrows < N(rows)) {
-		if (header) {
-			header = false;
-			continue;
-		}
-		char *cols[16];
-		size_t nc = split_tabs(line, cols, 16);
+	size_t nrows = 0, nc;
+	char *cols[16];
+	while (nrows < N(rows) && (nc = testlib_tsv_next(&tsv, cols, 16))) {
 		if (nc < 10)
 			continue;
 		afuc_row *r = &rows[nrows++];
 		snprintf(r->fw, sizeof r->fw, "%s", cols[9]);
 		snprintf(r->section, sizeof r->section, "%s", cols[3]);
-		parse_words(cols[1], &r->word, 1);
+		testlib_parse_words(cols[1], &r->word, 1);
 		r->gen = !strcmp(cols[0], "a7xx") ? 7 : 6;
 		r->n = strtoul(cols[5], NULL, 10);
 		snprintf(r->kind, sizeof r->kind, "%s", cols[6]);
 		r->label_refs = cols[7][0] != '\0';
-		unescape(cols[2]);
+		testlib_unescape(cols[2]);
 		r->expected = strdup(cols[2]);
 	}
-	fclose(f);
+	testlib_tsv_close(&tsv);
 	CHECK_INT(nrows, 346);
 
 	size_t same = 0, eligible = 0, eligible_same = 0, other_same = 0;
@@ -1145,7 +1077,7 @@ int main(void)
 	RUN(recursion_limit);
 	RUN(hostile_specs);
 	char probe[1024];
-	snprintf(probe, sizeof probe, "%s/mesa/vectors/ir3.tsv", shared_dir());
+	testlib_shared_path(probe, sizeof probe, "mesa/vectors/ir3.tsv");
 	if (testlib_have_shared(probe)) {
 		RUN(ir3_vectors);
 		RUN(etnaviv_vectors);

@@ -75,13 +75,6 @@ static const mesa_file mesa_files[] = {
 	 afuc_findings, N(afuc_findings)},
 };
 
-/* ../shared, or where ISACHECK_SHARED_DIR says it is. */
-static const char *shared_dir(void)
-{
-	const char *env = getenv("ISACHECK_SHARED_DIR");
-	return env && *env ? env : ISACHECK_SHARED_DIR;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -91,7 +84,7 @@ static bool ends_with(const char *s, const char *suffix)
 static void check_file(const mesa_file *mf)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), mf->path);
+	testlib_shared_path(path, sizeof path, "mesa/src/%s", mf->path);
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	CHECK(m != NULL);
@@ -156,7 +149,7 @@ TEST(afuc)    { check_file(&mesa_files[2]); }
 TEST(ir3_known_overlap_word)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/freedreno/isa/ir3.xml", shared_dir());
+	testlib_shared_path(path, sizeof path, "mesa/src/freedreno/isa/ir3.xml");
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	CHECK(m != NULL);
@@ -177,7 +170,7 @@ TEST(ir3_known_overlap_word)
 int main(void)
 {
 	char probe[1024];
-	snprintf(probe, sizeof probe, "%s/mesa/src/freedreno/isa/ir3.xml", shared_dir());
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
 	if (!testlib_have_shared(probe))
 		return testlib_finish();
 	RUN(ir3);

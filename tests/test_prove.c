@@ -12,12 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *shared_dir(void)
-{
-	const char *env = getenv("ISACHECK_SHARED_DIR");
-	return env && *env ? env : ISACHECK_SHARED_DIR;
-}
-
 /* This test's own matcher: straight from the merged masks, bit by bit,
  * without the prover's cube view. */
 static bool matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
@@ -133,7 +127,7 @@ static void check_engines_agree(const spec_model *m)
 static spec_model *load_mesa(const char *rel)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/mesa/src/%s", shared_dir(), rel);
+	testlib_shared_path(path, sizeof path, "mesa/src/%s", rel);
 	spec_diags d = {0};
 	spec_model *m = spec_load(path, &d);
 	spec_diags_free(&d);
@@ -531,7 +525,7 @@ TEST(every_spec_of_the_suite)
 int main(void)
 {
 	char probe[1024];
-	snprintf(probe, sizeof probe, "%s/mesa/src/freedreno/isa/ir3.xml", shared_dir());
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
 	bool have_mesa = access(probe, R_OK) == 0;
 	RUN(toy_findings);
 	RUN(allowlist_accepts_and_goes_stale);

@@ -3,16 +3,20 @@
  * TEST(name) functions and lists them in main() with RUN(name); each
  * failed CHECK prints file:line and the values, and the process exits 1
  * when any check failed, 77 (ctest's "skipped") when SKIP() was called
- * and nothing failed.
+ * and nothing failed.  Below them, the helpers several tests need: files,
+ * running the isacheck command, paths in ../shared, and reading its TSV
+ * vector files.
  */
 #ifndef ISACHECK_TESTLIB_H
 #define ISACHECK_TESTLIB_H
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static int testlib_failures;
 static int testlib_checks;
@@ -99,6 +103,203 @@ static inline bool testlib_have_shared(const char *probe)
 		SKIP("%s not found: this test needs ../shared beside the clone", probe);
 	}
 	return false;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* The whole file at path, malloc'd and NUL-terminated; NULL when it
+ * cannot be opened or read in full. */
+static inline char *testlib_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	char *s = n >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1) : NULL;
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* Removes a test's temporary folder and all in it; true when it worked. */
+static inline bool testlib_remove_tree(const char *dir)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0;
+}
+
+/* ------------------------------------------------------ commands */
+
+/* Runs a shell command line (the isacheck CLI, mostly); returns its exit
+ * code, -1 when it could not be started or did not exit (a crash).  Its
+ * whole standard output is *out, malloc'd, or NULL when the command
+ * could not be started or memory ran out. */
+static inline int testlib_run_capture(const char *cmdline, char **out)
+{
+	*out = NULL;
+	FILE *p = popen(cmdline, "r");
+	if (!p)
+		return -1;
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	for (size_t r; buf && (r = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
+		len += r;
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
+	}
+	/* Read to the end even without a buffer: a command whose output is
+	 * cut off would die of SIGPIPE, and its exit code be lost. */
+	while (fgetc(p) != EOF) {
+	}
+	if (buf)
+		buf[len] = '\0';
+	int st = pclose(p);
+	*out = buf;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The same with (a prefix of) its standard output in out[outlen],
+ * NUL-terminated; out may be NULL when the output does not matter. */
+static inline int testlib_run(const char *cmdline, char *out, size_t outlen)
+{
+	char *all;
+	int rc = testlib_run_capture(cmdline, &all);
+	if (out && outlen) {
+		size_t n = all ? strlen(all) : 0;
+		if (n > outlen - 1)
+			n = outlen - 1;
+		memcpy(out, all ? all : "", n);
+		out[n] = '\0';
+	}
+	free(all);
+	return rc;
+}
+
+/* ------------------------------------------------------- ../shared */
+
+#ifdef ISACHECK_SHARED_DIR
+/* ../shared, or where the environment's ISACHECK_SHARED_DIR says it is. */
+static inline const char *testlib_shared_dir(void)
+{
+	const char *env = getenv("ISACHECK_SHARED_DIR");
+	return env && *env ? env : ISACHECK_SHARED_DIR;
+}
+
+/* Writes the path of a file in ../shared, given printf-style relative to
+ * it ("mesa/vectors/%s"), into buf; returns buf. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline char *testlib_shared_path(char *buf, size_t len, const char *rel, ...)
+{
+	int n = snprintf(buf, len, "%s/", testlib_shared_dir());
+	if (n >= 0 && (size_t)n < len) {
+		va_list ap;
+		va_start(ap, rel);
+		vsnprintf(buf + n, len - (size_t)n, rel, ap);
+		va_end(ap);
+	}
+	return buf;
+}
+#endif
+
+/* ------------------------------------------------ TSV vector files */
+
+/* Splits a TSV line in place, its line end cut first; returns the
+ * number of columns (at most max; the last one is cut at its tab). */
+static inline size_t testlib_split_tabs(char *line, char **cols, size_t max)
+{
+	size_t n = 0, len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	for (char *p = line; n < max;) {
+		cols[n++] = p;
+		char *tab = strchr(p, '\t');
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	return n;
+}
+
+/* A vector file (the .tsv files of ../shared's mesa/vectors/ and blob/:
+ * a header line, then a row a line) read row by row. */
+typedef struct testlib_tsv {
+	FILE *f;
+	size_t line; /* the file's line number of the row last read */
+	char buf[16384];
+} testlib_tsv;
+
+/* Opens path and passes its header; false when it cannot be read. */
+static inline bool testlib_tsv_open(testlib_tsv *t, const char *path)
+{
+	t->line = 1;
+	t->f = fopen(path, "r");
+	if (t->f && !fgets(t->buf, sizeof t->buf, t->f)) {
+		fclose(t->f);
+		t->f = NULL;
+	}
+	return t->f != NULL;
+}
+
+/* The next row's columns, split in place in t (they live until the next
+ * call); returns their number, 0 at the end of the file. */
+static inline size_t testlib_tsv_next(testlib_tsv *t, char **cols, size_t max)
+{
+	if (!t->f || !fgets(t->buf, sizeof t->buf, t->f))
+		return 0;
+	t->line++;
+	return testlib_split_tabs(t->buf, cols, max);
+}
+
+static inline void testlib_tsv_close(testlib_tsv *t)
+{
+	if (t->f)
+		fclose(t->f);
+	t->f = NULL;
+}
+
+/* Undoes the TSV's C escapes (\t, \n, \\; any other escaped character
+ * stands for itself), in place. */
+static inline void testlib_unescape(char *s)
+{
+	char *o = s;
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* Reads up to max hex words separated by blanks ("00000000 0x1f");
+ * returns how many. */
+static inline size_t testlib_parse_words(const char *s, uint32_t *w, size_t max)
+{
+	size_t n = 0;
+	while (*s && n < max) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 16);
+		if (end == s)
+			break;
+		w[n++] = (uint32_t)v;
+		s = end;
+	}
+	return n;
 }
 
 static inline int testlib_finish(void)

@@ -151,6 +151,125 @@ void prove_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len
 /* A cube as a pattern, most significant bit first: 0, 1, x (free). */
 void prove_format_cube(const prove_cube *c, unsigned size, char *buf, size_t len);
 
+
+/* ================================================================= diff */
+
+/*
+ * What an edit of a spec changes (`isacheck diff OLD NEW`).  Roots are
+ * matched by name; leaves of a root by name (per-generation variants by
+ * equal, then overlapping, gen ranges), and a leaf left unmatched on both
+ * sides with the same pattern cube and the same fields is a rename.
+ *
+ * Per root and generation interval (cut wherever a leaf of either side
+ * starts or stops living) the word space is split, as the prover's
+ * coverage does, on one bit at a time, but only where the two sides can
+ * differ: a region where every leaf of one side has a counterpart on the
+ * other that pins the same bits to the same values there decodes alike
+ * throughout and is not split further.  The regions left are disjoint
+ * cubes with a fixed set of matching leaves on each side, so the words
+ * whose decoding changes are counted exactly.  With the Z3 engine each
+ * interval is then proved: no word outside the regions decodes
+ * differently, and every word of a region has exactly its recorded
+ * leaves on both sides.
+ */
+
+typedef enum diff_leaf_kind {
+	DIFF_LEAF_ADDED,   /* new_leaf only */
+	DIFF_LEAF_REMOVED, /* old_leaf only */
+	DIFF_LEAF_RENAMED, /* same pattern and fields, another name */
+	DIFF_LEAF_PATTERN, /* same name, other pattern bits (merged with ancestors) */
+	DIFF_LEAF_GEN,     /* same name, other effective gen range */
+} diff_leaf_kind;
+
+typedef struct diff_leaf {
+	diff_leaf_kind kind;
+	const spec_bitset *old_leaf, *new_leaf; /* NULL on the side it is missing */
+} diff_leaf;
+
+/* A field of a matched leaf (merged with its ancestors, per case) that
+ * reads other bits, has another type, or exists on one side only. */
+typedef struct diff_field {
+	const spec_bitset *old_leaf, *new_leaf;
+	const char *name;
+	const char *case_expr;                 /* NULL: the default case */
+	const spec_field *old_field, *new_field; /* NULL: absent on that side */
+} diff_field;
+
+/* The words of one root and gen range that decode to one set of leaves in
+ * OLD and another in NEW (empty: nothing matches; two or more: ambiguous),
+ * or, when fields_only, to one matched leaf whose fields read differently. */
+typedef struct diff_decoding {
+	const char *root;             /* root name */
+	unsigned size;                /* root size in bits */
+	spec_gen gen;
+	const spec_bitset *const *old_leaves;
+	size_t nold;
+	const spec_bitset *const *new_leaves;
+	size_t nnew;
+	bool fields_only;
+	prove_count words;            /* how many words, at each generation of gen */
+	const uint64_t *witness;      /* one of them (root-sized) */
+	uint32_t witness_gen;         /* gen.min */
+} diff_decoding;
+
+/* Holes per root and gen range: words no leaf matches. */
+typedef struct diff_holes {
+	const char *root;
+	spec_gen gen;
+	prove_count opened;           /* decoded in OLD, nothing matches in NEW */
+	prove_count filled;           /* nothing matched in OLD, decoded in NEW */
+} diff_holes;
+
+/* A matched leaf whose display (template of the default case, inherited
+ * if not its own, or displayed name) changed, with a word that decodes to
+ * it on both sides, to be printed old and new. */
+typedef struct diff_display {
+	const spec_bitset *old_leaf, *new_leaf;
+	const char *old_text, *new_text; /* templates; NULL: none */
+	const uint64_t *witness;      /* NULL: no word decodes to it alone on both sides */
+	uint32_t witness_gen;
+} diff_display;
+
+typedef struct diff_root {
+	const spec_bitset *old_root, *new_root; /* NULL: added or removed */
+} diff_root;
+
+typedef struct diff_result {
+	prove_result old_proof, new_proof; /* the proofs of both sides */
+	diff_root *roots;             /* added, removed, or resized (not compared) */
+	size_t nroots;
+	diff_leaf *leaves;
+	size_t nleaves;
+	diff_field *fields;
+	size_t nfields;
+	diff_decoding *decodings;     /* by root, then gen, then region order */
+	size_t ndecodings;
+	diff_holes *holes;            /* only ranges where holes changed */
+	size_t nholes;
+	diff_display *displays;
+	size_t ndisplays;
+	/* Overlaps and accounting problems of NEW that OLD did not have
+	 * (compared by leaf names, renames followed), and those of OLD that
+	 * NEW no longer has. */
+	const prove_overlap **overlaps_introduced, **overlaps_fixed;
+	size_t noverlaps_introduced, noverlaps_fixed;
+	const prove_accounting **accounting_introduced, **accounting_fixed;
+	size_t naccounting_introduced, naccounting_fixed;
+	size_t queries;               /* Z3 queries of the diff proof itself */
+	bool any_unknown;             /* some question went undecided */
+	struct diff_result_private *priv;
+} diff_result;
+
+/* Compares two loaded specs.  Both models must outlive the result.
+ * Returns false only when memory or the solver cannot be set up (a
+ * diagnostic says why). */
+bool diff_models(const spec_model *old_model, const spec_model *new_model,
+                 const prove_options *opt, diff_result *out, spec_diags *diags);
+void diff_result_free(diff_result *r);
+/* Whether the encoding spaces are the same: no root, leaf, field,
+ * decoding, hole, display, overlap or accounting change. */
+bool diff_is_empty(const diff_result *r);
+
 #ifdef __cplusplus
 }
 #endif

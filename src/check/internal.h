@@ -1,11 +1,14 @@
 /*
  * internal.h - private to src/check: the per-root view of leaves as
- * cubes, the small bit-vector helpers, and the Z3 engine's interface.
+ * cubes, the small helpers prove.c and diff.c share (shared.c), the Z3
+ * engine's interface and the Z3 pieces diff.c's own proof builds on.
  */
 #ifndef ISACHECK_CHECK_INTERNAL_H
 #define ISACHECK_CHECK_INTERNAL_H
 
 #include "check.h"
+
+#include <z3.h>
 
 /* A leaf seen as the set of words it matches: bits in `fixed` must equal
  * `value` (fixed = mask & ~dontcare), at generations inside `gen`. */
@@ -35,6 +38,38 @@ static inline uint64_t top_mask(unsigned size)
 }
 unsigned bits_popcount(const uint64_t *w, unsigned nw);
 
+/* ------------------------------------------------ shared.c: cube helpers */
+
+/* Leaf b as a cube of nw words, its bits in fixed and value. */
+void leaf_cube_init(leaf_cube *c, const spec_bitset *b, uint64_t *fixed, uint64_t *value,
+                    unsigned nw);
+
+/* An array of items of `size` bytes that grows by doubling. */
+typedef struct growable {
+	void *items;
+	size_t n, cap, size;
+} growable;
+/* A new zeroed item at the end; NULL when memory runs out. */
+void *grow(growable *g);
+
+/* c += 2^e (carries past the top are lost: counts fit by construction). */
+void count_add_pow2(prove_count *c, unsigned e);
+
+/* Appends to pts (room for 2 * nc more) the generations inside rg where a
+ * cube of c starts to live or has just stopped (its max + 1); returns the
+ * new count.  Between two cuts the set of live leaves does not change. */
+size_t gen_cuts_add(uint32_t *pts, size_t n, spec_gen rg, const leaf_cube *c, size_t nc);
+/* Sorts cut points and drops repeats; returns how many remain. */
+size_t gen_cuts_sort(uint32_t *pts, size_t n);
+
+/* Choosing the bit to split a region on (the one most leaves still pin,
+ * as a BDD would): bitcount_add counts, per bit, the bits c pins that the
+ * region (fixed) leaves free; bitcount_best sets *best to the bit with
+ * the highest count (the lowest such bit) and returns that count, or 0,
+ * leaving *best alone, when no bit is pinned. */
+void bitcount_add(unsigned *bitcount, const leaf_cube *c, const uint64_t *fixed, unsigned nw);
+unsigned bitcount_best(const unsigned *bitcount, unsigned size, unsigned *best);
+
 /* ------------------------------------------------------------- Z3 engine */
 
 typedef enum z3_answer { Z3_ANSWER_NO, Z3_ANSWER_YES, Z3_ANSWER_UNKNOWN } z3_answer;
@@ -62,5 +97,36 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
  * exactly the undecoded words.  Also checks that no word of any hole is
  * matched by a live leaf (returned as YES when one is). */
 z3_answer z3_coverage(z3_engine *z, spec_gen gen, const prove_cube *holes, size_t nholes);
+
+/* ------------------------------------- Z3 pieces (z3.c), diff.c's too */
+
+/* A context with one solver under the options' limits, and the unknowns
+ * of every question: the word w (size bits) and the generation g (32). */
+typedef struct z3_base {
+	Z3_context ctx;
+	Z3_solver solver;
+	Z3_sort word_sort, gen_sort;
+	Z3_ast w, g;
+	unsigned size;
+	size_t queries;
+} z3_base;
+
+/* False when Z3 cannot start (ctx NULL).  Z3 errors do not abort: they
+ * stay in Z3_get_error_code for the caller to look at. */
+bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt);
+/* Frees what init made; b may be all zero. */
+void z3_base_free(z3_base *b);
+/* Another solver of b's context under the same limits (referenced). */
+Z3_solver z3_solver_new(const z3_base *b, const prove_options *opt);
+/* The constant of b->size bits whose bit i is bit i of w. */
+Z3_ast z3_bits(const z3_base *b, const uint64_t *w);
+/* (w & fixed) == value */
+Z3_ast z3_in_cube(const z3_base *b, const uint64_t *fixed, const uint64_t *value);
+/* gen.min <= g <= gen.max */
+Z3_ast z3_in_gen(const z3_base *b, spec_gen gen);
+z3_answer z3_answer_of(Z3_lbool r);
+/* Whether q can hold together with what b->solver holds (asked in a
+ * push/pop scope, counted in b->queries). */
+z3_answer z3_check(z3_base *b, Z3_ast q);
 
 #endif

@@ -39,14 +39,6 @@ static uint64_t *result_bits(prove_result *r, unsigned nw)
 	return w;
 }
 
-unsigned bits_popcount(const uint64_t *w, unsigned nw)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < nw; i++)
-		n += (unsigned)__builtin_popcountll(w[i]);
-	return n;
-}
-
 void prove_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -103,15 +95,8 @@ static bool view_init(root_view *v, const spec_root *r)
 		return false;
 	}
 	for (size_t i = 0; i < r->nleaves; i++) {
-		const spec_bitset *b = r->leaves[i];
-		uint64_t *fixed = store + i * 2 * v->nw, *value = fixed + v->nw;
-		bool empty = b->gen.min > b->gen.max;
-		for (unsigned k = 0; k < v->nw; k++) {
-			fixed[k] = b->mask.w[k] & ~b->dontcare.w[k];
-			value[k] = b->match.w[k] & fixed[k];
-			empty |= (b->match.w[k] & ~fixed[k]) != 0;
-		}
-		v->leaves[i] = (leaf_cube){b, fixed, value, b->gen, bits_popcount(fixed, v->nw), empty};
+		uint64_t *fixed = store + i * 2 * v->nw;
+		leaf_cube_init(&v->leaves[i], r->leaves[i], fixed, fixed + v->nw, v->nw);
 	}
 	return true;
 }
@@ -132,26 +117,6 @@ static bool gen_meet(spec_gen a, spec_gen b, spec_gen *out)
 }
 
 /* ------------------------------------------------------------ results */
-
-typedef struct growable {
-	void *items;
-	size_t n, cap, size;
-} growable;
-
-static void *grow(growable *g)
-{
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 16;
-		void *p = realloc(g->items, cap * g->size);
-		if (!p)
-			return NULL;
-		g->items = p;
-		g->cap = cap;
-	}
-	void *slot = (char *)g->items + g->n++ * g->size;
-	memset(slot, 0, g->size);
-	return slot;
-}
 
 typedef struct prover {
 	const spec_model *m;
@@ -431,19 +396,11 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
 		free(keep);
 		return;
 	}
-	unsigned best = 0, best_n = 0;
+	unsigned best = 0;
 	memset(sp->bitcount, 0, sp->size * sizeof *sp->bitcount);
-	for (size_t i = 0; i < k; i++) {
-		const leaf_cube *c = sp->live[keep[i]];
-		for (unsigned w = 0; w < nw; w++)
-			for (uint64_t m = c->fixed[w] & ~fixed[w]; m; m &= m - 1)
-				sp->bitcount[w * 64 + (unsigned)__builtin_ctzll(m)]++;
-	}
-	for (unsigned b = 0; b < sp->size; b++)
-		if (sp->bitcount[b] > best_n) {
-			best_n = sp->bitcount[b];
-			best = b;
-		}
+	for (size_t i = 0; i < k; i++)
+		bitcount_add(sp->bitcount, sp->live[keep[i]], fixed, nw);
+	bitcount_best(sp->bitcount, sp->size, &best);
 	uint64_t bit = (uint64_t)1 << (best % 64);
 	unsigned w = best / 64;
 	fixed[w] |= bit;
@@ -454,20 +411,6 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
 	fixed[w] &= ~bit;
 	value[w] &= ~bit;
 	free(keep);
-}
-
-static void count_add_pow2(prove_count *c, unsigned e)
-{
-	size_t k = e / 64;
-	uint64_t add = (uint64_t)1 << (e % 64);
-	while (k < sizeof c->w / sizeof *c->w) {
-		uint64_t old = c->w[k];
-		c->w[k] += add;
-		if (c->w[k] >= old)
-			break;
-		add = 1;
-		k++;
-	}
 }
 
 /* Grows a hole into a largest unallocated cube: frees its fixed bits one
@@ -633,12 +576,6 @@ out:
 	free(a.free_bits);
 }
 
-static int cmp_u32(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	return (a > b) - (a < b);
-}
-
 /* Splits the root's gen range where the set of live leaves changes. */
 static void coverage(prover *p, const root_view *v, z3_engine *z)
 {
@@ -652,18 +589,8 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 	}
 	size_t n = 0;
 	pts[n++] = rg.min;
-	for (size_t i = 0; i < v->nleaves; i++) {
-		spec_gen g = v->leaves[i].gen;
-		if (g.min > rg.min && g.min <= rg.max)
-			pts[n++] = g.min;
-		if (g.max < rg.max && g.max >= rg.min)
-			pts[n++] = g.max + 1;
-	}
-	qsort(pts, n, sizeof *pts, cmp_u32);
-	size_t u = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!u || pts[i] != pts[u - 1])
-			pts[u++] = pts[i];
+	n = gen_cuts_add(pts, n, rg, v->leaves, v->nleaves);
+	size_t u = gen_cuts_sort(pts, n);
 	/* Intervals [pts[i], pts[i+1]-1]; neighbours with equal live sets
 	 * are one interval. */
 	for (size_t i = 0; i < u;) {

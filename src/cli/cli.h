@@ -18,6 +18,10 @@ typedef enum out_format { OUT_TEXT, OUT_JSON } out_format;
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(FILE *f, const char *s);
+/* The same, or null when s is NULL. */
+void json_string_or_null(FILE *f, const char *s);
+/* A generation range as JSON: {"min":N,"max":N}. */
+void json_gen(FILE *f, spec_gen g);
 /* A generation range as a reader writes it: "600..max", "0..5", "7". */
 void format_gen(spec_gen g, char *buf, size_t len);
 /* Whether rule is one of a comma-separated list (--ignore=a,b). */
@@ -28,6 +32,29 @@ const char *base_name(const char *path);
 void print_diag_text(FILE *f, const spec_diag *d);
 /* Prints one diagnostic as a JSON object (no trailing newline). */
 void print_diag_json(FILE *f, const spec_diag *d);
+/* Prints the fatal ones of d (why an input is unusable), as text. */
+void print_fatal_diags(FILE *f, const spec_diags *d);
+
+/* Option values (args.c).  A decimal number up to 1000000000 (--timeout=MS,
+ * --rlimit=N, --holes=N). */
+bool parse_uint_arg(const char *s, unsigned *out);
+/* A number as C writes it (decimal, 0x hex, 0 octal) up to max (--gen=N,
+ * --top=N). */
+bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out);
+
+/* 32-bit words of memory, growing (hexwords.c). */
+typedef struct word_buf {
+	uint32_t *w;
+	size_t n, cap;
+} word_buf;
+/* Appends one word; false when memory runs out. */
+bool push_word(word_buf *ws, uint32_t v);
+/* One hex WORD as disasm --hex and triage's hex text read it: 8 digits or
+ * fewer (no '_') is one memory word; longer, or with '_', a whole
+ * instruction of instr_words words written high word first.  False with
+ * a one-line reason in err on garbage. */
+bool parse_hex_arg(const char *arg, unsigned instr_words, word_buf *ws, char *err,
+                   size_t errlen);
 
 int cmd_lint(int argc, char **argv);
 /* prove, or check (lint then prove) when lint is true */
@@ -35,5 +62,17 @@ int cmd_prove(int argc, char **argv, bool lint);
 /* disasm, or decode (structured) when decode is true */
 int cmd_codec(int argc, char **argv, bool decode);
 int cmd_asm(int argc, char **argv);
+/* what an edit of a spec changes (OLD NEW, or --git=REV FILE...) */
+int cmd_diff(int argc, char **argv);
+/* disasm/decode --program (program_cmd.c): one whole program of n words,
+ * framed by the spec's <program> NAME ("" for its only one). */
+struct codec;
+struct codec_disasm_options;
+int program_command(const struct codec *c, const char *name, const char *input,
+                    const uint32_t *w, size_t n, bool decode, bool json,
+                    const struct codec_disasm_options *opt);
+int cmd_triage(int argc, char **argv);
+/* the Markdown encoding reference of a spec (doc_cmd.c) */
+int cmd_doc(int argc, char **argv);
 
 #endif

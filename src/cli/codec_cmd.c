@@ -22,6 +22,8 @@ static const char codec_usage[] =
 	"options:\n"
 	"  --gen=N            the generation to decode for (required when SPEC has <gen>)\n"
 	"  --root=NAME        decode against this root (default #instruction, else the widest)\n"
+	"  --program[=NAME]   the input is one whole program, cut into instructions by\n"
+	"                     SPEC's <program> (docs/framing.md); exit 2 when it cannot be framed\n"
 	"%s"
 	"  FILE               raw little-endian instructions; '-' reads standard input\n"
 	"  --hex WORD...      8-digit WORDs are 32-bit memory words, low word first; a\n"
@@ -30,82 +32,7 @@ static const char codec_usage[] =
 
 #define MAX_INPUT_BYTES (256u << 20)
 
-typedef struct words {
-	uint32_t *w;
-	size_t n, cap;
-} words;
-
-static bool push_word(words *ws, uint32_t v)
-{
-	if (ws->n == ws->cap) {
-		size_t cap = ws->cap ? ws->cap * 2 : 256;
-		uint32_t *p = realloc(ws->w, cap * sizeof *p);
-		if (!p)
-			return false;
-		ws->w = p;
-		ws->cap = cap;
-	}
-	ws->w[ws->n++] = v;
-	return true;
-}
-
-/* One --hex argument; false with a message on garbage. */
-static bool parse_hex_arg(const char *arg, unsigned instr_words, words *ws, char *err,
-                          size_t errlen)
-{
-	const char *s = arg;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	char digits[SPEC_MAX_BITS / 4 + 1];
-	size_t nd = 0;
-	bool grouped = false;
-	for (const char *p = s; *p; p++) {
-		if (*p == '_') {
-			grouped = true;
-			continue;
-		}
-		if (!isxdigit((unsigned char)*p)) {
-			snprintf(err, errlen, "'%s' is not hexadecimal (bad character '%c')", arg, *p);
-			return false;
-		}
-		if (nd >= sizeof digits - 1) {
-			snprintf(err, errlen, "'%s' is longer than any instruction", arg);
-			return false;
-		}
-		digits[nd++] = *p;
-	}
-	digits[nd] = 0;
-	if (!nd) {
-		snprintf(err, errlen, "'%s' holds no hex digits", arg);
-		return false;
-	}
-	if (nd <= 8 && !grouped) { /* one memory word */
-		return push_word(ws, (uint32_t)strtoul(digits, NULL, 16)) ||
-		       (snprintf(err, errlen, "out of memory"), false);
-	}
-	/* a whole instruction, high word first: pad to instr_words * 8 digits */
-	size_t want = (size_t)instr_words * 8;
-	if (nd > want) {
-		snprintf(err, errlen, "'%s' has %zu hex digits; an instruction here has %zu", arg, nd,
-		         want);
-		return false;
-	}
-	char full[SPEC_MAX_BITS / 4 + 1];
-	memset(full, '0', want - nd);
-	memcpy(full + want - nd, digits, nd + 1);
-	for (size_t k = instr_words; k-- > 0;) {
-		char chunk[9];
-		memcpy(chunk, full + k * 8, 8);
-		chunk[8] = 0;
-		if (!push_word(ws, (uint32_t)strtoul(chunk, NULL, 16))) {
-			snprintf(err, errlen, "out of memory");
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool read_binary(const char *path, words *ws, char *err, size_t errlen)
+static bool read_binary(const char *path, word_buf *ws, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
@@ -166,9 +93,7 @@ static bool session_open(session *ss, const char *cmd, const char *spec_path,
 	ss->m = spec_load(spec_path, diags);
 	if (!ss->m) {
 		spec_diags_sort(diags);
-		for (size_t i = 0; i < diags->count; i++)
-			if (diags->items[i].severity == SPEC_FATAL)
-				print_diag_text(stderr, &diags->items[i]);
+		print_fatal_diags(stderr, diags);
 		return false;
 	}
 	ss->c = codec_new(ss->m, diags);
@@ -204,14 +129,6 @@ static void session_close(session *ss)
 	codec_free(ss->c);
 	spec_model_free(ss->m);
 	*ss = (session){0};
-}
-
-static bool parse_gen_opt(const char *s, unsigned long *gen)
-{
-	char *end;
-	errno = 0;
-	*gen = strtoul(s, &end, 0);
-	return *s && !*end && !errno && *gen <= UINT32_MAX;
 }
 
 static void print_value_json(FILE *f, const codec_value *v)
@@ -263,6 +180,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 		  "  --labels           branch labels over the whole program\n"
 		  "  --no-match=mesa|ir3|afuc  how undecodable words print (default mesa)\n";
 	const char *spec_path = NULL, *file = NULL, *root_name = NULL;
+	const char *program = NULL; /* --program: "" for the spec's only one */
 	bool have_gen = false, hex_mode = false, json = json_decode;
 	unsigned long gen = 0;
 	codec_disasm_options opt = {.show_errors = true, .no_match = CODEC_NO_MATCH_MESA};
@@ -282,8 +200,10 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--hex")) {
 			hex_mode = true;
+		} else if (!strcmp(a, "--program") || !strncmp(a, "--program=", 10)) {
+			program = a[9] ? a + 10 : "";
 		} else if (!strncmp(a, "--gen=", 6)) {
-			ok = parse_gen_opt(a + 6, &gen);
+			ok = parse_ulong_arg(a + 6, UINT32_MAX, &gen);
 			have_gen = true;
 		} else if (!strncmp(a, "--root=", 7) && a[7]) {
 			root_name = a + 7;
@@ -326,7 +246,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 
 	spec_diags diags = {0};
 	session ss = {0};
-	words ws = {0};
+	word_buf ws = {0};
 	char err[512];
 	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, &diags))
 		goto out;
@@ -340,6 +260,11 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 			ok = parse_hex_arg(hex[i], iw, &ws, err, sizeof err);
 	} else {
 		ok = read_binary(file, &ws, err, sizeof err);
+	}
+	if (ok && program) {
+		rc = program_command(c, program, file ? file : "--hex", ws.w, ws.n, json_decode, json,
+		                     &opt);
+		goto out;
 	}
 	if (ok && ws.n % iw) {
 		snprintf(err, sizeof err, "%zu words are not a whole number of %u-word instructions "
@@ -440,7 +365,7 @@ int cmd_asm(int argc, char **argv)
 			fputs(asm_usage, stdout);
 			return EXIT_CLEAN;
 		} else if (!strncmp(a, "--gen=", 6)) {
-			ok = parse_gen_opt(a + 6, &gen);
+			ok = parse_ulong_arg(a + 6, UINT32_MAX, &gen);
 			have_gen = true;
 		} else if (!strcmp(a, "--format=hex")) {
 			binary = false;

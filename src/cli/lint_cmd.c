@@ -1,14 +1,17 @@
 /* lint_cmd.c - `isacheck lint`: load, resolve and lint spec files. */
 #include "cli.h"
+#include "codec.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const char lint_usage[] =
-	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] FILE...\n"
+	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays] FILE...\n"
 	"  Loads each FILE (an isaspec XML file; imports are read relative to it)\n"
 	"  and reports every finding as file:line:col: severity: message [rule].\n"
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
+	"  --displays also reports each leaf whose text cannot be parsed back into\n"
+	"  its bits (rule display-not-invertible: what the assembler cannot invert).\n"
 	"  exit: 0 clean, 1 findings, 2 unusable input or bad usage\n";
 
 /* Checks every name in a --ignore list against the rule table. */
@@ -30,6 +33,7 @@ int cmd_lint(int argc, char **argv)
 {
 	out_format fmt = OUT_TEXT;
 	const char *ignore = NULL;
+	bool displays = false;
 	int nfiles = 0;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	if (!files)
@@ -45,6 +49,8 @@ int cmd_lint(int argc, char **argv)
 			fputs(lint_usage, stdout);
 			free(files);
 			return EXIT_CLEAN;
+		} else if (!strcmp(a, "--displays")) {
+			displays = true;
 		} else if (!strcmp(a, "--format=text")) {
 			fmt = OUT_TEXT;
 		} else if (!strcmp(a, "--format=json")) {
@@ -74,6 +80,11 @@ int cmd_lint(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		spec_diags diags = {0};
 		spec_model *m = spec_load(files[i], &diags);
+		if (m && displays) {
+			codec *c = codec_new(m, &diags);
+			codec_lint_displays(c, &diags);
+			codec_free(c);
+		}
 		spec_diags_sort(&diags);
 		size_t shown = 0;
 		if (fmt == OUT_JSON) {

@@ -18,6 +18,9 @@ static void usage(FILE *f)
 	      "  disasm SPEC     print instructions as Mesa's disassembler does\n"
 	      "  decode SPEC     decode instructions into leaf, fields and issues (JSON)\n"
 	      "  asm SPEC        assemble text into instructions, by the display templates\n"
+	      "  diff OLD NEW    what an edit changes: leaves, decodings, holes, overlaps (proved)\n"
+	      "  triage SPEC INPUT...  find and cluster what SPEC does not explain in binaries\n"
+	      "  doc SPEC        write SPEC's encoding reference as Markdown (tables, bit diagrams, holes)\n"
 	      "  rules           list the rules lint can report\n"
 	      "  help            this text\n"
 	      "\n"
@@ -62,6 +65,12 @@ int main(int argc, char **argv)
 		return cmd_codec(argc - 1, argv + 1, true);
 	if (!strcmp(cmd, "asm"))
 		return cmd_asm(argc - 1, argv + 1);
+	if (!strcmp(cmd, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(cmd, "doc"))
+		return cmd_doc(argc - 1, argv + 1);
+	if (!strcmp(cmd, "triage"))
+		return cmd_triage(argc - 1, argv + 1);
 	if (!strcmp(cmd, "rules"))
 		return cmd_rules();
 	fprintf(stderr, "isacheck: unknown command '%s'\n", cmd);

@@ -1,6 +1,8 @@
-/* out.c - printing diagnostics as text and JSON. */
+/* out.c - printing diagnostics as text and JSON, and the JSON pieces
+ * every command's output shares. */
 #include "cli.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -64,12 +66,32 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void json_string_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+void json_gen(FILE *f, spec_gen g)
+{
+	fprintf(f, "{\"min\":%" PRIu32 ",\"max\":%" PRIu32 "}", g.min, g.max);
+}
+
 void print_diag_text(FILE *f, const spec_diag *d)
 {
 	/* Fatal problems are errors to the reader; the exit code tells them apart. */
 	const char *sev = d->severity == SPEC_WARNING ? "warning" : "error";
 	fprintf(f, "%s:%u:%u: %s: %s [%s]\n", d->loc.file ? d->loc.file : "-",
 	        d->loc.line, d->loc.col, sev, d->message, d->rule);
+}
+
+void print_fatal_diags(FILE *f, const spec_diags *d)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (d->items[i].severity == SPEC_FATAL)
+			print_diag_text(f, &d->items[i]);
 }
 
 void print_diag_json(FILE *f, const spec_diag *d)

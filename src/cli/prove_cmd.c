@@ -21,16 +21,6 @@ static const char prove_usage[] =
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
 
-static bool parse_uint_opt(const char *s, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	if (!*s || *end || v > 1000000000ul)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
 /* Keeps the diagnostics a command shows: all for check (less --ignore),
  * only fatal ones for prove. */
 static void filter_diags(spec_diags *d, bool lint, const char *ignore)
@@ -124,11 +114,11 @@ int cmd_prove(int argc, char **argv, bool lint)
 			else
 				ok = false;
 		} else if (!strncmp(a, "--timeout=", 10)) {
-			ok = parse_uint_opt(a + 10, &opt.timeout_ms);
+			ok = parse_uint_arg(a + 10, &opt.timeout_ms);
 		} else if (!strncmp(a, "--rlimit=", 9)) {
-			ok = parse_uint_opt(a + 9, &opt.rlimit);
+			ok = parse_uint_arg(a + 9, &opt.rlimit);
 		} else if (!strncmp(a, "--holes=", 8)) {
-			ok = parse_uint_opt(a + 8, &opt.max_holes) && opt.max_holes <= 10000;
+			ok = parse_uint_arg(a + 8, &opt.max_holes) && opt.max_holes <= 10000;
 		} else if (!strncmp(a, "--allow=", 8) && a[8]) {
 			allow_path = a + 8;
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {

@@ -36,6 +36,11 @@ typedef struct report {
 #define RULE_DOUBLY       "doubly-claimed-bits" /* a leaf bit claimed twice */
 #define RULE_STALE        "allowlist-stale" /* an allowlist entry matching nothing */
 #define RULE_UNKNOWN      "unknown"         /* the solver could not decide */
+/* `isacheck diff`: changes between two versions, reported as notes */
+#define RULE_DIFF_LEAF     "diff-leaf"      /* a leaf added, removed, renamed, re-patterned */
+#define RULE_DIFF_FIELD    "diff-field"     /* a field reads other bits or another type */
+#define RULE_DIFF_DECODING "diff-decoding"  /* words that decode differently */
+#define RULE_DIFF_DISPLAY  "diff-display"   /* a leaf prints differently */
 
 void report_write_text(FILE *f, const report *r);
 void report_write_json(FILE *f, const report *r);

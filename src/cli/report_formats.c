@@ -37,20 +37,6 @@ static char *str_fmt(const char *fmt, ...)
 	return s;
 }
 
-/* A string, or null when there is none. */
-static void put_str_or_null(FILE *f, const char *s)
-{
-	if (s)
-		json_string(f, s);
-	else
-		fputs("null", f);
-}
-
-static void put_gen(FILE *f, spec_gen g)
-{
-	fprintf(f, "{\"min\":%" PRIu32 ",\"max\":%" PRIu32 "}", g.min, g.max);
-}
-
 /* -------------------------------------------------------------- bits */
 
 static bool mask_bit(const uint64_t *m, unsigned i)
@@ -249,6 +235,10 @@ static void walk_diags(walker *w, const spec_diags *diags, const char *fallback_
 		const spec_diag *d = &diags->items[i];
 		finding fd = {.kind = FK_LINT, .rule = d->rule, .diag = d, .loc = d->loc,
 		              .level = d->severity == SPEC_WARNING ? "warning" : "error"};
+		/* `isacheck diff` reports its changes as diff-* notes: information
+		 * for review, not problems. */
+		if (!strncmp(d->rule, "diff-", 5))
+			fd.level = "note";
 		if (!fd.loc.file)
 			fd.loc.file = fallback_file;
 		/* No line in the key: a finding must survive edits above it. */
@@ -414,7 +404,7 @@ static void json_leaf(FILE *f, const spec_bitset *b)
 	fputs("{\"name\":", f);
 	json_string(f, b->name);
 	fputs(",\"gen\":", f);
-	put_gen(f, b->gen);
+	json_gen(f, b->gen);
 	fputc('}', f);
 }
 
@@ -435,16 +425,16 @@ static void json_overlap_data(FILE *f, const finding *fd)
 	fputc(',', f);
 	json_leaf(f, ov->b);
 	fputs("],\"gen\":", f);
-	put_gen(f, ov->gen);
+	json_gen(f, ov->gen);
 	fputs(",\"witness\":", f);
-	put_str_or_null(f, fd->witness);
+	json_string_or_null(f, fd->witness);
 	fprintf(f, ",\"accepted\":%s", fd->accepted ? "true" : "false");
 	if (fd->accepted) {
 		const prove_allow *a = ov->allowed_by;
 		fputs(",\"allowlist\":{", f);
 		json_loc(f, a->loc);
 		fputs(",\"reason\":", f);
-		put_str_or_null(f, a->reason);
+		json_string_or_null(f, a->reason);
 		fputc('}', f);
 	}
 }
@@ -491,7 +481,7 @@ static void json_finding(const finding *fd, void *vctx)
 		fputs(",\"root\":", f);
 		json_string(f, fd->interval->root->bitset->name);
 		fputs(",\"gen\":", f);
-		put_gen(f, fd->interval->gen);
+		json_gen(f, fd->interval->gen);
 		break;
 	case FK_STALE:
 		fputs(",\"entry\":{\"a\":", f);
@@ -499,11 +489,11 @@ static void json_finding(const finding *fd, void *vctx)
 		fputs(",\"b\":", f);
 		json_string(f, fd->stale->b);
 		fputs(",\"root\":", f);
-		put_str_or_null(f, fd->stale->root);
+		json_string_or_null(f, fd->stale->root);
 		fputs(",\"gen\":", f);
-		put_gen(f, fd->stale->gen);
+		json_gen(f, fd->stale->gen);
 		fputs(",\"reason\":", f);
-		put_str_or_null(f, fd->stale->reason);
+		json_string_or_null(f, fd->stale->reason);
 		fputc('}', f);
 		break;
 	case FK_LINT:
@@ -520,7 +510,7 @@ static void json_interval(FILE *f, const prove_interval *iv)
 	fputs("{\"root\":", f);
 	json_string(f, root->name);
 	fprintf(f, ",\"size\":%u,\"gen\":", root->size);
-	put_gen(f, iv->gen);
+	json_gen(f, iv->gen);
 	fprintf(f, ",\"live_leaves\":%zu,\"undecoded\":", iv->live_leaves);
 	json_string(f, count);
 	/* JSON has no NaN or infinity; a fraction is within 0..1 anyway. */
@@ -618,6 +608,12 @@ static const struct {
 	                          "resource limit)"},
 	/* Reported by the allowlist parser in src/check, not in spec_rules(). */
 	{"allowlist-syntax", "error", "a line of the allowlist file that does not parse"},
+	{RULE_DIFF_LEAF, "note", "a leaf added, removed, renamed, or with other pattern bits "
+	                         "or generations (isacheck diff)"},
+	{RULE_DIFF_FIELD, "note", "a field of a leaf that reads other bits or another type "
+	                          "(isacheck diff)"},
+	{RULE_DIFF_DECODING, "note", "words whose decoding changes (isacheck diff)"},
+	{RULE_DIFF_DISPLAY, "note", "a leaf that prints differently (isacheck diff)"},
 };
 
 /* The rule ids a report uses, in order of first use: ruleIndex points here. */
@@ -717,9 +713,9 @@ static void sarif_properties(FILE *f, const finding *fd)
 		fputs(",\"properties\":{\"root\":", f);
 		json_string(f, fd->overlap->a->root->name);
 		fputs(",\"gen\":", f);
-		put_gen(f, fd->overlap->gen);
+		json_gen(f, fd->overlap->gen);
 		fputs(",\"witness\":", f);
-		put_str_or_null(f, fd->witness);
+		json_string_or_null(f, fd->witness);
 		fputs(",\"leaves\":[", f);
 		json_leaf(f, fd->overlap->a);
 		fputc(',', f);
@@ -741,7 +737,7 @@ static void sarif_properties(FILE *f, const finding *fd)
 		fputs(",\"properties\":{\"root\":", f);
 		json_string(f, fd->interval->root->bitset->name);
 		fputs(",\"gen\":", f);
-		put_gen(f, fd->interval->gen);
+		json_gen(f, fd->interval->gen);
 		fputc('}', f);
 		break;
 	case FK_STALE:

@@ -23,7 +23,7 @@
 #define ASM_MAX_PARTS    96
 #define ASM_MAX_ASSIGN   96
 #define ASM_MAX_EXT      8
-#define ASM_MAX_SUBSOLS  8
+#define ASM_MAX_SUBSOLS  32
 #define ASM_MAX_CANDS    64
 #define ASM_MAX_DEPTH    6
 #define ASM_WORK_LIMIT   2000000u  /* steps per line, against pathological templates */
@@ -62,10 +62,19 @@ typedef struct asm_run {
 	uint64_t *result;  /* words of the first verified encoding */
 	size_t found;      /* distinct verified encodings */
 	uint64_t first[SPEC_MAX_BITS / 64];
+	uint64_t second[SPEC_MAX_BITS / 64]; /* another encoding, when there is one */
+	size_t unclean;            /* encodings that print the line but decode with an issue */
 	unsigned rootsize;
+	/* the reading of the line that got furthest, for the error message */
+	size_t best_col;
+	const spec_bitset *best_leaf;
+	const spec_case *best_case;
+	char best_part[64];
+	bool best_complete;        /* it read the whole line; the final check refused */
 } asm_run;
 
-typedef struct frame {
+typedef struct frame frame;
+struct frame {
 	asm_run *run;
 	const spec_bitset *leaf;
 	const spec_case *dcase;     /* the case whose display is being matched */
@@ -87,7 +96,8 @@ typedef struct frame {
 	bool top;
 	subsol *out;                /* sub level: the solutions */
 	size_t nout;
-} frame;
+	const struct frame *up;     /* the frame whose field this one reads */
+};
 
 /* ---------------------------------------------------------- templates */
 
@@ -255,6 +265,19 @@ static void float_cands(const char *t, size_t avail, unsigned width, cand *cs, s
 		if (!strcmp(buf, "nan") || !strcmp(buf, "-nan")) /* glibc's %f of a quiet NaN */
 			bits = (buf[0] == '-' ? 0x80000000u : 0) | 0x7fc00000u;
 		add_cand(cs, n, end, width == 16 ? float_to_half(f) : bits);
+		/* %f prints six decimals, so other floats print the same: those
+		 * with fewer mantissa bits matter, since a derived float may be
+		 * built from fewer bits (etnaviv's 20-bit immediates: the low 12
+		 * bits are 0).  Offer each rounding that prints this text. */
+		for (unsigned drop = 1; width == 32 && drop < 23 && !isnan(f); drop++) {
+			uint32_t r = (bits + ((uint32_t)1 << (drop - 1))) & ~(((uint32_t)1 << drop) - 1);
+			float g;
+			memcpy(&g, &r, 4);
+			char again[64];
+			snprintf(again, sizeof again, "%f", (double)g);
+			if (r != bits && !strcmp(again, buf))
+				add_cand(cs, n, end, r);
+		}
 		break; /* the longest float reading only: %f is not ambiguous */
 	}
 }
@@ -319,29 +342,52 @@ static void type_cands(const spec_field *f, const char *t, size_t avail, cand *c
 /* ------------------------------------------------------------ search */
 
 static void sub_assemble(asm_run *run, const spec_root *root, const spec_field *via,
-                         const spec_bitset *outer, const char *text, size_t len,
+                         const frame *up, const char *text, size_t len,
                          unsigned depth, subsol *out, size_t *nout);
+
+/* Sets bit b of w to v unless something placed it already: then false
+ * when it differs (a conflict), unless soft. */
+static bool place_bit(uint64_t *w, uint64_t *placed, unsigned b, bool v, bool soft)
+{
+	uint64_t one = (uint64_t)1 << (b % 64);
+	if (placed[b / 64] & one)
+		return soft || ((w[b / 64] & one) != 0) == v;
+	placed[b / 64] |= one;
+	if (v)
+		w[b / 64] |= one;
+	return true;
+}
 
 static bool place_bits(uint64_t *w, uint64_t *placed, unsigned low, unsigned width,
                        uint64_t bits)
 {
-	for (unsigned i = 0; i < width && i < 64; i++) {
-		unsigned b = low + i;
-		uint64_t one = (uint64_t)1 << (b % 64);
-		bool v = (bits >> i) & 1;
-		if (placed[b / 64] & one) {
-			if (((w[b / 64] & one) != 0) != v)
-				return false;
+	for (unsigned i = 0; i < width && i < 64; i++)
+		if (!place_bit(w, placed, low + i, (bits >> i) & 1, false))
+			return false;
+	return true;
+}
+
+static bool frame_case_holds(const frame *fr, const spec_case *k);
+
+/* Places the asserts of case k: all of them (false on a conflict), or
+ * softly, only where nothing claimed the bits. */
+static bool place_case_asserts(uint64_t *w, uint64_t *placed, const spec_case *k, bool soft)
+{
+	for (size_t i = 0; i < k->nfields; i++) {
+		const spec_field *f = &k->fields[i];
+		if (f->kind != SPEC_ASSERT || f->high - f->low >= 64)
 			continue;
-		}
-		placed[b / 64] |= one;
-		if (v)
-			w[b / 64] |= one;
+		for (unsigned b = f->low; b <= f->high; b++)
+			if (!place_bit(w, placed, b, spec_bit(f->assert_value, b), soft))
+				return false;
 	}
 	return true;
 }
 
-/* The words of the frame's leaf: pattern bits, asserts, assigned fields. */
+/* The words of the frame's leaf: pattern bits, the asserts the decoder
+ * checks (those of the cases it visits looking for the display: each
+ * that holds, from the leaf up, until one has a display), assigned
+ * fields, and last the default cases' other asserts where free. */
 static bool frame_words(const frame *fr, uint64_t *w)
 {
 	const spec_bitset *leaf = fr->leaf;
@@ -352,24 +398,24 @@ static bool frame_words(const frame *fr, uint64_t *w)
 		w[k] = leaf->match.w[k] & fixed;
 		placed[k] = fixed;
 	}
-	for (const spec_bitset *s = leaf; s; s = s->parent) {
-		const spec_case *dc = s->ncases ? &s->cases[s->ncases - 1] : NULL;
-		for (size_t i = 0; dc && i < dc->nfields; i++) {
-			const spec_field *f = &dc->fields[i];
-			if (f->kind != SPEC_ASSERT || f->high - f->low >= 64)
+	bool found = false;
+	for (const spec_bitset *s = leaf; s && !found; s = s->parent)
+		for (size_t c = 0; c < s->ncases && !found; c++) {
+			const spec_case *k = &s->cases[c];
+			if (k != fr->dcase && !frame_case_holds(fr, k))
 				continue;
-			uint64_t v = 0;
-			for (unsigned b = f->low; b <= f->high; b++)
-				v |= (uint64_t)spec_bit(f->assert_value, b) << (b - f->low);
-			if (!place_bits(w, placed, f->low, f->high - f->low + 1, v))
+			if (!place_case_asserts(w, placed, k, false))
 				return false;
+			found = k->display != NULL;
 		}
-	}
 	for (size_t i = 0; i < fr->na; i++) {
 		const spec_field *f = fr->a[i].f;
 		if (!place_bits(w, placed, f->low, f->high - f->low + 1, fr->a[i].bits))
 			return false;
 	}
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		if (s->ncases)
+			place_case_asserts(w, placed, &s->cases[s->ncases - 1], true);
 	return true;
 }
 
@@ -473,12 +519,368 @@ static size_t hidden_fields(const frame *fr, hidden *out, size_t max)
 
 static void complete_words(frame *fr);
 
+/* ------------------------------------------- a sub-instruction's case
+ *
+ * Which display a sub-instruction prints with can depend on names it
+ * reads from outside through <param>s (etnaviv's destination prints
+ * "void" when the enclosing DST_USE is 0).  The text shows the display
+ * used, so those names are solved for: every value that makes the
+ * decoder choose this display is handed out, with the sub solution, for
+ * the enclosing instruction to set. */
+
+#define ASM_MAX_TRIAL 4
+#define ASM_TRIAL_VALS 8
+
+typedef struct frame_env {
+	const frame *fr;
+	const ext *trial;
+	unsigned ntrial;
+} frame_env;
+
+static const char *outer_name(const frame *fr, const char *inner)
+{
+	for (size_t k = 0; k < fr->nparams; k++)
+		if (!strcmp(fr->params[k].as, inner))
+			return fr->params[k].name;
+	return NULL;
+}
+
+static bool frame_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
+                         char *err, size_t errlen)
+{
+	const frame_env *fe = ctx;
+	const frame *fr = fe->fr;
+	for (size_t i = fr->na; i-- > 0;)
+		if (!strcmp(fr->a[i].f->name, name)) {
+			*value = (int64_t)fr->a[i].bits;
+			return true;
+		}
+	const char *outer = outer_name(fr, name);
+	if (outer) {
+		for (unsigned i = 0; i < fe->ntrial; i++)
+			if (!strcmp(fe->trial[i].name, outer)) {
+				*value = (int64_t)fe->trial[i].bits;
+				return true;
+			}
+		for (unsigned i = 0; i < fr->nex; i++)
+			if (!strcmp(fr->ex[i].name, outer)) {
+				*value = (int64_t)fr->ex[i].bits;
+				return true;
+			}
+		if (fr->up && depth < SPEC_MAX_EXPR_DEPTH) {
+			/* what the enclosing frame read so far */
+			frame_env up = {fr->up, NULL, 0};
+			return frame_lookup(&up, outer, depth + 1, value, err, errlen);
+		}
+		snprintf(err, errlen, "%s unknown", name);
+		return false;
+	}
+	const spec_field *f = find_field(fr->leaf, name);
+	if (f && f->kind == SPEC_DERIVED && f->expr) {
+		spec_eval_env env = {frame_lookup, (void *)fe, (int64_t)fr->run->gen, depth + 1};
+		return spec_expr_eval(f->expr, &env, value, err, errlen);
+	}
+	if (f && f->kind == SPEC_FIELD) {
+		*value = 0; /* unprinted: encoded as 0 */
+		return true;
+	}
+	snprintf(err, errlen, "%s unknown", name);
+	return false;
+}
+
+/* Whether case k applies to the frame's values (an expression that
+ * cannot be evaluated does not hold). */
+static bool frame_case_holds(const frame *fr, const spec_case *k)
+{
+	if (!k->expr)
+		return true;
+	frame_env fe = {fr, NULL, 0};
+	spec_eval_env env = {frame_lookup, &fe, (int64_t)fr->run->gen, 0};
+	int64_t v = 0;
+	char err[64];
+	return spec_expr_eval(k->expr, &env, &v, err, sizeof err) && v;
+}
+
+/* Whether the decoder would print the frame's leaf with fr->dcase. */
+static bool display_selected(const frame *fr, const ext *trial, unsigned ntrial)
+{
+	frame_env fe = {fr, trial, ntrial};
+	spec_eval_env env = {frame_lookup, &fe, (int64_t)fr->run->gen, 0};
+	for (const spec_bitset *s = fr->leaf; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++) {
+			const spec_case *k = &s->cases[c];
+			if (k->expr) {
+				int64_t v = 0;
+				char err[64];
+				if (!spec_expr_eval(k->expr, &env, &v, err, sizeof err) || !v)
+					continue;
+			}
+			if (k->display)
+				return k == fr->dcase;
+		}
+	return false;
+}
+
+/* The outside names the case expressions on the chain read that the
+ * frame has no value for yet, with values worth trying for each. */
+/* Whether the frame has a value for name: a derived value (computed), a
+ * field it assigned, a param it or its own enclosing frame knows. */
+static bool frame_knows(const frame *fr, const char *name, unsigned depth)
+{
+	if (!fr || depth > ASM_MAX_DEPTH)
+		return false;
+	const spec_field *f = find_field(fr->leaf, name);
+	if (f && f->kind == SPEC_DERIVED)
+		return true;
+	if (f) {
+		for (size_t i = 0; i < fr->na; i++)
+			if (fr->a[i].f == f)
+				return true;
+		return false;
+	}
+	const char *outer = outer_name(fr, name);
+	if (!outer)
+		return false;
+	for (unsigned i = 0; i < fr->nex; i++)
+		if (!strcmp(fr->ex[i].name, outer))
+			return true;
+	return frame_knows(fr->up, outer, depth + 1);
+}
+
+static void trial_from_expr(const frame *fr, const spec_expr *e, ext *names,
+                            uint64_t (*vals)[ASM_TRIAL_VALS], unsigned *nvals, unsigned *np,
+                            unsigned depth)
+{
+	unsigned n = *np;
+	for (size_t r = 0; e && r < spec_expr_ref_count(e); r++) {
+		const spec_field *df = find_field(fr->leaf, spec_expr_ref(e, r));
+		if (df && df->kind == SPEC_DERIVED && depth < 3) {
+			*np = n;
+			trial_from_expr(fr, df->expr, names, vals, nvals, np, depth + 1);
+			n = *np;
+			continue;
+		}
+		const char *outer = outer_name(fr, spec_expr_ref(e, r));
+		bool known = !outer || frame_knows(fr->up, outer, 0);
+		for (unsigned i = 0; outer && i < fr->nex && !known; i++)
+			known = !strcmp(fr->ex[i].name, outer);
+		for (unsigned i = 0; outer && i < n && !known; i++)
+			known = !strcmp(names[i].name, outer);
+		if (known || n == ASM_MAX_TRIAL)
+			continue;
+		names[n] = (ext){outer, 0};
+		const spec_field *of = fr->outer ? find_field(fr->outer, outer) : NULL;
+		unsigned w = of ? of->high - of->low + 1 : 64;
+		hidden h = {.f = &(spec_field){.low = 0, .high = w - 1}};
+		if (w <= 3) { /* small: every value */
+			for (uint64_t x = 0; x < ((uint64_t)1 << w); x++)
+				hidden_add_val(&h, x);
+		} else {
+			hidden_add_val(&h, 0);
+			hidden_add_val(&h, 1);
+			hidden_add_literals(&h, spec_expr_text(e));
+		}
+		nvals[n] = h.nvals < ASM_TRIAL_VALS ? h.nvals : ASM_TRIAL_VALS;
+		memcpy(vals[n], h.vals, nvals[n] * sizeof **vals);
+		n++;
+	}
+	*np = n;
+}
+
+static unsigned trial_names(const frame *fr, ext *names, uint64_t (*vals)[ASM_TRIAL_VALS],
+                            unsigned *nvals)
+{
+	unsigned n = 0;
+	for (const spec_bitset *s = fr->leaf; s; s = s->parent)
+		for (size_t c = 0; c < s->ncases; c++)
+			trial_from_expr(fr, s->cases[c].expr, names, vals, nvals, &n, 0);
+	return n;
+}
+
+/* ------------------------------------------- printed derived values
+ *
+ * A derived value that is a bit permutation of what it reads (etnaviv's
+ * immediates: the source's register, swizzle, modifier and mode bits
+ * shifted into one number; ir3's BASE = BASE_HI << 1 | BASE_LO) is
+ * inverted directly: probing each input bit alone shows which output
+ * bit it moves, and the printed value gives every input bit.  Other
+ * derived values are left to the search and the final check. */
+
+#define ASM_MAX_DIN 8
+
+/* Where an input of the derived value comes from. */
+typedef struct din {
+	const spec_field *field; /* a field of the frame's leaf, or NULL: a param */
+	const char *outer;       /* a param: its name outside */
+} din;
+
+static bool din_eval(const frame *fr, const spec_expr *x, codec_input *in, size_t n,
+                     uint64_t bits, int64_t *r)
+{
+	codec_input_spread(in, n, bits);
+	return codec_input_eval(x, in, n, (int64_t)fr->run->gen, r);
+}
+
+/* Sets (as assignments and outside values) the inputs of derived field
+ * f that the printed value v determines; false when they contradict what
+ * the frame already holds.  Leaves the frame alone when f is not a bit
+ * permutation of its inputs. */
+static bool solve_derived(frame *fr, const spec_field *f, uint64_t v)
+{
+	const spec_expr *x = f->expr;
+	size_t k = x ? spec_expr_ref_count(x) : 0;
+	if (!k || k > ASM_MAX_DIN)
+		return true;
+	codec_input in[ASM_MAX_DIN];
+	din from[ASM_MAX_DIN];
+	unsigned total = 0;
+	for (size_t i = 0; i < k; i++) {
+		const char *name = spec_expr_ref(x, i);
+		const spec_field *g = find_field(fr->leaf, name);
+		const char *outer = g ? NULL : outer_name(fr, name);
+		const spec_field *og = outer && fr->outer ? find_field(fr->outer, outer) : NULL;
+		if (g && g->kind != SPEC_FIELD)
+			return true;
+		if (!g && !og)
+			return true;
+		unsigned w = g ? g->high - g->low + 1 : og->high - og->low + 1;
+		if (w > 32)
+			return true;
+		in[i] = (codec_input){name, w, 0};
+		from[i] = (din){g, outer};
+		total += w;
+	}
+	if (total > 63)
+		return true;
+	int64_t base, r;
+	if (!din_eval(fr, x, in, k, 0, &base))
+		return true;
+	/* Each input bit alone flips one distinct output bit, or none (bits
+	 * the value does not show, such as the mode bits above etnaviv's
+	 * immediate sign: something else must set them). */
+	int pos[64];
+	uint64_t seen = 0;
+	for (unsigned b = 0; b < total; b++) {
+		if (!din_eval(fr, x, in, k, (uint64_t)1 << b, &r))
+			return true;
+		uint64_t moved = (uint64_t)(r ^ base);
+		pos[b] = -1;
+		if (!moved)
+			continue;
+		if ((moved & (moved - 1)) || (seen & moved))
+			return true;
+		seen |= moved;
+		pos[b] = __builtin_ctzll(moved);
+	}
+	uint64_t d = v ^ (uint64_t)base;
+	if (d & ~seen)
+		return false; /* the value has bits no input can set */
+	unsigned at = 0;
+	for (size_t i = 0; i < k; i++) {
+		uint64_t val = 0, mask = 0;
+		for (unsigned j = 0; j < in[i].width; j++, at++)
+			if (pos[at] >= 0) {
+				mask |= (uint64_t)1 << j;
+				val |= ((d >> pos[at]) & 1) << j;
+			}
+		if (!mask)
+			continue;
+		uint64_t *have = NULL;
+		if (from[i].field) {
+			for (size_t j = 0; j < fr->na && !have; j++)
+				if (fr->a[j].f == from[i].field)
+					have = &fr->a[j].bits;
+		} else {
+			for (unsigned j = 0; j < fr->nex && !have; j++)
+				if (!strcmp(fr->ex[j].name, from[i].outer))
+					have = &fr->ex[j].bits;
+		}
+		if (have) {
+			if ((*have ^ val) & mask)
+				return false;
+			continue;
+		}
+		if (from[i].field) {
+			if (fr->na >= ASM_MAX_ASSIGN)
+				return false;
+			fr->a[fr->na++] = (assign){from[i].field, val};
+		} else {
+			if (fr->nex >= ASM_MAX_EXT)
+				return false;
+			fr->ex[fr->nex++] = (ext){from[i].outer, val};
+		}
+	}
+	return true;
+}
+
+/* Solves every printed derived value; false on a contradiction. */
+static bool solve_all_derived(frame *fr)
+{
+	for (unsigned i = 0; i < fr->nderived; i++)
+		if (!solve_derived(fr, fr->derived[i], fr->derived_val[i]))
+			return false;
+	return true;
+}
+
+static void complete_sub(frame *fr)
+{
+	ext names[ASM_MAX_TRIAL];
+	uint64_t vals[ASM_MAX_TRIAL][ASM_TRIAL_VALS];
+	unsigned nvals[ASM_MAX_TRIAL];
+	unsigned nt = trial_names(fr, names, vals, nvals);
+	size_t mark_na = fr->na;
+	if (!nt || fr->nex + nt > ASM_MAX_EXT) {
+		unsigned mark_ex = fr->nex;
+		if (solve_all_derived(fr))
+			complete_words(fr);
+		fr->na = mark_na;
+		fr->nex = mark_ex;
+		return;
+	}
+	uint64_t combos = 1;
+	for (unsigned k = 0; k < nt; k++)
+		combos *= nvals[k];
+	unsigned mark = fr->nex;
+	bool any = false;
+	for (uint64_t combo = 0; combo < combos && fr->nout < ASM_MAX_SUBSOLS; combo++) {
+		uint64_t rest = combo;
+		for (unsigned k = 0; k < nt; k++) {
+			names[k].bits = vals[k][rest % nvals[k]];
+			rest /= nvals[k];
+		}
+		memcpy(fr->ex + mark, names, nt * sizeof *names);
+		fr->nex = mark + nt;
+		if (solve_all_derived(fr) && display_selected(fr, NULL, 0)) {
+			any = true;
+			complete_words(fr);
+		}
+		fr->na = mark_na;
+		fr->nex = mark;
+	}
+	if (!any && solve_all_derived(fr)) /* nothing solved: the final check decides */
+		complete_words(fr);
+	fr->na = mark_na;
+	fr->nex = mark;
+}
+
+static void complete_top(frame *fr);
+
 static void complete(frame *fr)
 {
 	if (!fr->top) {
-		complete_words(fr);
+		complete_sub(fr);
 		return;
 	}
+	size_t mark_na = fr->na;
+	unsigned mark_ex = fr->nex;
+	if (solve_all_derived(fr))
+		complete_top(fr);
+	fr->na = mark_na;
+	fr->nex = mark_ex;
+}
+
+static void complete_top(frame *fr)
+{
 	hidden hid[8];
 	size_t nh = hidden_fields(fr, hid, 8);
 	uint64_t combos = 1;
@@ -515,7 +917,8 @@ static void complete_words(frame *fr)
 		if (fr->nout >= ASM_MAX_SUBSOLS)
 			return;
 		for (size_t i = 0; i < fr->nout; i++)
-			if (fr->out[i].bits == w[0])
+			if (fr->out[i].bits == w[0] && fr->out[i].nex == fr->nex &&
+			    !memcmp(fr->out[i].ex, fr->ex, fr->nex * sizeof *fr->ex))
 				return;
 		subsol *s = &fr->out[fr->nout++];
 		s->bits = w[0];
@@ -537,10 +940,23 @@ static void complete_words(frame *fr)
 	if (strcmp(back, run->line))
 		return;
 	unsigned nw = (run->rootsize + 63) / 64;
+	/* An encoding that decodes with an issue (a value its enum does not
+	 * name, in a field the text does not show) is kept only while no
+	 * clean one prints the line. */
+	codec_value values[256];
+	codec_issue issues[4];
+	codec_decoded dec = {.values = values, .cap_values = 256, .issues = issues,
+	                     .cap_issues = 4};
+	bool clean = codec_decode(run->c, NULL, w, run->gen, &dec);
+	if (!clean) {
+		if (!run->found && !run->unclean)
+			memcpy(run->first, w, nw * sizeof *w);
+		run->unclean += !run->found;
+		return;
+	}
 	if (run->found && !memcmp(run->first, w, nw * sizeof *w))
 		return;
-	if (!run->found)
-		memcpy(run->first, w, nw * sizeof *w);
+	memcpy(run->found ? run->second : run->first, w, nw * sizeof *w);
 	run->found++;
 }
 
@@ -598,9 +1014,25 @@ static void match(frame *fr, size_t i, size_t p)
 		run->over_limit = true;
 		return;
 	}
+	if (fr->top && (p > run->best_col || !run->best_leaf)) {
+		run->best_col = p;
+		run->best_leaf = fr->leaf;
+		run->best_case = fr->dcase;
+		run->best_complete = false;
+		if (i < fr->nparts && !fr->parts[i].lit)
+			snprintf(run->best_part, sizeof run->best_part, "{%s}", fr->parts[i].name);
+		else if (i < fr->nparts)
+			snprintf(run->best_part, sizeof run->best_part, "\"%.*s\"",
+			         (int)(fr->parts[i].len < 40 ? fr->parts[i].len : 40), fr->parts[i].lit);
+		else
+			snprintf(run->best_part, sizeof run->best_part, "the end of the display");
+	}
 	if (i == fr->nparts) {
-		if (p == fr->len)
+		if (p == fr->len) {
+			if (fr->top)
+				run->best_complete = true;
 			complete(fr);
+		}
 		return;
 	}
 	const part *pt = &fr->parts[i];
@@ -674,7 +1106,7 @@ static void match(frame *fr, size_t i, size_t p)
 				continue;
 			subsol sols[ASM_MAX_SUBSOLS];
 			size_t ns = 0;
-			sub_assemble(run, root, f, fr->leaf, t, end, fr->depth + 1, sols, &ns);
+			sub_assemble(run, root, f, fr, t, end, fr->depth + 1, sols, &ns);
 			for (size_t s = 0; s < ns; s++) {
 				cand c = {end, sols[s].bits, true, &sols[s]};
 				try_cand(fr, i, p, f, &c, false, NULL);
@@ -725,7 +1157,7 @@ static bool literals_occur(const frame *fr)
 }
 
 static void assemble_leaf(asm_run *run, const spec_bitset *leaf, const spec_field *via,
-                          const spec_bitset *outer, const char *text, size_t len,
+                          const frame *up, const char *text, size_t len,
                           unsigned depth, subsol *out, size_t *nout)
 {
 	const spec_case *disp[16];
@@ -738,7 +1170,7 @@ static void assemble_leaf(asm_run *run, const spec_bitset *leaf, const spec_fiel
 		              .depth = depth,
 		              .top = via == NULL, .out = out, .nout = *nout,
 		              .params = via ? via->params : NULL, .nparams = via ? via->nparams : 0,
-		              .outer = outer};
+		              .outer = up ? up->leaf : NULL, .up = up};
 		if (!split_template(disp[d]->display, fr) || !literals_occur(fr))
 			continue;
 		match(fr, 0, 0);
@@ -748,14 +1180,14 @@ static void assemble_leaf(asm_run *run, const spec_bitset *leaf, const spec_fiel
 }
 
 static void sub_assemble(asm_run *run, const spec_root *root, const spec_field *via,
-                         const spec_bitset *outer, const char *text, size_t len,
+                         const frame *up, const char *text, size_t len,
                          unsigned depth, subsol *out, size_t *nout)
 {
 	for (size_t l = 0; l < root->nleaves && *nout < ASM_MAX_SUBSOLS; l++) {
 		const spec_bitset *leaf = root->leaves[l];
 		if (run->gen < leaf->gen.min || run->gen > leaf->gen.max)
 			continue;
-		assemble_leaf(run, leaf, via, outer, text, len, depth, out, nout);
+		assemble_leaf(run, leaf, via, up, text, len, depth, out, nout);
 	}
 }
 
@@ -789,13 +1221,40 @@ size_t codec_assemble_one(const codec *c, const char *text, uint32_t gen, uint64
 		size_t none = 0;
 		assemble_leaf(&run, leaf, NULL, NULL, line, n, 0, NULL, &none);
 	}
+	if (!run.found && run.unclean) {
+		/* only encodings with an issue print the line: give the first */
+		memcpy(w, run.first, ((run.rootsize + 63) / 64) * sizeof *w);
+		if (err)
+			snprintf(err, errlen, "the encoding that prints this text decodes with an issue");
+		return 1;
+	}
 	if (run.found)
 		memcpy(w, run.first, ((run.rootsize + 63) / 64) * sizeof *w);
-	if (err && !run.found)
-		snprintf(err, errlen, run.over_limit
-		         ? "gave up: the templates allow too many readings of this text"
-		         : "no encoding of this spec prints this text");
-	else if (err && run.found > 1)
-		snprintf(err, errlen, "ambiguous: more than one encoding prints this text");
+	if (err && !run.found && run.over_limit)
+		snprintf(err, errlen, "gave up: the templates allow too many readings of this text");
+	else if (err && !run.found && run.best_leaf && run.best_complete)
+		snprintf(err, errlen, "no encoding of this spec prints this text (the display of %s "
+		         "at line %u reads it all, but no encoding of the values read prints it back)",
+		         spec_display_name(run.best_leaf), run.best_case->display_loc.line);
+	else if (err && !run.found && run.best_leaf)
+		snprintf(err, errlen, "no encoding of this spec prints this text (the closest reading, "
+		         "with the display of %s at line %u, stops at column %zu at %s)",
+		         spec_display_name(run.best_leaf), run.best_case->display_loc.line,
+		         run.best_col + 1, run.best_part);
+	else if (err && !run.found)
+		snprintf(err, errlen, "no encoding of this spec prints this text");
+	else if (err && run.found > 1) {
+		/* both, high word first, as isacheck prints instructions */
+		char a[SPEC_MAX_BITS / 4 + 1], b[SPEC_MAX_BITS / 4 + 1];
+		size_t al = 0, bl = 0;
+		for (unsigned k = (run.rootsize + 31) / 32; k-- > 0;) {
+			al += (size_t)snprintf(a + al, sizeof a - al, "%08x",
+			                       (uint32_t)(run.first[k / 2] >> (32 * (k % 2))));
+			bl += (size_t)snprintf(b + bl, sizeof b - bl, "%08x",
+			                       (uint32_t)(run.second[k / 2] >> (32 * (k % 2))));
+		}
+		snprintf(err, errlen, "ambiguous: more than one encoding prints this text "
+		         "(0x%s and 0x%s)", a, b);
+	}
 	return run.found;
 }

@@ -657,16 +657,10 @@ static uint32_t intern_list(listset *s, const uint32_t *set, size_t n, bool *too
 		*too_big = true;
 		return CLS_END;
 	}
-	if (s->n + n + 1 > s->cap) {
-		size_t cap = s->cap * 2;
-		while (cap < s->n + n + 1)
-			cap *= 2;
-		uint32_t *p = realloc(s->pool, cap * sizeof *p);
-		if (!p)
-			return CLS_END;
-		s->pool = p;
-		s->cap = cap;
-	}
+	uint32_t *p = spec_grow(s->pool, s->n + n + 1, &s->cap, sizeof *p, 1);
+	if (!p)
+		return CLS_END;
+	s->pool = p;
 	uint32_t off = (uint32_t)s->n;
 	memcpy(s->pool + off, set, n * sizeof *set);
 	s->pool[off + n] = CLS_END;
@@ -776,14 +770,10 @@ static cls_window choose_window(const builder *b, const uint32_t *set, size_t n)
 
 static bool push_sub(builder *b, uint32_t off)
 {
-	if (b->nsub == b->cap_sub) {
-		size_t cap = b->cap_sub ? b->cap_sub * 2 : 1024;
-		uint32_t *p = realloc(b->sub, cap * sizeof *p);
-		if (!p)
-			return false;
-		b->sub = p;
-		b->cap_sub = cap;
-	}
+	uint32_t *p = spec_grow(b->sub, b->nsub + 1, &b->cap_sub, sizeof *p, 1024);
+	if (!p)
+		return false;
+	b->sub = p;
 	b->sub[b->nsub++] = off;
 	return true;
 }

@@ -80,14 +80,10 @@ typedef struct vec {
 
 static void *vec_add(vec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *p = realloc(v->v, cap * v->size);
-		if (!p)
-			return NULL;
-		v->v = p;
-		v->cap = cap;
-	}
+	void *a = spec_grow(v->v, v->n + 1, &v->cap, v->size, 16);
+	if (!a)
+		return NULL;
+	v->v = a;
 	void *p = (char *)v->v + v->n++ * v->size;
 	memset(p, 0, v->size);
 	return p;

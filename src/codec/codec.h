@@ -126,9 +126,27 @@ bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err
  * encoded and disassembled again, and only one that prints exactly the
  * text is accepted.  Returns how many distinct encodings print the text:
  * 0 (err says why), 1 (w holds it), or 2 (ambiguous; w holds the first
- * found, and err says so). */
+ * found, and err gives both).  Encodings that decode with an issue (an
+ * enum value the spec does not name, in a field the text does not show)
+ * count only when no clean one prints the text: then 1, and err says so. */
 size_t codec_assemble_one(const codec *c, const char *text, uint32_t gen, uint64_t *w,
                           char *err, size_t errlen);
+
+/* Whether every display leaf can print with can be parsed back into the
+ * bits the decoder reads (see invert.c): false, with a one-line reason
+ * in why, when a bit is not printed, an enum prints two values alike, a
+ * derived value does not tell its inputs apart, or two numbers are
+ * printed with nothing between them. */
+bool codec_display_invertible(const codec *c, const spec_bitset *leaf, char *why, size_t len);
+/* The same question for one instruction of the default root: false, with
+ * a witness in why, when some other word prints the same text.  Tries
+ * every single-bit change outside the leaf's don't-care bits: a sound
+ * proof of a lossy text when it finds one, not a proof of the converse. */
+bool codec_word_invertible(const codec *c, const uint64_t *w, uint32_t gen, char *why,
+                           size_t len);
+/* The same for every leaf of every root, as warnings of the rule
+ * "display-not-invertible" at each leaf; returns how many. */
+size_t codec_lint_displays(const codec *c, spec_diags *diags);
 
 /* ---------------------------------------------------------- disassembly */
 
@@ -157,6 +175,112 @@ size_t codec_disasm(const codec *c, const uint32_t *words, size_t ninstr,
  * the length (as snprintf does: the text may have been cut). */
 size_t codec_disasm_one(const codec *c, const uint32_t *words, const codec_disasm_options *opt,
                         char *buf, size_t len);
+/* The same for an instruction of any root (a sub-bitset's own root, a
+ * part of a framed program), given as 64-bit words (bit i of w[i/64]);
+ * a word no leaf matches prints as "no match: <hex>".  opt's gen and
+ * show_errors apply. */
+size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *w,
+                         const codec_disasm_options *opt, char *buf, size_t len);
+
+/* ======================================================= whole programs
+ *
+ * A spec's <program> (spec.h, docs/framing.md) says how a whole program
+ * is cut into instructions: a2xx's CF area and the ALU/FETCH slots its
+ * EXEC clauses address, Midgard's tag-framed bundles.  Walking a program
+ * runs those steps over the words and yields every item (instruction,
+ * raw data, padding, recorded value) with its position, and the
+ * program's disassembly.  A walk ends on any input: every loop either
+ * consumes input or is cut off by a budget proportional to the input.
+ */
+
+typedef enum codec_item_kind {
+	CODEC_ITEM_PART,  /* an instruction of item.root */
+	CODEC_ITEM_DATA,  /* raw bits (<data>) */
+	CODEC_ITEM_PAD,   /* padding (<align>, or the rest of a sized <group>) */
+	CODEC_ITEM_VALUE, /* a <let item="true">: a value joined from parts; no bits */
+} codec_item_kind;
+
+typedef struct codec_item {
+	codec_item_kind kind;
+	const spec_step *step;     /* the framing step that made it */
+	const char *name;          /* the step's name= (VALUE: the variable), or NULL */
+	size_t bit;                /* position in bits from the start of the program */
+	unsigned bits;             /* size in bits (VALUE: 0) */
+	const spec_root *root;     /* PART */
+	const spec_bitset *leaf;   /* PART: the leaf it decodes to; NULL: no match or ambiguous */
+	bool clean;                /* PART: decoded without issues; PAD: zero where required */
+	int64_t value;             /* VALUE */
+	const uint64_t *w;         /* the bits, (bits + 63) / 64 words, item bit 0 first */
+} codec_item;
+
+typedef enum codec_frame_error_kind {
+	CODEC_FRAME_TRUNCATED, /* a part, read or region runs past the end of the input */
+	CODEC_FRAME_REJECTED,  /* a <reject> held (a bad tag, ...) */
+	CODEC_FRAME_OVERFLOW,  /* steps run past the end of their sized region */
+	CODEC_FRAME_UNCOVERED, /* input bits no item covers (an a2xx slot no EXEC covers) */
+	CODEC_FRAME_OVERLAP,   /* two items cover the same bits */
+	CODEC_FRAME_LOOP,      /* an iteration consumed nothing, or the step budget ran out */
+	CODEC_FRAME_EXPR,      /* an expression failed, or a size, position or count is negative */
+	CODEC_FRAME_COUNT,     /* count-at never held, or fixed a count below the iterations run */
+	CODEC_FRAME_PADDING,   /* padding that must be zero is not */
+	CODEC_FRAME_MEMORY,    /* out of memory */
+} codec_frame_error_kind;
+
+typedef struct codec_frame_error {
+	codec_frame_error_kind kind;
+	bool fatal;                /* the walk stopped here */
+	size_t bit;                /* where in the program, in bits */
+	const spec_step *step;     /* the step at fault (its loc), or NULL */
+	char text[256];            /* one line, e.g. "bad tag 0x0" */
+} codec_frame_error;
+
+/* A walked program; everything it points to lives until codec_program_free. */
+typedef struct codec_program {
+	const spec_program *program;
+	size_t nwords;             /* input size in 32-bit words */
+	codec_item *items;         /* in the order the steps produced them */
+	size_t nitems;
+	codec_frame_error *errors; /* at most CODEC_PROGRAM_MAX_ERRORS */
+	size_t nerrors;
+	bool stopped;              /* a fatal error ended the walk early */
+	size_t nparts, nclean;     /* PART items, and those decoded without issues */
+	char *text;                /* the disassembly, NUL-terminated */
+	size_t textlen;
+	struct codec_program_private *priv;
+} codec_program;
+
+#define CODEC_PROGRAM_MAX_ERRORS 64u
+
+/* Walks program p (NULL: the spec's only <program>) over nwords
+ * little-endian 32-bit words.  opt gives the generation and whether
+ * instruction error suffixes appear in the text (branch_labels and
+ * no_match are ignored: the style is Mesa's default).  Returns NULL only
+ * when memory runs out or there is no program; framing problems are in
+ * ->errors. */
+codec_program *codec_program_walk(const codec *c, const spec_program *p, const uint32_t *words,
+                                  size_t nwords, const codec_disasm_options *opt);
+void codec_program_free(codec_program *pr);
+/* Whether the walk found nothing: no error and every part clean. */
+static inline bool codec_program_clean(const codec_program *pr)
+{
+	return pr && !pr->nerrors && pr->nclean == pr->nparts;
+}
+/* "bad tag", "truncated", ...: a stable name per error kind. */
+const char *codec_frame_error_name(codec_frame_error_kind k);
+
+/* Writes items back into words[0..nwords): every item's bits at its
+ * position (VALUE items have none).  Bits no item covers are 0.  False,
+ * with a reason in err, when an item lies outside the words or two items
+ * disagree on a bit they share. */
+bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *words,
+                          size_t nwords, char *err, size_t errlen);
+
+/* Re-encodes each PART item of a walk from its decoding (codec_decode,
+ * then codec_encode: the canonical form, don't-care bits 0) and writes
+ * the program as codec_program_encode does.  False with a reason when a
+ * part does not decode or encode. */
+bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
+                            uint32_t *words, size_t nwords, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

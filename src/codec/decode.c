@@ -584,6 +584,10 @@ static void list_values(cx *x, cx_scope *s)
 	const cleaf *lf = s->lf;
 	size_t first = d->nvalues;
 	uint32_t skip_case = 0;
+	/* The names listed in this scope so far (first wins, as Mesa resolves
+	 * them), by interned id; past the array, by comparing the names. */
+	uint32_t ids[CODEC_LIST_IDS];
+	size_t nids = 0;
 	for (size_t i = 0; i < lf->nvs; i++) {
 		const cvstep *v = &lf->vs[i];
 		if (v->case_id == skip_case)
@@ -593,18 +597,36 @@ static void list_values(cx *x, cx_scope *s)
 			continue;
 		}
 		bool seen = false;
-		for (size_t j = first; j < d->nvalues && !seen; j++)
+		for (size_t j = 0; j < nids && !seen; j++)
+			seen = ids[j] == v->field->name;
+		for (size_t j = first; nids == CODEC_LIST_IDS && j < d->nvalues && !seen; j++)
 			seen = d->values[j].depth == s->depth && d->values[j].field &&
 			       !strcmp(d->values[j].field->name, v->field->f->name);
 		if (seen)
 			continue;
 		const cfield *f = v->field;
-		uint64_t raw = f->f->kind == SPEC_DERIVED
-		               ? cx_eval(x, s, v->fex)
-		               : cx_get64(s->val, x->c->nw, f->f->low, f->f->high);
+		uint64_t raw;
+		if (f->f->kind == SPEC_DERIVED) {
+			/* Mesa evaluates a derived value only where it is printed or
+			 * read; one that fails here (it names a field this leaf does
+			 * not have) is not part of this instruction: leave it out,
+			 * and raise nothing the disassembler would not. */
+			unsigned issues0 = x->issues;
+			size_t n0 = d->nissues;
+			raw = cx_eval(x, s, v->fex);
+			if (x->issues != issues0) {
+				x->issues = issues0;
+				d->nissues = n0;
+				continue;
+			}
+		} else {
+			raw = cx_get64(s->val, x->c->nw, f->f->low, f->f->high);
+		}
 		if (d->nvalues >= d->cap_values || !d->values)
 			return;
 		codec_value *cv = &d->values[d->nvalues++];
+		if (nids < CODEC_LIST_IDS)
+			ids[nids++] = v->field->name;
 		cv->field = f->f;
 		cv->owner = v->owner;
 		cv->raw = raw;

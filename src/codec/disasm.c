@@ -546,3 +546,50 @@ size_t codec_disasm_one(const codec *c, const uint32_t *words, const codec_disas
 	buf[o.len < len ? o.len : len - 1] = '\0';
 	return o.total;
 }
+
+size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *w,
+                         const codec_disasm_options *opt, char *buf, size_t len)
+{
+	char dummy[1];
+	if (!buf || !len) {
+		buf = dummy;
+		len = 1;
+	}
+	buf[0] = '\0';
+	if (!c || !opt || !w || !root || root < c->m->roots || root >= c->m->roots + c->m->nroots)
+		return 0;
+	cx x;
+	cx_init(&x, c, CX_DISASM, opt->gen);
+	cx_out o = {.buf = buf, .cap = len};
+	x.out = &o;
+	size_t ri = (size_t)(root - c->m->roots);
+	unsigned size = root->bitset->size, rw = (size + 63) / 64;
+	uint64_t iw[CODEC_MAX_WORDS] = {0};
+	for (unsigned i = 0; i < rw && i < c->nw; i++)
+		iw[i] = w[i];
+	if (size % 64 && rw <= c->nw)
+		iw[rw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
+	const spec_bitset *b = cx_find_bitset(&x, ri, iw);
+	if (!b && !x.nerr) {
+		char hex[CODEC_MAX_WORDS * 16 + 1];
+		cx_hex(&x, iw, hex, sizeof hex);
+		out_str(&o, "no match: ");
+		out_str(&o, hex);
+	} else if (b) {
+		cx_scope *s = cx_push(&x, b, NULL, iw, NULL);
+		if (s) {
+			cx_display(&x, s);
+			cx_pop(&x);
+		}
+	}
+	if (x.nerr && opt->show_errors) {
+		out_put(&o, b ? "\t; " : "; ", b ? 3 : 2);
+		for (unsigned i = 0; i < x.nerr; i++) {
+			if (i)
+				out_put(&o, ", ", 2);
+			out_str(&o, x.err[i]);
+		}
+	}
+	buf[o.len < len ? o.len : len - 1] = '\0';
+	return o.total;
+}

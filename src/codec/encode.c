@@ -15,6 +15,53 @@ typedef struct encoder {
 	size_t errlen;
 } encoder;
 
+/* The values of one bitset being encoded, for the override expressions
+ * that choose its case: those at its depth from first on (until the
+ * list climbs out of it), and through the params of the field that
+ * opened it, its parent's. */
+typedef struct enc_scope {
+	const encoder *e;
+	size_t first;
+	unsigned depth;
+	const spec_field *opener;   /* the bitset field it encodes; NULL at top */
+	const struct enc_scope *parent;
+} enc_scope;
+
+static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
+                         char *err, size_t errlen)
+{
+	(void)depth;
+	const enc_scope *sc = ctx;
+	const codec_decoded *d = sc->e->d;
+	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++) {
+		const codec_value *v = &d->values[i];
+		if (v->depth == sc->depth && v->field && !strcmp(v->field->name, name)) {
+			*value = v->value;
+			return true;
+		}
+	}
+	for (size_t i = 0; sc->opener && sc->parent && i < sc->opener->nparams; i++) {
+		const spec_param *p = &sc->opener->params[i];
+		if (!strcmp(p->as ? p->as : p->name, name))
+			return scope_lookup((void *)sc->parent, p->name, depth, value, err, errlen);
+	}
+	snprintf(err, errlen, "no value named %s", name);
+	return false;
+}
+
+/* Whether a case applies: the default always; an override when its
+ * expression holds over the values (an expression that cannot be
+ * evaluated, for want of a value, does not hold). */
+static bool case_holds(const enc_scope *sc, const spec_case *k)
+{
+	if (!k->expr)
+		return true;
+	spec_eval_env env = {scope_lookup, (void *)sc, (int64_t)sc->e->d->gen, 0};
+	int64_t r = 0;
+	char err[128];
+	return spec_expr_eval(k->expr, &env, &r, err, sizeof err) && r != 0;
+}
+
 static bool fail(encoder *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(encoder *e, const char *fmt, ...)
 {
@@ -67,29 +114,88 @@ static bool place(encoder *e, uint64_t *w, uint64_t *placed, const uint64_t *bit
 	return true;
 }
 
-static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w);
+static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w,
+                        const spec_field *opener, const enc_scope *parent);
 
 /* A bitset-typed field: its sub leaf and the values that follow it. */
 static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_t *w,
-                       uint64_t *placed)
+                       uint64_t *placed, const enc_scope *scope)
 {
 	const spec_field *f = v->field;
 	uint64_t sw[SPEC_MAX_BITS / 64] = {0};
 	const codec_decoded *d = e->d;
 	bool has_subvalues = e->next < d->nvalues && d->values[e->next].depth > depth;
-	if (!has_subvalues) {
-		/* No values of its own follow: its bits are as decoded. */
+	if (v->sub) {
+		/* Its leaf, even one without fields: its x bits become 0. */
+		if (!encode_leaf(e, v->sub, depth + 1, sw, f, scope))
+			return false;
+	} else if (!has_subvalues) {
+		/* No leaf was decoded and no values follow: its bits as given. */
 		sw[0] = v->raw;
 	} else {
-		if (!v->sub)
-			return fail(e, "field '%s' has no decoded sub-instruction to encode", f->name);
-		if (!encode_leaf(e, v->sub, depth + 1, sw))
-			return false;
+		return fail(e, "field '%s' has no decoded sub-instruction to encode", f->name);
 	}
 	return place(e, w, placed, sw, f->high - f->low + 1, f->low, f->name);
 }
 
-static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w)
+#define ENC_MAX_HELD 16
+
+/* A default-case field of owner whose bits a field of an override that
+ * holds (of owner or of another bitset of the leaf's chain) also reads:
+ * the decoder lists both (each name resolves), but the encoding is the
+ * override's, as Mesa's encoder writes only the case that applies; the
+ * default one's value (and asserts of its sub-leaf) must not be forced
+ * onto those bits. */
+static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *const *held,
+                     size_t nheld)
+{
+	if (!owner || !owner->ncases)
+		return false;
+	const spec_case *dc = &owner->cases[owner->ncases - 1];
+	if (f < dc->fields || f >= dc->fields + dc->nfields)
+		return false;
+	for (size_t i = 0; i < nheld; i++) {
+		const spec_case *k = held[i];
+		for (size_t j = 0; j < k->nfields; j++)
+			if (k->fields[j].kind == SPEC_FIELD && k->fields[j].low <= f->high &&
+			    f->low <= k->fields[j].high)
+				return true;
+	}
+	return false;
+}
+
+/* Places the asserts of case k (false: a conflict; soft: skip bits
+ * already placed instead). */
+static bool place_asserts(encoder *e, const spec_case *k, uint64_t *w, uint64_t *placed,
+                          bool soft)
+{
+	for (size_t i = 0; i < k->nfields; i++) {
+		const spec_field *f = &k->fields[i];
+		if (f->kind != SPEC_ASSERT)
+			continue;
+		uint64_t bits[SPEC_MAX_BITS / 64] = {0};
+		for (unsigned b = f->low; b <= f->high; b++)
+			if (spec_bit(f->assert_value, b))
+				bits[(b - f->low) / 64] |= (uint64_t)1 << ((b - f->low) % 64);
+		if (!soft) {
+			if (!place(e, w, placed, bits, f->high - f->low + 1, f->low, f->name))
+				return false;
+			continue;
+		}
+		for (unsigned b = f->low; b <= f->high; b++) {
+			uint64_t one = (uint64_t)1 << (b % 64);
+			if (placed[b / 64] & one)
+				continue;
+			placed[b / 64] |= one;
+			if ((bits[(b - f->low) / 64] >> ((b - f->low) % 64)) & 1)
+				w[b / 64] |= one;
+		}
+	}
+	return true;
+}
+
+static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w,
+                        const spec_field *opener, const enc_scope *parent)
 {
 	unsigned nw = (leaf->size + 63) / 64;
 	uint64_t placed[SPEC_MAX_BITS / 64] = {0};
@@ -101,19 +207,24 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 		w[k] = leaf->match.w[k] & fixed;
 		placed[k] = fixed;
 	}
-	/* Asserts of the default cases on the chain hold their value. */
-	for (const spec_bitset *s = leaf; s; s = s->parent) {
-		const spec_case *dc = s->ncases ? &s->cases[s->ncases - 1] : NULL;
-		for (size_t i = 0; dc && i < dc->nfields; i++) {
-			const spec_field *f = &dc->fields[i];
-			if (f->kind != SPEC_ASSERT)
+	/* Asserts: the decoder checks those of the cases it visits while it
+	 * looks for the display (from the leaf up, each case that holds, until
+	 * one has a display), so those must hold; the default cases' asserts
+	 * further up are placed last, where no field claimed the bits. */
+	enc_scope scope = {e, e->next, depth, opener, parent};
+	bool found_display = false;
+	const spec_case *held[ENC_MAX_HELD];
+	size_t nheld = 0;
+	for (const spec_bitset *s = leaf; s && !found_display; s = s->parent) {
+		for (size_t ci = 0; ci < s->ncases && !found_display; ci++) {
+			const spec_case *k = &s->cases[ci];
+			if (!case_holds(&scope, k))
 				continue;
-			uint64_t bits[SPEC_MAX_BITS / 64] = {0};
-			for (unsigned b = f->low; b <= f->high; b++)
-				if (spec_bit(f->assert_value, b))
-					bits[(b - f->low) / 64] |= (uint64_t)1 << ((b - f->low) % 64);
-			if (!place(e, w, placed, bits, f->high - f->low + 1, f->low, f->name))
+			if (!place_asserts(e, k, w, placed, false))
 				return false;
+			found_display = k->display != NULL;
+			if (k->expr && nheld < ENC_MAX_HELD)
+				held[nheld++] = k;
 		}
 	}
 	const codec_decoded *d = e->d;
@@ -125,9 +236,15 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			            f ? f->name : "?");
 		if (!f || f->kind != SPEC_FIELD)
 			continue; /* derived values are computed, not placed */
+		if (shadowed(f, v->owner, held, nheld)) {
+			/* with its sub-instruction's values */
+			while (e->next < d->nvalues && d->values[e->next].depth > depth)
+				e->next++;
+			continue;
+		}
 		unsigned width = f->high - f->low + 1;
 		if (f->type == SPEC_TYPE_BITSET) {
-			if (!encode_sub(e, v, depth, w, placed))
+			if (!encode_sub(e, v, depth, w, placed, &scope))
 				return false;
 			continue;
 		}
@@ -140,6 +257,9 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 		if (!place(e, w, placed, &bits, width, f->low, f->name))
 			return false;
 	}
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		if (s->ncases && !place_asserts(e, &s->cases[s->ncases - 1], w, placed, true))
+			return false;
 	return true;
 }
 
@@ -153,7 +273,7 @@ bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err
 	if (!d->leaf)
 		return fail(&e, "nothing to encode: the decoding has no leaf");
 	memset(w, 0, ((d->leaf->size + 63) / 64) * sizeof *w);
-	if (!encode_leaf(&e, d->leaf, 0, w))
+	if (!encode_leaf(&e, d->leaf, 0, w, NULL, NULL))
 		return false;
 	if (e.next != d->nvalues)
 		return fail(&e, "%zu values left over after the instruction", d->nvalues - e.next);

@@ -32,6 +32,7 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 #define CODEC_ERR_LEN        2560u /* one error text: two 4096-bit values fit */
 #define CODEC_MAX_ALIGN      4096  /* {X:align=N} pads at most this far */
 #define CODEC_MAX_PNAMES     8u    /* bound params per scope (variant 1) */
+#define CODEC_LIST_IDS       128u  /* names a scope's value list tells apart by id */
 
 typedef struct cenum {
 	const spec_enum *e;
@@ -335,6 +336,24 @@ void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint
 /* find_display: the display's step (asserts checked), or NULL. */
 const cdstep *cx_find_display(cx *x, cx_scope *s);
 void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw);
+
+/* ------------------------------------ expression inputs (invert.c) */
+
+/* A name an expression reads, with the width and the value it is given:
+ * invert.c and asm.c probe expressions by evaluating them over inputs
+ * spread from the bits of one number. */
+typedef struct codec_input {
+	const char *name;
+	unsigned width;
+	int64_t value;
+} codec_input;
+
+/* Sets the values of in[0..n) from the bits of x, the first input lowest. */
+void codec_input_spread(codec_input *in, size_t n, uint64_t x);
+/* Evaluates e with in[0..n) as the values of its references; false when
+ * the evaluation fails (a reference not among them, say). */
+bool codec_input_eval(const spec_expr *e, const codec_input *in, size_t n, int64_t gpu_id,
+                      int64_t *r);
 
 /* ---------------------------------------------- display (disasm.c) */
 

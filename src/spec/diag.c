@@ -9,14 +9,10 @@
 bool spec_diag_add(spec_diags *d, spec_severity sev, const char *rule,
                    spec_loc loc, const char *fmt, ...)
 {
-	if (d->count == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-		spec_diag *items = realloc(d->items, cap * sizeof(*items));
-		if (!items)
-			return false;
-		d->items = items;
-		d->cap = cap;
-	}
+	spec_diag *items = spec_grow(d->items, d->count + 1, &d->cap, sizeof *items, 16);
+	if (!items)
+		return false;
+	d->items = items;
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
@@ -144,12 +140,25 @@ static const spec_rule rules[] = {
 	{"displayname-nonleaf", SPEC_WARNING, "a displayname on a bitset with children, never shown"},
 	{"derived-width", SPEC_WARNING, "a signed derived field without width (sign-extended from 1 bit)"},
 	{"display-missing", SPEC_ERROR, "a leaf with no display in itself or any ancestor"},
+	{"display-not-invertible", SPEC_WARNING,
+	 "(lint --displays) a leaf's text cannot be parsed back into its bits"},
 	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
 	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset"},
 	{"variant-gen-overlap", SPEC_ERROR, "same-named leaves whose gen ranges overlap"},
 	{"enum-value-range", SPEC_WARNING, "an enum value that does not fit a field using the enum"},
 	{"duplicate-enum-value", SPEC_ERROR, "an enum gives the same value twice"},
 	{"duplicate-name", SPEC_ERROR, "an enum, expression, template or bitset defined twice"},
+	/* program framing (frame.c, docs/framing.md) */
+	{"frame-root-unknown", SPEC_ERROR, "a <part root> that names no root bitset"},
+	{"frame-ref-unknown", SPEC_ERROR, "a framing expression or display naming no variable set before it"},
+	{"frame-field-unknown", SPEC_ERROR, "an <export> naming no field or bitset of the part's root"},
+	{"frame-size", SPEC_ERROR, "a framing size or position of 0, or beyond its limit"},
+	{"frame-part-width", SPEC_ERROR, "a <part bits> wider than its root"},
+	{"frame-loop", SPEC_ERROR, "a <repeat> to the end (or until count-at) whose body consumes nothing"},
+	{"frame-repeat", SPEC_ERROR, "a <repeat> without count= or to-end, or with both"},
+	{"frame-reject", SPEC_WARNING, "a <reject> without when=, which rejects every program"},
+	{"frame-duplicate", SPEC_ERROR, "two <program>s with one name"},
+	{"frame-depth", SPEC_ERROR, "<group>/<repeat> nested deeper than 16 levels"},
 	{NULL, 0, NULL},
 };
 

@@ -478,14 +478,10 @@ static expr_id expr_intern_ref(expr_parser *p, const char *s, size_t n)
 		if (strncmp(r, s, n) == 0 && r[n] == '\0')
 			return (expr_id)(p->ref_hash[i] - 1);
 	}
-	if (p->nrefs == p->refs_cap) {
-		size_t cap = p->refs_cap ? p->refs_cap * 2 : 8;
-		char **refs = realloc(p->refs, cap * sizeof *refs);
-		if (!refs)
-			return EXPR_NONE;
-		p->refs = refs;
-		p->refs_cap = cap;
-	}
+	char **refs = spec_grow(p->refs, p->nrefs + 1, &p->refs_cap, sizeof *refs, 8);
+	if (!refs)
+		return EXPR_NONE;
+	p->refs = refs;
 	char *name = malloc(n + 1);
 	if (!name)
 		return EXPR_NONE;

@@ -75,6 +75,9 @@ void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
 
 /* ---------------------------------------------------------- misc text */
 
+/* The next word of the space-separated list at *p: its start, its length
+ * in *len, and *p moved past it; NULL when no word is left. */
+const char *text_next_word(const char **p, size_t *len);
 /* FNV-1a hash of a string, for the module's small hash tables. */
 uint64_t text_hash(const char *s);
 /* Levenshtein distance, capped: returns cap + 1 when larger. */
@@ -90,9 +93,18 @@ bool text_parse_c_int(const char *s, int64_t *out);
 
 /* ---------------------------------------------------------- model glue */
 
+struct spec_frames; /* frame.c: the <program>s and the expressions they own */
+
 struct spec_model_private {
 	arena arena;
+	struct spec_frames *frames;
 };
+
+/* frame.c: builds and checks the <program>s among the top-level
+ * definitions (after the bitsets are built), and frees what they own. */
+void spec_frame_load(spec_model *m, arena *a, const xml_elem *const *defs, size_t ndefs,
+                     spec_diags *diags);
+void spec_frame_free(struct spec_model_private *priv);
 
 /* Checks run after the model is built (lint.c). */
 void spec_lint_model(const spec_model *m, spec_diags *diags);

@@ -72,14 +72,10 @@ typedef struct ptrvec {
 
 static bool vec_push(ptrvec *pv, void *p)
 {
-	if (pv->n == pv->cap) {
-		size_t cap = pv->cap ? pv->cap * 2 : 16;
-		void **v = realloc(pv->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		pv->v = v;
-		pv->cap = cap;
-	}
+	void **v = spec_grow(pv->v, pv->n + 1, &pv->cap, sizeof *v, 16);
+	if (!v)
+		return false;
+	pv->v = v;
 	pv->v[pv->n++] = p;
 	return true;
 }
@@ -151,21 +147,27 @@ static const elem_rule schema[] = {
 	{"encode", "bitset", "type case-prefix", false},
 	{"map", "encode", "name force", true},
 	{"decode", "bitset", "", false},
+	/* program framing, our extension (frame.c, docs/framing.md) */
+	{"program", "isa", "name cover", false},
+	{"part", "program group repeat", "name root bits at when", false},
+	{"data", "program group repeat", "name bits at when", false},
+	{"read", "program group repeat", "name pos low high when", false},
+	{"let", "program group repeat", "name expr when item", false},
+	{"align", "program group repeat", "bits zero when", false},
+	{"reject", "program group repeat", "message when", false},
+	{"text", "program group repeat", "when", true},
+	{"group", "program group repeat", "bits zero when", false},
+	{"repeat", "program group repeat", "name count count-at to-end when", false},
+	{"export", "part", "field is as", false},
+	{"display", "part data", "when", true},
 };
 
 static bool word_in(const char *list, const char *word)
 {
-	size_t wl = strlen(word);
-	for (const char *p = list; *p;) {
-		while (*p == ' ')
-			p++;
-		const char *q = p;
-		while (*q && *q != ' ')
-			q++;
-		if ((size_t)(q - p) == wl && !strncmp(p, word, wl))
+	size_t wl = strlen(word), n;
+	for (const char *p = list, *w; (w = text_next_word(&p, &n));)
+		if (n == wl && !strncmp(w, word, wl))
 			return true;
-		p = q;
-	}
 	return false;
 }
 
@@ -174,25 +176,18 @@ static const char *closest_word(arena *a, const char *list, const char *word)
 {
 	const char *best = NULL;
 	unsigned best_d = strlen(word) <= 3 ? 1 : 2;
-	for (const char *p = list; *p;) {
-		while (*p == ' ')
-			p++;
-		const char *q = p;
-		while (*q && *q != ' ')
-			q++;
-		if (q > p) {
-			char *cand = arena_strndup(a, p, (size_t)(q - p));
-			if (cand) {
-				unsigned d = text_distance(word, cand, best_d);
-				if (d <= best_d && strcmp(cand, word)) {
-					best_d = d;
-					best = cand;
-					if (d == 0)
-						break;
-				}
-			}
+	size_t n;
+	for (const char *p = list, *w; (w = text_next_word(&p, &n));) {
+		char *cand = arena_strndup(a, w, n);
+		if (!cand)
+			continue;
+		unsigned d = text_distance(word, cand, best_d);
+		if (d <= best_d && strcmp(cand, word)) {
+			best_d = d;
+			best = cand;
+			if (d == 0)
+				break;
 		}
-		p = q;
 	}
 	return best;
 }
@@ -1667,6 +1662,7 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 		if (m) {
 			repoint_enums(&L, m);
 			m->priv = priv;
+			spec_frame_load(m, L.a, (const xml_elem *const *)L.defs.v, L.defs.n, diags);
 		}
 	}
 	if (!m || L.a->failed) {
@@ -1675,6 +1671,7 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 			              "out of memory while loading");
 		free_exprs(&L.exprs);
 		loader_release(&L);
+		spec_frame_free(priv);
 		arena_free(&priv->arena);
 		free(priv);
 		return NULL;

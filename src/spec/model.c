@@ -11,6 +11,7 @@ void spec_model_free(spec_model *m)
 	struct spec_model_private *priv = m->priv;
 	for (size_t i = 0; i < m->nexprs; i++)
 		spec_expr_free((spec_expr *)m->exprs[i].expr);
+	spec_frame_free(priv);
 	arena_free(&priv->arena); /* m itself lives in the arena */
 	free(priv);
 }

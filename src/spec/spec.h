@@ -37,6 +37,17 @@ extern "C" {
 #define SPEC_MAX_AST_DEPTH    256u        /* depth of one parsed expression tree */
 #define SPEC_MAX_FIELD_BITS   64u         /* a field value (non-bitset types) */
 
+/* ------------------------------------------------------ growable arrays */
+
+/* Room for need elements of size bytes in array, a malloc'd array (or
+ * NULL) whose capacity is *cap.  Returns array itself when it is large
+ * enough; otherwise array reallocated to the capacity doubled (first when
+ * *cap is 0) until need fits, with *cap updated.  NULL only when memory
+ * runs out or the size overflows (so a NULL array always gets room for
+ * first elements, even when need is 0); array is then untouched and
+ * still the caller's.  The modules' small lists grow through this. */
+void *spec_grow(void *array, size_t need, size_t *cap, size_t size, size_t first);
+
 /* ----------------------------------------------------------- locations */
 
 typedef struct spec_loc {
@@ -351,6 +362,96 @@ typedef struct spec_stats {
 	size_t files, bitsets, roots, leaves, leaf_names, enums, exprs, templates;
 } spec_stats;
 spec_stats spec_model_stats(const spec_model *m);
+
+/* ====================================================== program framing
+ *
+ * Our extension of the dialect (docs/framing.md): a top-level <program>
+ * says how a whole program (a2xx's CF area and EXEC-addressed ALU/FETCH
+ * slots, Midgard's tag-framed bundles) is cut into instructions of which
+ * roots.  Mesa's generator reads only the elements it knows, so it never
+ * sees any of this.  Positions and sizes are in bits from the start of the
+ * program (bit i = bit i%32 of little-endian 32-bit word i/32).
+ */
+
+#define SPEC_MAX_FRAME_DEPTH 16u /* <group>/<repeat> nesting inside a <program> */
+
+typedef enum spec_step_kind {
+	SPEC_STEP_PART,   /* <part>: one instruction of a root, decoded */
+	SPEC_STEP_DATA,   /* <data>: raw bits, not decoded (Midgard's constants) */
+	SPEC_STEP_READ,   /* <read>: bits at the cursor into a variable; consumes nothing */
+	SPEC_STEP_LET,    /* <let>: a variable from an expression */
+	SPEC_STEP_ALIGN,  /* <align>: padding up to a multiple of bits */
+	SPEC_STEP_REJECT, /* <reject>: the program is malformed when `when` holds */
+	SPEC_STEP_TEXT,   /* <text>: literal disassembly text */
+	SPEC_STEP_GROUP,  /* <group>: steps; with bits=, a region of that size */
+	SPEC_STEP_REPEAT, /* <repeat>: steps, count times or to the end */
+} spec_step_kind;
+
+/* <export> inside <part>: a variable for the steps after the part. */
+typedef struct spec_export {
+	const char *field;       /* field= : the value of this field of the decoding */
+	const char *const *is;   /* is= : 1 when the leaf or an ancestor has one of these names */
+	size_t nis;
+	const char *as;          /* the variable's name (default: field) */
+	spec_loc loc;
+} spec_export;
+
+/* <display> inside <part>/<data>: the first whose `when` holds is printed. */
+typedef struct spec_frame_display {
+	const spec_expr *when;   /* NULL: always */
+	const char *text;        /* escapes (\t \n \\) resolved; {_} is the instruction */
+	spec_loc loc;
+} spec_frame_display;
+
+typedef struct spec_step spec_step;
+struct spec_step {
+	spec_step_kind kind;
+	spec_loc loc;
+	const char *name;            /* part/data: item name; read/let: variable; repeat: index */
+	const spec_expr *when;       /* NULL: always */
+	const spec_root *root;       /* part */
+	unsigned bits;               /* part/data: width (part: default the root's size);
+	                                align: the multiple */
+	const spec_expr *at;         /* part/data: absolute bit position; NULL: the cursor */
+	unsigned low, high;          /* read: bits relative to the cursor */
+	const spec_expr *expr;       /* let: value; group: region size in bits; repeat: count */
+	const spec_expr *count_at;   /* repeat: the count is fixed by the first iteration
+	                                after which this holds */
+	bool to_end;                 /* repeat: until the region (or input) ends */
+	bool zero;                   /* align/group: padding must be zero bits */
+	bool item;                   /* let: also record the value as an item */
+	const char *text;            /* text: the text; reject: the message */
+	const spec_export *exports;
+	size_t nexports;
+	const spec_frame_display *displays;
+	size_t ndisplays;
+	const spec_step *steps;      /* group/repeat body */
+	size_t nsteps;
+};
+
+typedef struct spec_program {
+	const char *name;
+	spec_loc loc;
+	bool cover;                  /* every input bit must lie in exactly one item */
+	const char *doc;
+	const spec_step *steps;
+	size_t nsteps;
+} spec_program;
+
+/* The <program>s of a model, in document order. */
+size_t spec_program_count(const spec_model *m);
+const spec_program *spec_program_at(const spec_model *m, size_t i);
+/* NULL name: the only program (NULL when there are none or several). */
+const spec_program *spec_find_program(const spec_model *m, const char *name);
+
+/* One {NAME} or {NAME:format} of a <display>, <text> or <reject> text,
+ * open pointing at its '{' (the loader checks these, the codec prints
+ * them: one parser keeps the two agreed).  Copies what stands between
+ * '{' and '}' into name (at most cap - 1 bytes, cap > 0) and cuts it at
+ * its first ':': *format is then what followed the ':' (pointing into
+ * name), or NULL when there is no ':'.  Returns the '}', or NULL when
+ * there is none (name and *format are then untouched). */
+const char *spec_frame_ref(const char *open, char *name, size_t cap, const char **format);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* util.c - arena, bit vectors and small text helpers for src/spec. */
+/* util.c - arena, bit vectors, growable arrays and small text helpers for
+ * src/spec. */
 #include "internal.h"
 
 #include <ctype.h>
@@ -108,6 +109,39 @@ void bits_format_ranges(const uint64_t *w, unsigned size, char *buf, size_t len)
 		used += pl;
 		i = j + 1;
 	}
+}
+
+void *spec_grow(void *array, size_t need, size_t *cap, size_t size, size_t first)
+{
+	if (need <= *cap && array)
+		return array;
+	size_t n = *cap ? *cap : first ? first : 1;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return NULL;
+		n *= 2;
+	}
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	void *p = realloc(array, n * size);
+	if (p)
+		*cap = n;
+	return p;
+}
+
+const char *text_next_word(const char **p, size_t *len)
+{
+	const char *w = *p;
+	while (*w == ' ')
+		w++;
+	if (!*w)
+		return NULL;
+	const char *end = w;
+	while (*end && *end != ' ')
+		end++;
+	*len = (size_t)(end - w);
+	*p = end;
+	return w;
 }
 
 uint64_t text_hash(const char *s)

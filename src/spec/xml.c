@@ -208,6 +208,18 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		e->attrs[i].name = arena_strdup(r->a, (const char *)at[0]);
 		e->attrs[i].value = arena_strndup(r->a, (const char *)at[3],
 		                                  (size_t)(at[4] - at[3]));
+		/* Without entity replacement libxml2 hands an attribute's "&amp;"
+		 * over as "&#38;" (it decodes the other predefined entities):
+		 * decode it, or expressions in attributes could not say "&&". */
+		char *amp = e->attrs[i].value ? strstr(e->attrs[i].value, "&#38;") : NULL;
+		for (char *o = amp; amp;) {
+			if (!strncmp(amp, "&#38;", 5)) {
+				*o++ = '&';
+				amp += 5;
+			} else if (!(*o++ = *amp++)) {
+				break;
+			}
+		}
 		e->attrs[i].loc = loc;
 	}
 	/* Text starts after the '>' that closes this start tag. */
