@@ -140,20 +140,35 @@ static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_
 
 #define ENC_MAX_HELD 16
 
-/* A default-case field of owner whose bits a field of an override that
- * holds (of owner or of another bitset of the leaf's chain) also reads:
- * the decoder lists both (each name resolves), but the encoding is the
- * override's, as Mesa's encoder writes only the case that applies; the
- * default one's value (and asserts of its sub-leaf) must not be forced
- * onto those bits. */
+/* A field whose bits a field of an override that holds (of owner or of
+ * another bitset of the leaf's chain: one the decoder visited looking for
+ * the display) also reads, while the field's own case is not among those:
+ * the decoder lists both (every case that holds adds the names it does not
+ * shadow), but the encoding is the visited case's, as Mesa's encoder
+ * writes only the case that applies; the other value (and asserts of its
+ * sub-leaf) must not be forced onto those bits. */
 static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *const *held,
                      size_t nheld)
 {
 	if (!owner || !owner->ncases)
 		return false;
-	const spec_case *dc = &owner->cases[owner->ncases - 1];
-	if (f < dc->fields || f >= dc->fields + dc->nfields)
+	const spec_case *own = NULL;
+	for (size_t ci = 0; ci < owner->ncases && !own; ci++) {
+		const spec_case *k = &owner->cases[ci];
+		if (f >= k->fields && f < k->fields + k->nfields)
+			own = k;
+	}
+	if (!own)
 		return false;
+	for (size_t i = 0; i < nheld; i++)
+		if (held[i] == own)
+			return false;
+	/* A visited case with a field of the same name takes this value (the
+	 * decoder listed the name once); none: the overlap decides. */
+	for (size_t i = 0; i < nheld; i++)
+		for (size_t j = 0; j < held[i]->nfields; j++)
+			if (!strcmp(held[i]->fields[j].name, f->name))
+				return false;
 	for (size_t i = 0; i < nheld; i++) {
 		const spec_case *k = held[i];
 		for (size_t j = 0; j < k->nfields; j++)
@@ -223,7 +238,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			if (!place_asserts(e, k, w, placed, false))
 				return false;
 			found_display = k->display != NULL;
-			if (k->expr && nheld < ENC_MAX_HELD)
+			if (nheld < ENC_MAX_HELD)
 				held[nheld++] = k;
 		}
 	}
