@@ -41,6 +41,13 @@ typedef struct codec_arena {
 	_Alignas(16) unsigned char data[];
 } codec_arena;
 
+static void *arena_alloc(codec_arena **a, size_t n);
+
+void *codec_alloc(codec *c, size_t n)
+{
+	return arena_alloc(&c->arena, n);
+}
+
 static void *arena_alloc(codec_arena **a, size_t n)
 {
 	n = (n + 15u) & ~(size_t)15u;
@@ -1184,6 +1191,19 @@ static void analyse_purity(builder *B, vec *tabs, cleaf *lf, const cstep *steps,
 	free(safe);
 }
 
+/* Whether a look-up of name can end in the params: no case defines it,
+ * or every case that does is an override that may not hold. */
+static bool falls_to_params(const cleaf *lf, const cstep *steps, uint32_t name)
+{
+	int lk = codec_lookup_find(lf, name);
+	if (lk < 0)
+		return true;
+	for (uint32_t j = lf->lk[lk].step0; j < lf->lk[lk].step0 + lf->lk[lk].nsteps; j++)
+		if (steps[j].cex < 0 && steps[j].field)
+			return false;
+	return true;
+}
+
 static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 {
 	codec_arena **A = &B->c->arena;
@@ -1430,6 +1450,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		for (size_t q = lf->none0; q < lf->none0 + lf->nnone; q++)
 			if (((cstep *)steps.v)[q].cex == (int)j)
 				ex[j].is_case = true;
+		ex[j].case_bit = ex[j].is_case && lf->nov < 64 ? (int)lf->nov : -1;
 		lf->nov += ex[j].is_case;
 	}
 	if (ex && refs && lk && B->ok && B->fast) {
@@ -1438,6 +1459,21 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		analyse_purity(B, &B->tabs, lf, steps.v, lk, ex, refs, 1, &pn1);
 		lf->npn = (unsigned)pn1.n;
 		lf->v1 = pn1.n <= CODEC_MAX_PNAMES;
+		/* Names the display may find only through the params come after
+		 * the required ones: bound when they can be (cx_push), so a
+		 * display plan reads them without walking the parents. */
+		for (size_t i = 0; lf->v1 && i < ops.n && pn1.n < CODEC_MAX_PNAMES; i++) {
+			const cop *op = &((cop *)ops.v)[i];
+			if (op->kind != COP_FIELD || !falls_to_params(lf, steps.v, op->name))
+				continue;
+			size_t j = 0;
+			while (j < pn1.n && ((uint32_t *)pn1.v)[j] != op->name)
+				j++;
+			uint32_t *slot = j == pn1.n ? vec_add(&pn1) : NULL;
+			if (slot)
+				*slot = op->name;
+		}
+		lf->nbn = lf->v1 ? (unsigned)pn1.n : 0;
 		lf->pnames = vec_freeze(A, &pn1, &B->ok);
 		free(pn0.v);
 	}
@@ -1633,6 +1669,9 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 		}
 	c->nnames = B.names.n;
 	c->names = vec_freeze(&c->arena, &B.names, &B.ok);
+	/* plans before memos: the memos are rendered with them */
+	if (fast && B.ok)
+		B.ok = codec_build_plans(c);
 	c->memo = calloc(m->nroots, sizeof *c->memo);
 	uint8_t *state = calloc(m->nroots, 1);
 	unsigned *depth = calloc(m->nroots, sizeof *depth);

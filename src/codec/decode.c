@@ -149,38 +149,48 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 	return b;
 }
 
-/* Variant 1 of a scope: every name of pnames comes through a param of
- * pf from a parent's look-up that always ends at one field, plain or
- * with a pure expression; their values are read now (nothing that can
- * be observed happens).  1 when so, else 0. */
+/* Reads pnames[j] through the param of s->pf that passes it in, when
+ * the parent's look-up always ends at one field, plain or with a pure
+ * expression (so reading it now cannot be observed). */
+static bool bind_param(cx *x, cx_scope *s, unsigned j)
+{
+	const cleaf *lf = s->lf;
+	cx_scope *p = s->parent;
+	size_t i = 0;
+	while (i < s->pf->nparams && s->pf->params[i].as != lf->pnames[j])
+		i++;
+	if (i == s->pf->nparams)
+		return false;
+	int lk = s->plk ? s->plk[i] : codec_lookup_find(p->lf, s->pf->params[i].name);
+	if (lk < 0 || p->lf->lk[lk].direct[p->pb] < 0)
+		return false;
+	const cstep *st = &p->lf->steps[p->lf->lk[lk].direct[p->pb]];
+	const spec_field *f = st->field->f;
+	if (f->kind == SPEC_DERIVED) {
+		if (st->fex < 0 || !p->lf->ex[st->fex].pure[p->pb])
+			return false;
+		s->pval[j] = cx_eval(x, p, st->fex);
+	} else {
+		s->pval[j] = cx_get64(p->val, x->c->nw, f->low, f->high);
+	}
+	s->pst[j] = st;
+	s->pbound |= (uint32_t)1 << j;
+	return true;
+}
+
+/* Variant 1 of a scope: every name of pnames[0..npn) comes through a
+ * param bound as above; their values are read now.  1 when so, else 0.
+ * The display's names (pnames[npn..nbn)) are bound where they can be. */
 static unsigned bind_params(cx *x, cx_scope *s)
 {
 	const cleaf *lf = s->lf;
-	if (!lf->npn)
-		return 1;
-	cx_scope *p = s->parent;
-	if (!s->pf || !p)
-		return 0;
-	for (unsigned j = 0; j < lf->npn; j++) {
-		size_t i = 0;
-		while (i < s->pf->nparams && s->pf->params[i].as != lf->pnames[j])
-			i++;
-		if (i == s->pf->nparams)
-			return 0;
-		int lk = s->plk ? s->plk[i] : codec_lookup_find(p->lf, s->pf->params[i].name);
-		if (lk < 0 || p->lf->lk[lk].direct[p->pb] < 0)
-			return 0;
-		const cstep *st = &p->lf->steps[p->lf->lk[lk].direct[p->pb]];
-		const spec_field *f = st->field->f;
-		if (f->kind == SPEC_DERIVED) {
-			if (st->fex < 0 || !p->lf->ex[st->fex].pure[p->pb])
-				return 0;
-			s->pval[j] = cx_eval(x, p, st->fex);
-		} else {
-			s->pval[j] = cx_get64(p->val, x->c->nw, f->low, f->high);
-		}
-	}
-	return 1;
+	if (!s->pf || !s->parent)
+		return lf->npn ? 0 : 1;
+	unsigned v1 = 1;
+	for (unsigned j = 0; j < lf->nbn; j++)
+		if (!bind_param(x, s, j) && j < lf->npn)
+			v1 = 0;
+	return v1;
 }
 
 cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64_t *w,
@@ -203,6 +213,7 @@ cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64
 	s->novc = 0;
 	s->plk = plk;
 	s->pb = 0;
+	s->pbound = 0;
 	if (w != s->val)
 		memcpy(s->val, w, x->c->nw * sizeof *w);
 	s->cv = x->cv + x->cused;
@@ -461,15 +472,6 @@ static inline __attribute__((always_inline)) const cstep *find_field(cx *x, cx_s
 	return NULL;
 }
 
-/* The value of a field in its scope. */
-static inline uint64_t step_value(cx *x, cx_scope *s, const cstep *st)
-{
-	const spec_field *f = st->field->f;
-	if (f->kind == SPEC_DERIVED)
-		return cx_eval(x, s, st->fex);
-	return cx_get64(s->val, x->c->nw, f->low, f->high);
-}
-
 /* resolve_field after the scope's own cases found nothing: the params. */
 static const cstep *resolve_params(cx *x, cx_scope *s, uint32_t name, cx_scope **where,
                                    uint64_t *val)
@@ -488,7 +490,7 @@ static const cstep *resolve_params(cx *x, cx_scope *s, uint32_t name, cx_scope *
 		const cstep *st = find_field(x, s, lk);
 		if (st) {
 			*where = s;
-			*val = step_value(x, s, st);
+			*val = cx_step_value(x, s, st);
 			return st;
 		}
 	}
@@ -500,7 +502,7 @@ const cstep *cx_resolve(cx *x, cx_scope *s, uint32_t name, int lk, cx_scope **wh
 	const cstep *st = find_field(x, s, lk);
 	if (st) {
 		*where = s;
-		*val = step_value(x, s, st);
+		*val = cx_step_value(x, s, st);
 		return st;
 	}
 	return resolve_params(x, s, name, where, val);
@@ -514,7 +516,7 @@ static uint64_t decode_field(cx *x, cx_scope *s, const cref *r)
 	/* how the reference resolves while its expression is evaluated was
 	 * worked out when compiling, where that cannot depend on anything */
 	if (r->sstep[s->pb] >= 0)
-		return step_value(x, s, &s->lf->steps[r->sstep[s->pb]]);
+		return cx_step_value(x, s, &s->lf->steps[r->sstep[s->pb]]);
 	if (r->param[s->pb] ? !resolve_params(x, s, r->name, &where, &v)
 	             : !cx_resolve(x, s, r->name, r->lk, &where, &v)) {
 		cx_issue(x, CODEC_NO_FIELD, s->lf->b, NULL, NULL, 0, "no field '%s'", r->text);
@@ -545,6 +547,15 @@ __attribute__((noinline)) void cx_no_match_field(cx *x, const cx_scope *s, const
 	         s->lf->name, f->name, hex);
 }
 
+void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a)
+{
+	unsigned nw = x->c->nw;
+	uint64_t v[CODEC_MAX_WORDS];
+	cx_extract(s->val, a->f->low, a->f->high, v, nw);
+	if (memcmp(v, a->aval, nw * sizeof *v) != 0)
+		assert_failed(x, s->lf->b, d->owner, a, v);
+}
+
 const cdstep *cx_find_display(cx *x, cx_scope *s)
 {
 	const cleaf *lf = s->lf;
@@ -553,14 +564,8 @@ const cdstep *cx_find_display(cx *x, cx_scope *s)
 		if (d->cex >= 0 && !cx_eval(x, s, d->cex))
 			continue;
 		/* the chosen case: check its asserts */
-		for (uint32_t j = 0; j < d->nasserts; j++) {
-			const cfield *a = lf->asserts[d->assert0 + j];
-			unsigned nw = x->c->nw;
-			uint64_t v[CODEC_MAX_WORDS];
-			cx_extract(s->val, a->f->low, a->f->high, v, nw);
-			if (memcmp(v, a->aval, nw * sizeof *v) != 0)
-				assert_failed(x, lf->b, d->owner, a, v);
-		}
+		for (uint32_t j = 0; j < d->nasserts; j++)
+			cx_check_assert(x, s, d, lf->asserts[d->assert0 + j]);
 		if (d->op0 >= 0)
 			return d;
 	}

@@ -313,58 +313,152 @@ static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, 
 	}
 }
 
+/* A display op that prints no field: literal text, alignment, {NAME}. */
+static inline void display_text_op(cx_out *o, const cleaf *lf, const cop *op)
+{
+	switch (op->kind) {
+	case COP_LIT:
+		out_raw(o, op->text, op->len);
+		if (op->nl >= 0)
+			o->col = op->len - (unsigned)op->nl;
+		break;
+	case COP_ALIGN:
+		out_pad(o, op->align);
+		break;
+	case COP_NAME:
+		out_pad(o, op->align);
+		out_raw(o, lf->name, lf->namelen);
+		if (lf->namenl >= 0)
+			o->col = (unsigned)(lf->namelen - (size_t)lf->namenl);
+		break;
+	}
+}
+
+/* A {FIELD} op once its look-up is done (st NULL: it found nothing). */
+static inline void display_field_op(cx *x, cx_scope *s, cx_scope *where, const cstep *st,
+                                    uint64_t val, const cop *op)
+{
+	if (!st) {
+		cx_issue(x, CODEC_NO_FIELD, s->lf->b, NULL, NULL, 0, "no field '%.*s'", (int)op->len,
+		         op->text);
+		return;
+	}
+	out_pad(x->out, op->align);
+	if (st->field->f->kind != SPEC_ASSERT)
+		display_value(x, s, where, st, val);
+}
+
+/* The plan of a scope, or NULL: interpret. */
+static inline const cplan *scope_plan(const cx *x, const cx_scope *s)
+{
+	const cplans *ps = s->lf->plan[s->pb];
+	if (!ps || x->esp)
+		return NULL;
+	if (!ps->tab)
+		return ps->plans;
+	uint32_t key = 0;
+	unsigned sh = 0;
+	for (unsigned i = 0; i < ps->nin; i++) {
+		const cplan_in *in = &ps->in[i];
+		uint64_t v;
+		if (in->slot < 0) {
+			v = cx_get64(s->val, x->c->nw, in->low, in->low + in->width - 1);
+		} else {
+			v = s->pval[in->slot];
+			if (v >> in->width)
+				return NULL; /* wider than the plan assumed */
+		}
+		key |= (uint32_t)v << sh;
+		sh += in->width;
+	}
+	uint8_t k = ps->tab[key];
+	return k == 0xff ? NULL : &ps->plans[k];
+}
+
+/* The asserts of the cases a plan's display walk visits. */
+static void plan_asserts(cx *x, cx_scope *s, const cplan *pl)
+{
+	const cleaf *lf = s->lf;
+	for (int i = 0; i <= pl->ds; i++) {
+		const cdstep *d = &lf->ds[i];
+		if (d->cex >= 0 && !((pl->truth >> lf->ex[d->cex].case_bit) & 1u))
+			continue;
+		for (uint32_t j = 0; j < d->nasserts; j++)
+			cx_check_assert(x, s, d, lf->asserts[d->assert0 + j]);
+	}
+}
+
+/* cx_display by a plan: what the walk would find is known. */
+static void display_planned(cx *x, cx_scope *s, const cplan *pl)
+{
+	const cleaf *lf = s->lf;
+	if (pl->asserts)
+		plan_asserts(x, s, pl);
+	const cdstep *d = &lf->ds[pl->ds];
+	const cop *op = lf->ops + d->op0;
+	const cpop *po = pl->ops;
+	for (uint32_t i = 0; i < d->nops; i++, op++, po++) {
+		cx_scope *where = s;
+		const cstep *st = NULL;
+		uint64_t val = 0;
+		switch (po->kind) {
+		case PO_LIT:
+		case PO_ALIGN:
+		case PO_NAME:
+			display_text_op(x->out, lf, op);
+			continue;
+		case PO_STEP:
+			st = &lf->steps[po->arg];
+			val = cx_step_value(x, s, st);
+			break;
+		case PO_PARAM:
+			if ((s->pbound >> po->arg) & 1u) {
+				st = s->pst[po->arg];
+				val = s->pval[po->arg];
+				where = s->parent;
+				break;
+			}
+			/* not bound here: walk */
+			__attribute__((fallthrough));
+		default:
+			st = cx_resolve(x, s, op->name, op->lk, &where, &val);
+			break;
+		}
+		display_field_op(x, s, where, st, val, op);
+	}
+}
+
 void cx_display(cx *x, cx_scope *s)
 {
+	const cplan *pl = scope_plan(x, s);
+	if (pl) {
+		display_planned(x, s, pl);
+		return;
+	}
 	const cdstep *d = cx_find_display(x, s);
 	if (!d) {
 		cx_issue(x, CODEC_NO_DISPLAY, s->lf->b, NULL, NULL, 0, "%s: no display template",
 		         s->lf->name);
 		return;
 	}
-	cx_out *o = x->out;
 	const cop *op = s->lf->ops + d->op0;
 	for (uint32_t i = 0; i < d->nops; i++, op++) {
-		switch (op->kind) {
-		case COP_LIT:
-			out_raw(o, op->text, op->len);
-			if (op->nl >= 0)
-				o->col = op->len - (unsigned)op->nl;
-			break;
-		case COP_ALIGN:
-			out_pad(o, op->align);
-			break;
-		case COP_NAME:
-			out_pad(o, op->align);
-			out_raw(o, s->lf->name, s->lf->namelen);
-			if (s->lf->namenl >= 0)
-				o->col = (unsigned)(s->lf->namelen - (size_t)s->lf->namenl);
-			break;
-		case COP_FIELD: {
-			cx_scope *where = s;
-			uint64_t val;
-			const cstep *st;
-			int dir = op->lk >= 0 ? s->lf->lk[op->lk].direct[s->pb] : -1;
-			if (dir >= 0) {
-				/* a look-up that always ends at this field */
-				st = &s->lf->steps[dir];
-				if (st->field->f->kind == SPEC_DERIVED)
-					val = cx_eval(x, s, st->fex);
-				else
-					val = cx_get64(s->val, x->c->nw, st->field->f->low, st->field->f->high);
-			} else {
-				st = cx_resolve(x, s, op->name, op->lk, &where, &val);
-			}
-			if (!st) {
-				cx_issue(x, CODEC_NO_FIELD, s->lf->b, NULL, NULL, 0, "no field '%.*s'",
-				         (int)op->len, op->text);
-				break;
-			}
-			out_pad(o, op->align);
-			if (st->field->f->kind != SPEC_ASSERT)
-				display_value(x, s, where, st, val);
-			break;
+		if (op->kind != COP_FIELD) {
+			display_text_op(x->out, s->lf, op);
+			continue;
 		}
+		cx_scope *where = s;
+		uint64_t val = 0;
+		const cstep *st;
+		int dir = op->lk >= 0 ? s->lf->lk[op->lk].direct[s->pb] : -1;
+		if (dir >= 0) {
+			/* a look-up that always ends at this field */
+			st = &s->lf->steps[dir];
+			val = cx_step_value(x, s, st);
+		} else {
+			st = cx_resolve(x, s, op->name, op->lk, &where, &val);
 		}
+		display_field_op(x, s, where, st, val, op);
 	}
 }
 

@@ -31,7 +31,7 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 #define CODEC_MAX_ERRORS     4u    /* errors Mesa keeps per instruction */
 #define CODEC_ERR_LEN        2560u /* one error text: two 4096-bit values fit */
 #define CODEC_MAX_ALIGN      4096  /* {X:align=N} pads at most this far */
-#define CODEC_MAX_PNAMES     8u    /* bound params per scope (variant 1) */
+#define CODEC_MAX_PNAMES     16u   /* bound params per scope (variant 1, then display names) */
 #define CODEC_LIST_IDS       128u  /* names a scope's value list tells apart by id */
 
 typedef struct cenum {
@@ -131,6 +131,7 @@ typedef struct cexpr {
 	 * (plain field) references' bits, concatenated low ref first. */
 	bool pure[2];             /* per variant */
 	bool is_case;             /* an override's expression in this leaf */
+	int case_bit;             /* is_case: its bit in a plan's truth vector (-1: past 64) */
 	const uint64_t *tab[2];
 } cexpr;
 
@@ -192,8 +193,53 @@ typedef struct cleaf {
 	 * reads the values into the scope (pval). */
 	const uint32_t *pnames;
 	unsigned npn;
+	unsigned nbn;             /* pnames[npn..nbn): display names bound when they can be */
 	bool v1;                  /* variant 1 can be used at all */
+	const struct cplans *plan[2]; /* per variant; NULL: interpret (plan.c) */
 } cleaf;
+
+/* ------------------------------------------ display plans (plan.c)
+ *
+ * When every override of a leaf is pure in a variant and their inputs
+ * (own fields, bound params) are narrow, which cases hold is a table
+ * look-up, and with it, everything Mesa's display walk would find: the
+ * display, the asserts to check and the step (or param) each {NAME}
+ * ends at.  A plan is that, per distinct truth vector of the overrides;
+ * the interpretation in decode.c stays the reference and the fallback. */
+enum { PO_LIT, PO_NAME, PO_ALIGN, PO_STEP, PO_PARAM, PO_SLOW };
+
+typedef struct cpop {
+	uint8_t kind;
+	int32_t arg;              /* STEP: step index; PARAM: pnames slot */
+} cpop;
+
+typedef struct cplan {
+	uint64_t truth;           /* bit case_bit: that override holds */
+	int ds;                   /* the display's cdstep */
+	bool asserts;             /* a case visited on the way has asserts */
+	const cpop *ops;          /* per op of the display */
+} cplan;
+
+#define CODEC_PLAN_INPUTS 8u
+#define CODEC_PLAN_BITS   12u
+
+typedef struct cplan_in {
+	int slot;                 /* >= 0: a bound param; -1: own bits */
+	unsigned low, width;
+} cplan_in;
+
+typedef struct cplans {
+	unsigned nin;
+	cplan_in in[CODEC_PLAN_INPUTS];
+	const uint8_t *tab;       /* per input combination: plan index, 0xff none; NULL: plans[0] */
+	const cplan *plans;
+	unsigned nplans;
+} cplans;
+
+/* Arena memory of the codec (zeroed; freed with it). */
+void *codec_alloc(codec *c, size_t n);
+/* Builds every leaf's plans; false when memory ran out. */
+bool codec_build_plans(codec *c);
 
 /* The text a small root's bits display as, for every value, when that
  * cannot depend on where it is displayed (no params reach out of it, no
@@ -264,7 +310,9 @@ typedef struct cx_scope {
 	unsigned novc;             /* overrides' expressions cached so far */
 	const int *plk;            /* pf's params: their look-ups in the parent's leaf */
 	unsigned pb;               /* the variant in use (cleaf.pnames) */
+	uint32_t pbound;           /* bit j: pnames[j] is bound (pval, pst) */
 	uint64_t pval[CODEC_MAX_PNAMES];
+	const cstep *pst[CODEC_MAX_PNAMES]; /* the parent's step each comes from */
 } cx_scope;
 
 typedef struct cx {
@@ -327,12 +375,22 @@ static inline uint64_t *cx_next_val(cx *x)
 }
 void cx_pop(cx *x);
 uint64_t cx_eval(cx *x, cx_scope *s, int k);
+/* The value of a field (or derived field) in its scope. */
+static inline uint64_t cx_step_value(cx *x, cx_scope *s, const cstep *st)
+{
+	const spec_field *f = st->field->f;
+	if (f->kind == SPEC_DERIVED)
+		return cx_eval(x, s, st->fex);
+	return cx_get64(s->val, x->c->nw, f->low, f->high);
+}
 /* resolve_field: the step of the field, the scope that holds it and its
  * value (low 64 bits); NULL when nothing resolves. */
 const cstep *cx_resolve(cx *x, cx_scope *s, uint32_t name, int lk, cx_scope **where,
                         uint64_t *val);
 /* The error of a bitset field whose bits match no leaf of its root. */
 void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint64_t *w);
+/* Checks assert a of case d over the scope's bits (an issue if it fails). */
+void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a);
 /* find_display: the display's step (asserts checked), or NULL. */
 const cdstep *cx_find_display(cx *x, cx_scope *s);
 void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw);
