@@ -10,8 +10,8 @@
  *    the display is not invertible (codec_display_invertible says why;
  *    ISACHECK_TEST_VERBOSE=1 lists them) or it is an assembler gap.  A
  *    word that assembles to another word printing the same text proves
- *    the display lossy, and the analysis must agree.  Work in progress
- *    for issue 4: the gaps are held at or under their count (docs/codec.md).
+ *    the display lossy, and the analysis must agree.  There are no gaps:
+ *    every vector without such a witness assembles back (docs/codec.md).
  */
 #include "codec.h"
 #include "spec.h"
@@ -174,14 +174,18 @@ TEST(vectors)
 	CHECK_INT(ir3.enum_missing, 0);
 	CHECK_INT(etna.enum_missing, 3); /* issues, over the two rows */
 	CHECK_INT(etna.encoded, etna.decoded);
-	CHECK(ir3.assembled >= 204);
+	/* Floors: ir3 rose from 204 when sub-instructions' own unprinted
+	 * fields and derived values read through <param>s were solved (the
+	 * 13 former gap rows and 19 rows whose vector is the canonical word
+	 * of a lossy text). */
+	CHECK(ir3.assembled >= 236);
 	CHECK(etna.assembled >= 94);
 	/* The static analysis is never contradicted by a proven lossy text. */
 	CHECK_INT(ir3.unflagged_wrong, 0);
 	CHECK_INT(etna.unflagged_wrong, 0);
-	/* Regression guards on the assembler gaps (texts the analysis calls
-	 * invertible that the assembler does not invert yet). */
-	CHECK(ir3.gap <= 13);
+	/* Every text with no witness of non-invertibility assembles back:
+	 * no assembler gap. */
+	CHECK_INT(ir3.gap, 0);
 	CHECK_INT(etna.gap, 0);
 }
 

@@ -23,10 +23,12 @@
 #define ASM_MAX_PARTS    96
 #define ASM_MAX_ASSIGN   96
 #define ASM_MAX_EXT      8
+#define ASM_MAX_DERIVED  16
 #define ASM_MAX_SUBSOLS  32
 #define ASM_MAX_CANDS    64
 #define ASM_MAX_DEPTH    6
 #define ASM_WORK_LIMIT   2000000u  /* steps per line, against pathological templates */
+#define ASM_MAX_COMBOS   4096u     /* value combinations of unprinted fields tried per reading */
 
 typedef struct part {
 	const char *lit;   /* literal text (not NUL-terminated), or NULL for a reference */
@@ -89,8 +91,8 @@ struct frame {
 	size_t na;
 	ext ex[ASM_MAX_EXT];
 	unsigned nex;
-	const spec_field *derived[16]; /* derived fields the text printed */
-	uint64_t derived_val[16];      /* and the values it printed for them */
+	const spec_field *derived[ASM_MAX_DERIVED]; /* derived values the text fixed */
+	uint64_t derived_val[ASM_MAX_DERIVED]; /* and their values */
 	unsigned nderived;
 	unsigned depth;
 	bool top;
@@ -503,18 +505,48 @@ static void hidden_from_expr(const frame *fr, const spec_expr *e, hidden *out, s
 	}
 }
 
-/* The expressions a decode of this text evaluates: the override
- * conditions on the leaf's chain and the derived fields it printed. */
-static size_t hidden_fields(const frame *fr, hidden *out, size_t max)
+/* The fields the override conditions on the leaf's chain read: what
+ * chooses the display. */
+static size_t hidden_case_fields(const frame *fr, hidden *out, size_t max)
 {
 	size_t n = 0;
 	for (const spec_bitset *s = fr->leaf; s; s = s->parent)
 		for (size_t c = 0; c < s->ncases; c++)
 			if (s->cases[c].expr)
 				hidden_from_expr(fr, s->cases[c].expr, out, &n, max, 0, NULL);
+	return n;
+}
+
+/* The expressions a decode of this text evaluates: the override
+ * conditions and the derived fields it printed. */
+static size_t hidden_fields(const frame *fr, hidden *out, size_t max)
+{
+	size_t n = hidden_case_fields(fr, out, max);
 	for (unsigned i = 0; i < fr->nderived; i++)
 		hidden_from_expr(fr, fr->derived[i]->expr, out, &n, max, 0, &fr->derived_val[i]);
 	return n;
+}
+
+/* Keeps the first hidden fields whose value combinations, times the
+ * *combos there are already, stay within ASM_MAX_COMBOS (the others
+ * stay 0); *combos becomes the product. */
+static size_t hidden_fit(const hidden *h, size_t nh, uint64_t *combos)
+{
+	for (size_t k = 0; k < nh; k++)
+		*combos *= h[k].nvals;
+	while (*combos > ASM_MAX_COMBOS && nh)
+		*combos /= h[--nh].nvals;
+	return nh;
+}
+
+/* Assigns the hidden fields the values that combination number rest
+ * picks (mixed radix). */
+static void hidden_assign(frame *fr, const hidden *h, size_t nh, uint64_t rest)
+{
+	for (size_t k = 0; k < nh && fr->na < ASM_MAX_ASSIGN; k++) {
+		fr->a[fr->na++] = (assign){h[k].f, h[k].vals[rest % h[k].nvals]};
+		rest /= h[k].nvals;
+	}
 }
 
 static void complete_words(frame *fr);
@@ -704,7 +736,9 @@ static unsigned trial_names(const frame *fr, ext *names, uint64_t (*vals)[ASM_TR
  * shifted into one number; ir3's BASE = BASE_HI << 1 | BASE_LO) is
  * inverted directly: probing each input bit alone shows which output
  * bit it moves, and the printed value gives every input bit.  Other
- * derived values are left to the search and the final check. */
+ * derived values are left to the search and the final check.  "Printed"
+ * includes a derived value of this frame that a sub-instruction printed
+ * through a <param> (try_cand hands it back here). */
 
 #define ASM_MAX_DIN 8
 
@@ -772,6 +806,23 @@ static bool solve_derived(frame *fr, const spec_field *f, uint64_t v)
 		seen |= moved;
 		pos[b] = __builtin_ctzll(moved);
 	}
+	/* Single bits moving single bits does not make a permutation
+	 * ({MODE} < 6 moves none; {A} + {B} carries; {T} == 0 || {T} == 2
+	 * moves one for bit 0 alone): check that the bits combine as one, on
+	 * a few words of several of them at once. */
+	if (!seen)
+		return true;
+	static const uint64_t probes[] = {~(uint64_t)0, 0x5555555555555555ull, 0xaaaaaaaaaaaaaaaaull,
+	                                  0x3333333333333333ull, 0xccccccccccccccccull};
+	uint64_t all = total >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << total) - 1;
+	for (size_t q = 0; q < sizeof probes / sizeof *probes; q++) {
+		uint64_t bits = probes[q] & all, want = (uint64_t)base;
+		for (unsigned b = 0; b < total; b++)
+			if (((bits >> b) & 1) && pos[b] >= 0)
+				want ^= (uint64_t)1 << pos[b];
+		if (!din_eval(fr, x, in, k, bits, &r) || (uint64_t)r != want)
+			return true;
+	}
 	uint64_t d = v ^ (uint64_t)base;
 	if (d & ~seen)
 		return false; /* the value has bits no input can set */
@@ -822,27 +873,41 @@ static bool solve_all_derived(frame *fr)
 	return true;
 }
 
+/* A sub-instruction's display choice can hang on names it reads from
+ * outside (trial names) and on its own fields no reference printed
+ * (ir3's #cat6-typed prints "typed" when its one bit, read only by the
+ * override's expression, is 1): both are searched, and a combination
+ * counts when the decoder would pick the display the text was read
+ * with. */
 static void complete_sub(frame *fr)
 {
 	ext names[ASM_MAX_TRIAL];
 	uint64_t vals[ASM_MAX_TRIAL][ASM_TRIAL_VALS];
 	unsigned nvals[ASM_MAX_TRIAL];
 	unsigned nt = trial_names(fr, names, vals, nvals);
+	if (fr->nex + nt > ASM_MAX_EXT)
+		nt = 0;
+	hidden hid[4];
+	size_t nh = hidden_case_fields(fr, hid, 4);
 	size_t mark_na = fr->na;
-	if (!nt || fr->nex + nt > ASM_MAX_EXT) {
-		unsigned mark_ex = fr->nex;
+	unsigned mark = fr->nex;
+	if (!nt && !nh) {
 		if (solve_all_derived(fr))
 			complete_words(fr);
 		fr->na = mark_na;
-		fr->nex = mark_ex;
+		fr->nex = mark;
 		return;
 	}
 	uint64_t combos = 1;
 	for (unsigned k = 0; k < nt; k++)
 		combos *= nvals[k];
-	unsigned mark = fr->nex;
+	nh = hidden_fit(hid, nh, &combos);
 	bool any = false;
 	for (uint64_t combo = 0; combo < combos && fr->nout < ASM_MAX_SUBSOLS; combo++) {
+		if (++*fr->run->work > ASM_WORK_LIMIT) {
+			fr->run->over_limit = true;
+			break;
+		}
 		uint64_t rest = combo;
 		for (unsigned k = 0; k < nt; k++) {
 			names[k].bits = vals[k][rest % nvals[k]];
@@ -850,6 +915,7 @@ static void complete_sub(frame *fr)
 		}
 		memcpy(fr->ex + mark, names, nt * sizeof *names);
 		fr->nex = mark + nt;
+		hidden_assign(fr, hid, nh, rest);
 		if (solve_all_derived(fr) && display_selected(fr, NULL, 0)) {
 			any = true;
 			complete_words(fr);
@@ -884,20 +950,11 @@ static void complete_top(frame *fr)
 	hidden hid[8];
 	size_t nh = hidden_fields(fr, hid, 8);
 	uint64_t combos = 1;
-	for (size_t k = 0; k < nh; k++)
-		combos *= hid[k].nvals;
-	while (combos > 4096 && nh) { /* too many: the last ones stay 0 */
-		combos /= hid[nh - 1].nvals;
-		nh--;
-	}
+	nh = hidden_fit(hid, nh, &combos);
 	size_t mark = fr->na;
 	for (uint64_t combo = 0; combo < combos; combo++) {
 		fr->na = mark;
-		uint64_t rest = combo;
-		for (size_t k = 0; k < nh && fr->na < ASM_MAX_ASSIGN; k++) {
-			fr->a[fr->na++] = (assign){hid[k].f, hid[k].vals[rest % hid[k].nvals]};
-			rest /= hid[k].nvals;
-		}
+		hidden_assign(fr, hid, nh, combo);
 		size_t before = fr->run->found;
 		complete_words(fr);
 		if (fr->run->found > before || fr->run->found > 1 || fr->run->over_limit ||
@@ -974,7 +1031,7 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 		return;
 	}
 	if (f->kind == SPEC_DERIVED) { /* computed: the final check decides */
-		if (fr->nderived < 16) {
+		if (fr->nderived < ASM_MAX_DERIVED) {
 			fr->derived_val[fr->nderived] = c->bits;
 			fr->derived[fr->nderived++] = f;
 		}
@@ -986,16 +1043,22 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 	if (fr->na >= ASM_MAX_ASSIGN)
 		return;
 	size_t mark_na = fr->na;
-	unsigned mark_ex = fr->nex;
+	unsigned mark_ex = fr->nex, mark_nd = fr->nderived;
 	fr->a[fr->na++] = (assign){f, c->bits};
 	bool ok = true;
 	if (c->sub) {
-		/* names the sub-instruction read through params are ours */
+		/* names the sub-instruction read through params are ours: a
+		 * field takes the value; a derived value must come out as the
+		 * sub-instruction read it (ir3's HALF prints "h" in a source
+		 * and is !{FULL}), so it is solved like a printed one */
 		for (unsigned k = 0; k < c->sol->nex && ok; k++) {
 			const spec_field *pf = find_field(fr->leaf, c->sol->ex[k].name);
 			if (pf && pf->kind == SPEC_FIELD && fr->na < ASM_MAX_ASSIGN)
 				fr->a[fr->na++] = (assign){pf, c->sol->ex[k].bits};
-			else if (!pf && fr->params && fr->nex < ASM_MAX_EXT)
+			else if (pf && pf->kind == SPEC_DERIVED && fr->nderived < ASM_MAX_DERIVED) {
+				fr->derived_val[fr->nderived] = c->sol->ex[k].bits;
+				fr->derived[fr->nderived++] = pf;
+			} else if (!pf && fr->params && fr->nex < ASM_MAX_EXT)
 				fr->ex[fr->nex++] = c->sol->ex[k]; /* passed further out */
 		}
 	}
@@ -1003,6 +1066,7 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 		match(fr, i + 1, p + c->len);
 	fr->na = mark_na;
 	fr->nex = mark_ex;
+	fr->nderived = mark_nd;
 }
 
 static void match(frame *fr, size_t i, size_t p)
