@@ -40,37 +40,88 @@ void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
 	x->dec = NULL;
 }
 
-void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
-              const spec_bitset *other, const spec_field *f, uint64_t bits,
-              const char *fmt, ...)
+/* Where the text of the next issue goes (NULL: nowhere, it is only
+ * counted): the decoding's next slot, or the line's next error. */
+static char *issue_text(cx *x, size_t *cap)
 {
-	va_list ap;
 	x->issues++;
 	if (x->mode == CX_DECODE) {
 		codec_decoded *d = x->dec;
 		if (!d || d->nissues >= d->cap_issues || !d->issues)
-			return;
-		codec_issue *is = &d->issues[d->nissues];
-		va_start(ap, fmt);
-		vsnprintf(is->text, sizeof is->text, fmt, ap);
-		va_end(ap);
-		/* the display walk and the value list may meet the same issue */
-		for (size_t i = 0; i < d->nissues; i++)
-			if (d->issues[i].kind == kind && !strcmp(d->issues[i].text, is->text))
-				return;
-		is->kind = kind;
-		is->leaf = leaf;
-		is->other = other;
-		is->field = f;
-		is->bits = bits;
-		d->nissues++;
-		return;
+			return NULL;
+		*cap = sizeof d->issues[0].text;
+		return d->issues[d->nissues].text;
 	}
 	if (x->nerr >= CODEC_MAX_ERRORS)
+		return NULL;
+	*cap = CODEC_ERR_LEN;
+	return x->err[x->nerr];
+}
+
+/* Keeps the issue whose text was just written. */
+static void issue_keep(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                       const spec_bitset *other, const spec_field *f, uint64_t bits)
+{
+	if (x->mode != CX_DECODE) {
+		x->nerr++;
 		return;
+	}
+	codec_decoded *d = x->dec;
+	codec_issue *is = &d->issues[d->nissues];
+	/* the display walk and the value list may meet the same issue */
+	for (size_t i = 0; i < d->nissues; i++)
+		if (d->issues[i].kind == kind && !strcmp(d->issues[i].text, is->text))
+			return;
+	is->kind = kind;
+	is->leaf = leaf;
+	is->other = other;
+	is->field = f;
+	is->bits = bits;
+	d->nissues++;
+}
+
+void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+              const spec_bitset *other, const spec_field *f, uint64_t bits,
+              const char *fmt, ...)
+{
+	size_t cap;
+	char *t = issue_text(x, &cap);
+	if (!t)
+		return;
+	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(x->err[x->nerr++], CODEC_ERR_LEN, fmt, ap);
+	vsnprintf(t, cap, fmt, ap);
 	va_end(ap);
+	issue_keep(x, kind, leaf, other, f, bits);
+}
+
+/* cx_issue with the text given as pieces to join: on random words most
+ * instructions raise one of these, and joining is much cheaper than
+ * printf. */
+static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                         const spec_bitset *other, const spec_field *f, uint64_t bits,
+                         const char *const *parts, size_t n)
+{
+	size_t cap, len = 0;
+	char *t = issue_text(x, &cap);
+	if (!t)
+		return;
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = parts[i]; *p && len + 1 < cap; p++)
+			t[len++] = *p;
+	t[len] = '\0';
+	issue_keep(x, kind, leaf, other, f, bits);
+}
+
+static const char *utoa_into(char *buf, size_t cap, unsigned v)
+{
+	char *p = buf + cap;
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && p > buf);
+	return p;
 }
 
 void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
@@ -121,8 +172,8 @@ __attribute__((noinline)) static void dontcare_set(cx *x, const spec_bitset *b,
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, dc, hex, sizeof hex);
-	cx_issue(x, CODEC_DONTCARE_SET, b, NULL, NULL, dc[0], "dontcare bits in %s: %s",
-	         spec_display_name(b), hex);
+	const char *parts[] = {"dontcare bits in ", spec_display_name(b), ": ", hex};
+	issue_joined(x, CODEC_DONTCARE_SET, b, NULL, NULL, dc[0], parts, 4);
 }
 
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
@@ -533,9 +584,11 @@ __attribute__((noinline)) static void assert_failed(cx *x, const spec_bitset *le
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, v, h1, sizeof h1);
 	cx_hex(x, a->aval, h2, sizeof h2);
-	cx_issue(x, CODEC_ASSERT_MISMATCH, leaf, NULL, a->f, v[0],
-	         "WARNING: unexpected bits[%u:%u] in %s: %s vs %s", a->f->low, a->f->high,
-	         spec_display_name(owner), h1, h2);
+	char lo[16], hi[16];
+	const char *parts[] = {"WARNING: unexpected bits[", utoa_into(lo, sizeof lo, a->f->low),
+	                       ":", utoa_into(hi, sizeof hi, a->f->high), "] in ",
+	                       spec_display_name(owner), ": ", h1, " vs ", h2};
+	issue_joined(x, CODEC_ASSERT_MISMATCH, leaf, NULL, a->f, v[0], parts, 10);
 }
 
 __attribute__((noinline)) void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f,
@@ -543,8 +596,8 @@ __attribute__((noinline)) void cx_no_match_field(cx *x, const cx_scope *s, const
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, w, hex, sizeof hex);
-	cx_issue(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], "no match: FIELD: '%s.%s': %s",
-	         s->lf->name, f->name, hex);
+	const char *parts[] = {"no match: FIELD: '", s->lf->name, ".", f->name, "': ", hex};
+	issue_joined(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], parts, 6);
 }
 
 void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a)
@@ -589,24 +642,31 @@ static void list_values(cx *x, cx_scope *s)
 	const cleaf *lf = s->lf;
 	size_t first = d->nvalues;
 	uint32_t skip_case = 0;
-	/* The names listed in this scope so far (first wins, as Mesa resolves
-	 * them), by interned id; past the array, by comparing the names. */
-	uint32_t ids[CODEC_LIST_IDS];
-	size_t nids = 0;
+	/* The steps listed so far: a name is listed once, by the first step
+	 * of it whose case holds (as Mesa resolves names); past the bitmap,
+	 * by comparing the names. */
+	uint64_t listed[CODEC_LIST_STEPS / 64];
+	size_t nl = lf->nvs < CODEC_LIST_STEPS ? lf->nvs : CODEC_LIST_STEPS;
+	for (size_t j = 0; j < (nl + 63) / 64; j++)
+		listed[j] = 0;
+	const cplan *pl = cx_scope_plan(x, s);
 	for (size_t i = 0; i < lf->nvs; i++) {
 		const cvstep *v = &lf->vs[i];
 		if (v->case_id == skip_case)
 			continue;
-		if (v->cex >= 0 && !cx_eval(x, s, v->cex)) {
+		if (v->cex >= 0 && !(pl ? cx_plan_holds(lf, pl, v->cex) : cx_eval(x, s, v->cex))) {
 			skip_case = v->case_id;
 			continue;
 		}
 		bool seen = false;
-		for (size_t j = 0; j < nids && !seen; j++)
-			seen = ids[j] == v->field->name;
-		for (size_t j = first; nids == CODEC_LIST_IDS && j < d->nvalues && !seen; j++)
-			seen = d->values[j].depth == s->depth && d->values[j].field &&
-			       !strcmp(d->values[j].field->name, v->field->f->name);
+		if (i < CODEC_LIST_STEPS) {
+			for (int j = v->prev_same; j >= 0 && !seen; j = lf->vs[j].prev_same)
+				seen = (listed[j / 64] >> (j % 64)) & 1u;
+		} else {
+			for (size_t j = first; j < d->nvalues && !seen; j++)
+				seen = d->values[j].depth == s->depth && d->values[j].field &&
+				       !strcmp(d->values[j].field->name, v->field->f->name);
+		}
 		if (seen)
 			continue;
 		const cfield *f = v->field;
@@ -630,8 +690,8 @@ static void list_values(cx *x, cx_scope *s)
 		if (d->nvalues >= d->cap_values || !d->values)
 			return;
 		codec_value *cv = &d->values[d->nvalues++];
-		if (nids < CODEC_LIST_IDS)
-			ids[nids++] = v->field->name;
+		if (i < CODEC_LIST_STEPS)
+			listed[i / 64] |= (uint64_t)1 << (i % 64);
 		cv->field = f->f;
 		cv->owner = v->owner;
 		cv->raw = raw;

@@ -220,6 +220,10 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, uint64_t val)
 {
 	const cfield *f = st->field;
+	/* codec_decode walks the display for its issues only, and printing
+	 * a value raises none: only a bitset field has more to walk */
+	if (x->mode == CX_DECODE && f->type != SPEC_TYPE_BITSET)
+		return;
 	cx_out *o = x->out;
 	unsigned width = f->width > 64 ? 64 : f->width;
 	switch (f->type) {
@@ -348,40 +352,13 @@ static inline void display_field_op(cx *x, cx_scope *s, cx_scope *where, const c
 		display_value(x, s, where, st, val);
 }
 
-/* The plan of a scope, or NULL: interpret. */
-static inline const cplan *scope_plan(const cx *x, const cx_scope *s)
-{
-	const cplans *ps = s->lf->plan[s->pb];
-	if (!ps || x->esp)
-		return NULL;
-	if (!ps->tab)
-		return ps->plans;
-	uint32_t key = 0;
-	unsigned sh = 0;
-	for (unsigned i = 0; i < ps->nin; i++) {
-		const cplan_in *in = &ps->in[i];
-		uint64_t v;
-		if (in->slot < 0) {
-			v = cx_get64(s->val, x->c->nw, in->low, in->low + in->width - 1);
-		} else {
-			v = s->pval[in->slot];
-			if (v >> in->width)
-				return NULL; /* wider than the plan assumed */
-		}
-		key |= (uint32_t)v << sh;
-		sh += in->width;
-	}
-	uint8_t k = ps->tab[key];
-	return k == 0xff ? NULL : &ps->plans[k];
-}
-
 /* The asserts of the cases a plan's display walk visits. */
 static void plan_asserts(cx *x, cx_scope *s, const cplan *pl)
 {
 	const cleaf *lf = s->lf;
 	for (int i = 0; i <= pl->ds; i++) {
 		const cdstep *d = &lf->ds[i];
-		if (d->cex >= 0 && !((pl->truth >> lf->ex[d->cex].case_bit) & 1u))
+		if (d->cex >= 0 && !cx_plan_holds(lf, pl, d->cex))
 			continue;
 		for (uint32_t j = 0; j < d->nasserts; j++)
 			cx_check_assert(x, s, d, lf->asserts[d->assert0 + j]);
@@ -430,7 +407,7 @@ static void display_planned(cx *x, cx_scope *s, const cplan *pl)
 
 void cx_display(cx *x, cx_scope *s)
 {
-	const cplan *pl = scope_plan(x, s);
+	const cplan *pl = cx_scope_plan(x, s);
 	if (pl) {
 		display_planned(x, s, pl);
 		return;

@@ -32,7 +32,7 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 #define CODEC_ERR_LEN        2560u /* one error text: two 4096-bit values fit */
 #define CODEC_MAX_ALIGN      4096  /* {X:align=N} pads at most this far */
 #define CODEC_MAX_PNAMES     16u   /* bound params per scope (variant 1, then display names) */
-#define CODEC_LIST_IDS       128u  /* names a scope's value list tells apart by id */
+#define CODEC_LIST_STEPS     1024u /* value-list steps a scope tracks in a bitmap */
 
 typedef struct cenum {
 	const spec_enum *e;
@@ -163,6 +163,7 @@ typedef struct cvstep {
 	const spec_bitset *owner;
 	int cex, fex;
 	uint32_t case_id;         /* consecutive steps of one case share it */
+	int prev_same;            /* the step before with the same name; -1: none */
 } cvstep;
 
 /* A leaf, compiled: everything a decoding in its scope needs. */
@@ -412,6 +413,39 @@ void codec_input_spread(codec_input *in, size_t n, uint64_t x);
  * the evaluation fails (a reference not among them, say). */
 bool codec_input_eval(const spec_expr *e, const codec_input *in, size_t n, int64_t gpu_id,
                       int64_t *r);
+
+/* The plan of a scope, or NULL: interpret. */
+static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
+{
+	const cplans *ps = s->lf->plan[s->pb];
+	if (!ps || x->esp)
+		return NULL;
+	if (!ps->tab)
+		return ps->plans;
+	uint32_t key = 0;
+	unsigned sh = 0;
+	for (unsigned i = 0; i < ps->nin; i++) {
+		const cplan_in *in = &ps->in[i];
+		uint64_t v;
+		if (in->slot < 0) {
+			v = cx_get64(s->val, x->c->nw, in->low, in->low + in->width - 1);
+		} else {
+			v = s->pval[in->slot];
+			if (v >> in->width)
+				return NULL; /* wider than the plan assumed */
+		}
+		key |= (uint32_t)v << sh;
+		sh += in->width;
+	}
+	uint8_t k = ps->tab[key];
+	return k == 0xff ? NULL : &ps->plans[k];
+}
+
+/* Whether override expression k holds, by a plan's truth vector. */
+static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
+{
+	return (pl->truth >> lf->ex[k].case_bit) & 1u;
+}
 
 /* ---------------------------------------------- display (disasm.c) */
 
