@@ -12,9 +12,17 @@
  *    that very mask; nothing else is unexplained but enum values;
  *  - the command: inputs of every kind (binary, directory, hex text,
  *    TSV), exit codes, the JSON, and one-line errors for truncated
- *    binaries, odd-length and garbage hex, short rows.
+ *    binaries, odd-length and garbage hex, short rows;
+ *  - the nearest leaves of unmatched words (an index, nearest.c) against
+ *    the plain scan triage_nearest, on ir3, etnaviv and afuc words;
+ *  - whole Midgard programs (isa/midgard.xml's <program>) of random valid
+ *    bundles from the reference generator (src/ref/midgard.c): clean; with
+ *    don't-care bits and an enum value the spec does not name planted in
+ *    known parts, found and clustered exactly; truncated and with a bad
+ *    tag, a framing error and exit 1.
  */
 #include "codec.h"
+#include "midgard.h"
 #include "spec.h"
 #include "testlib.h"
 #include "triage.h"
@@ -650,7 +658,8 @@ TEST(cli_programs)
 	testlib_write_file(p, "00133001 10041000\n");
 	snprintf(cmd, sizeof cmd, "%s triage %s %s 2>&1", ISACHECK_BINARY, model, p);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
-	snprintf(want, sizeof want, "%s: word ", p);
+	/* on the line where the program ends */
+	snprintf(want, sizeof want, "%s:1: word ", p);
 	CHECK(strstr(out, want) != NULL);
 	CHECK(strstr(out, "framing error") != NULL && strstr(out, "[truncated]") != NULL);
 	CHECK(strstr(out, "framing errors 1") != NULL);
@@ -685,6 +694,394 @@ TEST(cli_programs)
 	printf("a2xx whole programs: %zu, exit %d\n%.*s", progs, rc, 300, out);
 }
 
+/* ------------------------------------------------ nearest leaves */
+
+static uint64_t rnd64(void)
+{
+	return (uint64_t)rnd() << 32 | rnd();
+}
+
+/* Words near leaves (a leaf's pattern, its other bits random, one to four
+ * bits flipped) and random words, at several generations in turn: every
+ * cluster of words no leaf matches has the nearest leaves, distances,
+ * diffs and ties the plain scan (triage_nearest) gives its example. */
+static void nearest_agrees(const char *path, const uint32_t *gens, size_t ngens)
+{
+	loaded l = load(path);
+	if (!l.c)
+		return;
+	const spec_root *root = codec_default_root(l.c);
+	unsigned size = root->bitset->size, nw = (size + 63) / 64;
+	triage *t = triage_new(l.c, &(triage_options){.nearest_max = 4, .examples = 1});
+	CHECK(t != NULL && nw <= 2);
+	for (size_t i = 0; t && nw <= 2 && i < 6000; i++) {
+		uint64_t w[2] = {rnd64(), rnd64()};
+		if (i % 3) {
+			const spec_bitset *b = root->leaves[rnd() % root->nleaves];
+			for (unsigned k = 0; k < nw && k < b->mask.nwords; k++) {
+				uint64_t f = b->mask.w[k] & ~(k < b->dontcare.nwords ? b->dontcare.w[k] : 0);
+				w[k] = (b->match.w[k] & f) | (w[k] & ~f);
+			}
+			for (unsigned f = 0; f <= i % 4; f++) {
+				unsigned bit = rnd() % size;
+				w[bit / 64] ^= (uint64_t)1 << (bit % 64);
+			}
+		}
+		CHECK(triage_add(t, root, w, gens[i % ngens], NULL));
+	}
+	if (!t) {
+		unload(&l);
+		return;
+	}
+	triage_finish(t);
+	size_t checked = 0, wrong = 0;
+	for (size_t i = 0; i < triage_cluster_count(t); i++) {
+		const triage_cluster *c = triage_cluster_at(t, i);
+		if (c->leaf || c->matches[0] || !(c->kinds & 1u << TRIAGE_NO_MATCH))
+			continue;
+		const spec_bitset *near[4];
+		unsigned dist[4];
+		uint64_t diffs[8];
+		size_t ties = triage_nearest(root, c->examples[0].w, c->gen, near, dist, diffs, 4);
+		bool same = ties == c->nearest_ties && c->nnearest == (ties < 4 ? ties : 4);
+		for (size_t j = 0; same && j < c->nnearest; j++) {
+			same = near[j] == c->nearest[j].leaf && dist[j] == c->nearest[j].distance;
+			for (unsigned k = 0; same && k < nw; k++)
+				same = diffs[j * nw + k] == c->nearest[j].diff[k];
+		}
+		checked++;
+		wrong += !same;
+	}
+	printf("%s: nearest leaves of %zu no-match situations agree with the plain scan\n", path,
+	       checked - wrong);
+	CHECK(checked > 100);
+	CHECK_INT(wrong, 0);
+	triage_free(t);
+	unload(&l);
+}
+
+TEST(nearest_index)
+{
+	/* twelve sets of leaves, one per generation: more than the index
+	 * keeps trees for, asked for in turn */
+	char path[400], xml[8192];
+	size_t n = (size_t)snprintf(xml, sizeof xml, "<isa>\n<bitset name=\"#instruction\" "
+	                            "size=\"16\"/>\n");
+	for (unsigned op = 0; op < 12; op++)
+		n += (size_t)snprintf(xml + n, sizeof xml - n,
+		                      "<bitset name=\"op%u\" extends=\"#instruction\">\n"
+		                      "  <gen min=\"%u\"/><display>op%u {A}</display>\n"
+		                      "  <pattern low=\"12\" high=\"15\">%u%u%u%u</pattern>\n"
+		                      "  <pattern low=\"8\" high=\"11\">%s</pattern>\n"
+		                      "  <field name=\"A\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+		                      "</bitset>\n", op, op, op, op >> 3 & 1, op >> 2 & 1, op >> 1 & 1,
+		                      op & 1, op % 3 == 0 ? "0000" : op % 3 == 1 ? "1x1x" : "x00x");
+	snprintf(xml + n, sizeof xml - n, "</isa>\n");
+	snprintf(path, sizeof path, "%s/gens.xml", tmp);
+	testlib_write_file(path, xml);
+	uint32_t gens[12];
+	for (unsigned g = 0; g < 12; g++)
+		gens[g] = (g * 5) % 12;
+	nearest_agrees(path, gens, 12);
+
+	char probe[1024];
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
+	if (!testlib_have_shared(probe))
+		return;
+	/* three generations of ir3, in turn */
+	nearest_agrees(probe, (const uint32_t[]){600, 400, 700}, 3);
+	testlib_shared_path(probe, sizeof probe, "mesa/src/etnaviv/isa/etnaviv.xml");
+	nearest_agrees(probe, (const uint32_t[]){0}, 1);
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/afuc/afuc.xml");
+	nearest_agrees(probe, (const uint32_t[]){5, 6, 7}, 3);
+}
+
+/* ---------------------------------------------- Midgard programs */
+
+#define MG_BUNDLES 150
+
+/* A program of random valid bundles from the reference generator, where
+ * each bundle lies, and how many instructions the framing cuts it into
+ * (every part but the embedded constants). */
+typedef struct mg_program {
+	uint32_t w[MG_BUNDLES * MIDGARD_MAX_WORDS];
+	size_t nw;
+	size_t start[MG_BUNDLES];
+	size_t items[MG_BUNDLES];
+	midgard_bundle b[MG_BUNDLES];
+} mg_program;
+
+static mg_program mg_clean, mg_dirty;
+
+static void mg_build(mg_program *p, uint64_t seed)
+{
+	midgard_rng mr;
+	midgard_rng_seed(&mr, seed);
+	p->nw = 0;
+	for (size_t i = 0; i < MG_BUNDLES; i++) {
+		midgard_bundle *b = &p->b[i];
+		midgard_random_bundle(&mr, b);
+		CHECK_INT(midgard_pack(b, p->w + p->nw, N(p->w) - p->nw), MIDGARD_OK);
+		p->start[i] = p->nw;
+		p->nw += b->nwords;
+		p->items[i] = 0;
+		for (unsigned j = 0; j < b->nparts; j++)
+			p->items[i] += b->parts[j].kind != MIDGARD_PART_CONSTANTS;
+	}
+}
+
+static size_t mg_items(const mg_program *p, size_t bundles)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < bundles; i++)
+		n += p->items[i];
+	return n;
+}
+
+/* Writes the first nw words of p as tmp/NAME.bin (little-endian) and
+ * tmp/NAME.hex (four words a line), runs `isacheck triage` on one of them
+ * (hex: the text) with standard error joined to the output, and returns
+ * its exit code; path gets the file's name (400 bytes). */
+static int mg_run(const mg_program *p, size_t nw, const char *name, int hex, char *path,
+                  char *out, size_t outlen)
+{
+	char bin[400], txt[400], cmd[1200];
+	snprintf(bin, sizeof bin, "%s/%s.bin", tmp, name);
+	snprintf(txt, sizeof txt, "%s/%s.hex", tmp, name);
+	unsigned char *bytes = malloc(nw * 4 + 1);
+	FILE *f = fopen(txt, "w");
+	CHECK(bytes && f);
+	for (size_t i = 0; bytes && f && i < nw; i++) {
+		for (unsigned k = 0; k < 4; k++)
+			bytes[4 * i + k] = (unsigned char)(p->w[i] >> (8 * k));
+		fprintf(f, "%08x%s", (unsigned)p->w[i], i % 4 == 3 || i + 1 == nw ? "\n" : " ");
+	}
+	if (bytes)
+		write_bytes(bin, bytes, nw * 4);
+	if (f)
+		CHECK(fclose(f) == 0);
+	free(bytes);
+	snprintf(path, 400, "%s", hex ? txt : bin);
+	snprintf(cmd, sizeof cmd, "%s triage %s/isa/midgard.xml %s 2>&1", ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR, path);
+	return testlib_run(cmd, out, outlen);
+}
+
+static void mg_set(mg_program *p, size_t bit)
+{
+	p->w[bit / 32] |= 1u << (bit % 32);
+}
+
+/* What was planted, to be found exactly: per ALU tag, control words with
+ * don't-care bit 9 set; per scalar opcode, units with don't-care bit 25
+ * set; per vector opcode, units whose SHRINK (bits 36-37) is 3, a value
+ * the #shrink enum does not name. */
+typedef struct mg_plants {
+	size_t control[16], scalar[256], vector[256];
+	size_t total, situations;
+} mg_plants;
+
+static void mg_plant(mg_program *p, mg_plants *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	for (size_t i = 0; i < MG_BUNDLES; i++) {
+		const midgard_bundle *b = &p->b[i];
+		size_t at = p->start[i] * 32;
+		if (b->kind != MIDGARD_KIND_ALU)
+			continue;
+		if (i % 4 == 1) {
+			mg_set(p, at + 9);
+			pl->situations += !pl->control[b->tag]++;
+			pl->total++;
+		}
+		for (unsigned j = 0; j < b->nparts; j++) {
+			const midgard_part *part = &b->parts[j];
+			if (part->kind == MIDGARD_PART_SCALAR_ALU && i % 3 == 0) {
+				mg_set(p, at + part->offset + 25);
+				pl->situations += !pl->scalar[b->u.alu.unit[part->unit].sca.op]++;
+				pl->total++;
+			} else if (part->kind == MIDGARD_PART_VECTOR_ALU && i % 5 == 2) {
+				mg_set(p, at + part->offset + 36);
+				mg_set(p, at + part->offset + 37);
+				pl->situations += !pl->vector[b->u.alu.unit[part->unit].vec.op]++;
+				pl->total++;
+			}
+		}
+	}
+}
+
+/* Walks the program as `isacheck triage` does and triages every part. */
+static triage *mg_triage(const loaded *l, const mg_program *p, size_t *frame_errors)
+{
+	triage *t = triage_new(l->c, &(triage_options){.examples = 2});
+	codec_program *pr = codec_program_walk(l->c, NULL, p->w, p->nw, &(codec_disasm_options){0});
+	CHECK(t && pr);
+	for (size_t i = 0; t && pr && i < pr->nitems; i++) {
+		const codec_item *it = &pr->items[i];
+		if (it->kind != CODEC_ITEM_PART)
+			continue;
+		uint64_t w[2] = {0, 0};
+		memcpy(w, it->w, ((it->bits + 63) / 64) * sizeof *w);
+		CHECK(triage_add(t, it->root, w, 0, &(triage_origin){.pos = it->bit / 8}));
+	}
+	*frame_errors = pr ? pr->nerrors : 1;
+	codec_program_free(pr);
+	if (t)
+		triage_finish(t);
+	return t;
+}
+
+/* The opcode of a unit's leaf: its pattern bits 0-7. */
+static unsigned mg_op(const spec_bitset *leaf)
+{
+	return (unsigned)(leaf->match.w[0] & 0xff);
+}
+
+TEST(midgard_programs)
+{
+	loaded l = load(ISACHECK_SOURCE_DIR "/isa/midgard.xml");
+	if (!l.c)
+		return;
+	const spec_root *scalar = spec_find_root(l.m, "#scalar-alu");
+	const spec_root *vector = spec_find_root(l.m, "#vector-alu");
+	CHECK(scalar && vector);
+	mg_build(&mg_clean, 9);
+	mg_dirty = mg_clean;
+	mg_plants pl;
+	mg_plant(&mg_dirty, &pl);
+	/* every kind of plant is there, in several situations */
+	CHECK(pl.total > 40 && pl.situations > 10);
+
+	/* clean: every part explained */
+	size_t fe;
+	triage *t = mg_triage(&l, &mg_clean, &fe);
+	CHECK_INT(fe, 0);
+	if (t) {
+		triage_summary s = triage_get_summary(t);
+		CHECK_INT(s.instructions, mg_items(&mg_clean, MG_BUNDLES));
+		CHECK_INT(s.unexplained, 0);
+		CHECK_INT(triage_cluster_count(t), 0);
+	}
+	triage_free(t);
+
+	/* planted: each plant in its own cluster, exact counts and masks */
+	static const char *const alu_leaf[16] = {
+		[8] = "alu4", [9] = "alu8", [10] = "alu12", [11] = "alu16", [12] = "alu4-writeout",
+		[13] = "alu8-writeout", [14] = "alu12-writeout", [15] = "alu16-writeout",
+	};
+	t = mg_triage(&l, &mg_dirty, &fe);
+	CHECK_INT(fe, 0);
+	size_t found = 0;
+	for (size_t i = 0; t && i < triage_cluster_count(t); i++) {
+		const triage_cluster *c = triage_cluster_at(t, i);
+		CHECK(c->leaf != NULL);
+		if (!c->leaf)
+			continue;
+		size_t want = 0;
+		if (c->root == scalar) {
+			want = pl.scalar[mg_op(c->leaf)];
+			CHECK_INT(c->kinds, 1u << TRIAGE_DONTCARE);
+			CHECK_INT(c->mask[0], 1ull << 25);
+		} else if (c->root == vector) {
+			want = pl.vector[mg_op(c->leaf)];
+			CHECK_INT(c->kinds, 1u << TRIAGE_ENUM);
+			CHECK_INT(c->mask[0], 3ull << 36);
+			CHECK(c->ndetails == 1 && c->details[0].kind == TRIAGE_ENUM &&
+			      c->details[0].value == 3 && !strcmp(c->details[0].field->name, "SHRINK"));
+		} else {
+			unsigned tag = (unsigned)(c->leaf->match.w[0] & 0xf);
+			CHECK_STR(c->leaf->name, alu_leaf[tag] ? alu_leaf[tag] : "?");
+			want = pl.control[tag];
+			CHECK_INT(c->kinds, 1u << TRIAGE_DONTCARE);
+			CHECK_INT(c->mask[0], 1ull << 9);
+		}
+		CHECK_INT(c->count, want);
+		found += c->count;
+	}
+	if (t) {
+		triage_summary s = triage_get_summary(t);
+		CHECK_INT(s.instructions, mg_items(&mg_dirty, MG_BUNDLES));
+		CHECK_INT(s.unexplained, pl.total);
+		CHECK_INT(found, pl.total);
+		CHECK_INT(triage_cluster_count(t), pl.situations);
+		/* the leaves' histograms say the same per bit, and the enum
+		 * value is listed per vector leaf */
+		size_t ctl9 = 0, shrink3 = 0;
+		for (size_t i = 0; i < triage_leaf_count(t); i++) {
+			const triage_leaf *lf = triage_leaf_at(t, i);
+			if (spec_find_root(l.m, "#alu-control")->bitset == lf->leaf->parent)
+				ctl9 += lf->ones[9];
+			for (size_t e = 0; e < lf->nenums; e++)
+				shrink3 += lf->enums[e].value == 3 ? lf->enums[e].count : 0;
+		}
+		size_t want_ctl = 0, want_vec = 0;
+		for (size_t k = 0; k < 256; k++)
+			want_vec += pl.vector[k];
+		for (size_t k = 0; k < 16; k++)
+			want_ctl += pl.control[k];
+		CHECK_INT(ctl9, want_ctl);
+		CHECK_INT(shrink3, want_vec);
+	}
+	triage_free(t);
+	unload(&l);
+
+	/* the command, on the same programs, binary and hex */
+	char out[1 << 16], path[400], want[800];
+	for (int k = 0; k < 2; k++) {
+		CHECK_INT(mg_run(&mg_clean, mg_clean.nw, "mg-clean", k, path, out, sizeof out), 0);
+		snprintf(want, sizeof want, "triage: %zu instructions from 1 input, whole programs "
+		         "framed by <program name=\"midgard\">", mg_items(&mg_clean, MG_BUNDLES));
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "framing errors 0\n") != NULL);
+		CHECK(strstr(out, "unexplained  0 (0.0%) in 0 clusters") != NULL);
+
+		CHECK_INT(mg_run(&mg_dirty, mg_dirty.nw, "mg-dirty", k, path, out, sizeof out), 1);
+		snprintf(want, sizeof want, "unexplained  %zu (", pl.total);
+		CHECK(strstr(out, want) != NULL);
+		snprintf(want, sizeof want, "%%) in %zu clusters", pl.situations);
+		CHECK(strstr(out, want) != NULL);
+
+		/* truncated: the last bundle one word short; the bundles before
+		 * it are triaged, the error is one line (in hex, with the line
+		 * where the bundle starts), exit 1 */
+		size_t last = MG_BUNDLES - 1, at = mg_clean.start[last];
+		CHECK_INT(mg_run(&mg_clean, mg_clean.nw - 1, "mg-trunc", k, path, out, sizeof out), 1);
+		if (k)
+			snprintf(want, sizeof want, "%s:%zu: word %zu (bit %zu): framing error: ", path,
+			         at / 4 + 1, at, at * 32);
+		else
+			snprintf(want, sizeof want, "%s: word %zu (bit %zu): framing error: ", path, at,
+			         at * 32);
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "[truncated]\n") != NULL);
+		CHECK(strstr(out, "framing errors 1 (listed on standard error)") != NULL);
+		snprintf(want, sizeof want, "triage: %zu instructions", mg_items(&mg_clean, last));
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "unexplained  0 (0.0%)") != NULL);
+	}
+	/* a bad tag (0, then 1) at bundle 7 */
+	for (unsigned tag = 0; tag < 2; tag++) {
+		mg_program *p = &mg_dirty;
+		*p = mg_clean;
+		p->w[p->start[7]] = (p->w[p->start[7]] & ~0xfu) | tag;
+		CHECK_INT(mg_run(p, p->nw, "mg-tag", 0, path, out, sizeof out), 1);
+		snprintf(want, sizeof want, "%s: word %zu (bit %zu): framing error: bad tag 0x%u at the "
+		         "start of bundle 7 [rejected]\n", path, p->start[7], p->start[7] * 32, tag);
+		CHECK(strstr(out, want) != NULL);
+		snprintf(want, sizeof want, "triage: %zu instructions", mg_items(p, 7));
+		CHECK(strstr(out, want) != NULL);
+	}
+	/* a binary that is not whole words cannot be framed at all: exit 2 */
+	char cmd[2048];
+	write_bytes(path, "\x08\x00\x00\x00\x00\x00", 6);
+	snprintf(cmd, sizeof cmd, "%s triage %s/isa/midgard.xml %s 2>&1", ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR, path);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	snprintf(want, sizeof want, "%s: error: 6 bytes is not a whole number of 4-byte words (a "
+	         "program is cut into 32-bit words)\n", path);
+	CHECK_STR(out, want);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -699,6 +1096,8 @@ int main(void)
 	RUN(cli_inputs_and_exit_codes);
 	RUN(cli_errors);
 	RUN(cli_programs);
+	RUN(nearest_index);
+	RUN(midgard_programs);
 	if (!testlib_remove_tree(tmp))
 		fprintf(stderr, "could not remove %s\n", tmp);
 	return testlib_finish();

@@ -209,8 +209,16 @@ static bool triage_program(run *r, const char *path, const uint32_t *w, size_t n
 	}
 	for (size_t i = 0; i < pr->nerrors; i++) {
 		const codec_frame_error *e = &pr->errors[i];
-		fprintf(stderr, "%s: word %zu (bit %zu): framing error: %s [%s]\n", path, e->bit / 32,
-		        e->bit, e->text, codec_frame_error_name(e->kind));
+		/* text input says on which line (the word's, or the last one
+		 * when the program ends too soon) */
+		size_t word = e->bit / 32;
+		size_t line = lines && n ? lines[word < n ? word : n - 1] : line0;
+		if (line)
+			fprintf(stderr, "%s:%zu: word %zu (bit %zu): framing error: %s [%s]\n", path, line,
+			        word, e->bit, e->text, codec_frame_error_name(e->kind));
+		else
+			fprintf(stderr, "%s: word %zu (bit %zu): framing error: %s [%s]\n", path, word,
+			        e->bit, e->text, codec_frame_error_name(e->kind));
 	}
 	r->frame_errors += pr->nerrors;
 	codec_program_free(pr);
@@ -222,8 +230,9 @@ static bool read_bin(run *r, const char *path, const char *buf, size_t len, int 
 {
 	size_t ib = r->prog ? 4 : (size_t)r->iw * 4;
 	if (len % ib) {
-		snprintf(err, errlen, "%s: error: %zu bytes is not a whole number of %zu-byte "
-		         "instructions", path, len, ib);
+		snprintf(err, errlen, "%s: error: %zu bytes is not a whole number of %zu-byte %s", path,
+		         len, ib, r->prog ? "words (a program is cut into 32-bit words)"
+		                          : "instructions");
 		return false;
 	}
 	if (!r->have_gen && r->spec_has_gen) {

@@ -14,6 +14,8 @@
  */
 #include "triage.h"
 
+#include "nearest.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,13 +83,48 @@ static char *arena_strdup(arena *a, const char *s)
 	return p;
 }
 
+/* ------------------------------------------------------------ tables */
+
+/* A slot of an open-addressing table: a hash and what it stands for
+ * (NULL: empty).  A probe compares hashes without touching the records,
+ * each of which would be a cache miss on random input. */
+typedef struct slot {
+	uint64_t hash;
+	void *rec;
+} slot;
+
+/* Puts rec in the first empty slot from its hash's (cap: a power of 2). */
+static void slot_put(slot *tab, size_t cap, uint64_t hash, void *rec)
+{
+	size_t j = (size_t)hash & (cap - 1);
+	while (tab[j].rec)
+		j = (j + 1) & (cap - 1);
+	tab[j] = (slot){hash, rec};
+}
+
+/* Doubles a table (from nothing: 1024 slots); false when memory runs
+ * out, the table unchanged. */
+static bool slots_grow(slot **tab, size_t *cap)
+{
+	size_t ncap = *cap ? *cap * 2 : 1024;
+	slot *nt = calloc(ncap, sizeof *nt);
+	if (!nt)
+		return false;
+	for (size_t i = 0; i < *cap; i++)
+		if ((*tab)[i].rec)
+			slot_put(nt, ncap, (*tab)[i].hash, (*tab)[i].rec);
+	free(*tab);
+	*tab = nt;
+	*cap = ncap;
+	return true;
+}
+
 /* ------------------------------------------------------------- state */
 
 typedef struct situation situation;
 typedef struct memo memo;
 typedef struct memo_sub memo_sub;
 typedef struct memo_enum memo_enum;
-typedef struct near_table near_table;
 
 /* Distinct words whose triage is remembered (blobs repeat themselves);
  * past half of it, new words are triaged without being remembered. */
@@ -101,8 +138,11 @@ typedef struct cluster_rec {
 	uint64_t hash;
 	const uint64_t *key;
 	size_t keylen;
-	triage_example *ex;          /* room for opt.examples */
+	triage_example *ex;          /* room for cap_ex examples */
+	unsigned cap_ex;
+	uint64_t *ex_words;          /* room for cap_ex examples' words */
 	uint64_t *ones;              /* from the second instruction on */
+	uint32_t name_rank;          /* of its leaf's name, while sorting */
 } cluster_rec;
 
 typedef struct leaf_rec {
@@ -124,19 +164,21 @@ struct triage {
 	triage_summary sum;
 	cluster_rec **clusters;      /* in order of creation, sorted by triage_finish */
 	size_t nclusters, cap_clusters;
-	size_t *table;               /* open addressing: cluster index + 1, 0 empty */
+	slot *table;                 /* the clusters by key hash */
 	size_t table_cap;
 	triage_spec_problem *problems;
 	size_t nproblems, cap_problems;
 	leaf_rec **leaf_by_index;    /* by spec_bitset.index */
-	near_table **near;           /* by root index, built when first needed */
-	memo **memos;                /* MEMO_SLOTS slots, open addressing */
-	size_t nmemos, memo_hits;
+	near_index **near;           /* by root index, built when first needed */
+	slot *memos;                 /* by hash of (root, gen, words); at most MEMO_SLOTS */
+	size_t memo_cap;
+	size_t nmemos, memo_hits, memo_lookups;
 	situation *scratch_situation;
 	memo *scratch_memo;
 	memo_sub *scratch_subs;      /* MAX_VALUES */
 	memo_enum *scratch_enums;    /* MAX_ISSUES */
 	size_t *scratch_probs;       /* MAX_ISSUES */
+	uint32_t *name_rank;         /* by bitset index (rank_names) */
 	const triage_leaf **leaves;  /* the leaves seen, document order (after finish) */
 	size_t nleaves;
 	bool sorted;
@@ -151,6 +193,7 @@ const char *triage_kind_name(triage_kind k)
 }
 
 static bool alloc_scratch(triage *t);
+static bool rank_names(triage *t);
 
 triage *triage_new(const codec *c, const triage_options *opt)
 {
@@ -175,9 +218,8 @@ triage *triage_new(const codec *c, const triage_options *opt)
 		t->opt.examples = 3;
 	t->leaf_by_index = calloc(t->m->nbitsets ? t->m->nbitsets : 1, sizeof *t->leaf_by_index);
 	t->near = calloc(t->m->nroots ? t->m->nroots : 1, sizeof *t->near);
-	t->table_cap = 1024;
-	t->table = calloc(t->table_cap, sizeof *t->table);
-	if (!t->leaf_by_index || !t->table || !t->near || !alloc_scratch(t)) {
+	if (!t->leaf_by_index || !slots_grow(&t->table, &t->table_cap) || !t->near ||
+	    !alloc_scratch(t) || !rank_names(t)) {
 		triage_free(t);
 		return NULL;
 	}
@@ -193,7 +235,9 @@ void triage_free(triage *t)
 			free(t->leaf_by_index[i]->enums);
 	free(t->leaf_by_index);
 	free(t->problems);
-	free(t->near); /* the tables themselves live in the arena */
+	for (size_t i = 0; i < t->m->nroots && t->near; i++)
+		near_index_free(t->near[i]);
+	free(t->near);
 	free(t->memos);
 	free(t->scratch_situation);
 	free(t->scratch_memo);
@@ -206,6 +250,7 @@ void triage_free(triage *t)
 	free(t->clusters);
 	free(t->table);
 	free(t->leaves);
+	free(t->name_rank);
 	arena_free(&t->mem);
 	free(t);
 }
@@ -247,10 +292,21 @@ static bool get_bit(const uint64_t *w, unsigned i)
 /* Bits low..high of w (at most 64 of them). */
 static uint64_t extract64(const uint64_t *w, unsigned nw, unsigned low, unsigned high)
 {
-	uint64_t v = 0;
-	for (unsigned i = high + 1; i-- > low;)
-		v = v << 1 | (i / 64 < nw && get_bit(w, i));
-	return v;
+	unsigned n = high - low + 1, k = low / 64, sh = low % 64;
+	uint64_t v = k < nw ? w[k] >> sh : 0;
+	if (sh && sh + n > 64 && k + 1 < nw)
+		v |= w[k + 1] << (64 - sh);
+	return n < 64 ? v & (((uint64_t)1 << n) - 1) : v;
+}
+
+/* ORs v (at most 64 bits) into m at bit low. */
+static void or_at(uint64_t *m, unsigned nw, uint64_t v, unsigned low)
+{
+	unsigned k = low / 64, sh = low % 64;
+	if (k < nw)
+		m[k] |= v << sh;
+	if (sh && k + 1 < nw)
+		m[k + 1] |= v >> (64 - sh);
 }
 
 static void count_ones(uint64_t *ones, const uint64_t *w, unsigned nw)
@@ -288,22 +344,6 @@ void triage_reserved_bits(const spec_bitset *leaf, uint64_t *out, unsigned nword
 	}
 }
 
-/* Without -mpopcnt the builtin is a library call; this is a few
- * instructions. */
-static inline unsigned pop64(uint64_t x)
-{
-	x -= (x >> 1) & 0x5555555555555555ull;
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (unsigned)((x * 0x0101010101010101ull) >> 56);
-}
-
-/* The 0/1 pattern bits of word k (the mask holds the x bits too). */
-static inline uint64_t fixed(const spec_bitset *b, unsigned k)
-{
-	return b->mask.w[k] & ~(k < b->dontcare.nwords ? b->dontcare.w[k] : 0);
-}
-
 /* The nearest leaves found so far (triage_nearest's outputs). */
 typedef struct near_acc {
 	const spec_bitset **leaves;
@@ -313,15 +353,19 @@ typedef struct near_acc {
 	unsigned best, nw;
 } near_acc;
 
-/* Scores leaf b, whose match and fixed bits are mt and fx (nw words), by
- * the fixed bits in which w differs: kept when among the nearest. */
-static inline void near_offer_with(near_acc *a, const spec_bitset *b, const uint64_t *w,
-                                   const uint64_t *mt, const uint64_t *fx,
-                                   unsigned (*pop)(uint64_t))
+/* Word k of the fixed bits of b in which w differs. */
+static uint64_t near_diff(const spec_bitset *b, const uint64_t *w, unsigned k)
+{
+	return (w[k] ^ (k < b->match.nwords ? b->match.w[k] : 0)) & near_fixed(b, k);
+}
+
+/* Scores leaf b by the fixed bits in which w differs: kept when among
+ * the nearest. */
+static void near_offer(near_acc *a, const spec_bitset *b, const uint64_t *w)
 {
 	unsigned nw = a->nw, d = 0;
 	for (unsigned k = 0; k < nw; k++)
-		d += pop((w[k] ^ mt[k]) & fx[k]);
+		d += near_pop64(near_diff(b, w, k));
 	if (d > a->best)
 		return;
 	if (d < a->best) {
@@ -332,17 +376,13 @@ static inline void near_offer_with(near_acc *a, const spec_bitset *b, const uint
 		a->leaves[a->ties] = b;
 		a->distance[a->ties] = d;
 		for (unsigned k = 0; k < nw; k++)
-			a->diffs[a->ties * nw + k] = (w[k] ^ mt[k]) & fx[k];
+			a->diffs[a->ties * nw + k] = near_diff(b, w, k);
 	}
 	a->ties++;
 }
 
-static void near_offer(near_acc *a, const spec_bitset *b, const uint64_t *w,
-                       const uint64_t *mt, const uint64_t *fx)
-{
-	near_offer_with(a, b, w, mt, fx, pop64);
-}
-
+/* The plain scan over every leaf: the reference near_index_search
+ * (nearest.c) is tested against. */
 size_t triage_nearest(const spec_root *root, const uint64_t *w, uint32_t gen,
                       const spec_bitset **leaves, unsigned *distance, uint64_t *diffs,
                       size_t max)
@@ -350,113 +390,25 @@ size_t triage_nearest(const spec_root *root, const uint64_t *w, uint32_t gen,
 	near_acc a = {leaves, distance, diffs, max, 0, ~0u, (root->bitset->size + 63) / 64};
 	for (size_t i = 0; i < root->nleaves; i++) {
 		const spec_bitset *b = root->leaves[i];
-		if (gen < b->gen.min || gen > b->gen.max)
-			continue;
-		uint64_t mt[MAX_WORDS], fx[MAX_WORDS];
-		for (unsigned k = 0; k < a.nw; k++) {
-			mt[k] = k < b->mask.nwords ? b->match.w[k] : 0;
-			fx[k] = k < b->mask.nwords ? fixed(b, k) : 0;
-		}
-		near_offer(&a, b, w, mt, fx);
+		if (gen >= b->gen.min && gen <= b->gen.max)
+			near_offer(&a, b, w);
 	}
 	return a.ties;
 }
 
-/* A root's leaves laid out for triage_nearest's scan: match and fixed
- * bits side by side, in document order. */
-struct near_table {
-	size_t n;
-	unsigned nw;
-	const spec_bitset **leaf;
-	spec_gen *gen;
-	uint64_t *bits;              /* per leaf: nw match words, then nw fixed words */
-	uint32_t cur_gen;            /* the leaves of this generation: */
-	size_t *in_gen, nin_gen;     /* their indexes, document order */
-	bool have_gen;
-};
-
-static near_table *near_get(triage *t, const spec_root *root)
-{
-	size_t ri = (size_t)(root - t->m->roots);
-	if (t->near[ri])
-		return t->near[ri];
-	unsigned nw = (root->bitset->size + 63) / 64;
-	size_t n = root->nleaves;
-	near_table *nt = arena_alloc(&t->mem, sizeof *nt);
-	const spec_bitset **leaf = arena_alloc(&t->mem, (n ? n : 1) * sizeof *leaf);
-	spec_gen *gen = arena_alloc(&t->mem, (n ? n : 1) * sizeof *gen);
-	uint64_t *bits = arena_alloc(&t->mem, (n ? n : 1) * 2 * nw * sizeof *bits);
-	size_t *in_gen = arena_alloc(&t->mem, (n ? n : 1) * sizeof *in_gen);
-	if (!nt || !leaf || !gen || !bits || !in_gen)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		const spec_bitset *b = root->leaves[i];
-		leaf[i] = b;
-		gen[i] = b->gen;
-		for (unsigned k = 0; k < nw; k++) {
-			bits[i * 2 * nw + k] = k < b->match.nwords ? b->match.w[k] : 0;
-			bits[i * 2 * nw + nw + k] = k < b->mask.nwords ? fixed(b, k) : 0;
-		}
-	}
-	*nt = (near_table){n, nw, leaf, gen, bits, 0, in_gen, 0, false};
-	t->near[ri] = nt;
-	return nt;
-}
-
-/* triage_nearest over the root's table: the same answer, faster. */
-/* The scan over a root's leaves in the generation: the inner loop of a
- * triage of words that match nothing (every one is scored against every
- * leaf).  Built twice: for x86-64 CPUs with POPCNT (nearly all), where
- * the bit count is one instruction, and portably. */
-#define NEAR_SCAN_BODY(POP)                                                    \
-	for (size_t j = 0; j < nt->nin_gen; j++) {                             \
-		size_t i = nt->in_gen[j];                                        \
-		const uint64_t *mt = nt->bits + i * 2 * nt->nw;                  \
-		near_offer_with(a, nt->leaf[i], w, mt, mt + nt->nw, POP);        \
-	}
-
-static void near_scan(near_acc *a, const near_table *nt, const uint64_t *w)
-{
-	NEAR_SCAN_BODY(pop64)
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("popcnt"))) static inline unsigned pop64_hw(uint64_t x)
-{
-	return (unsigned)__builtin_popcountll(x);
-}
-
-__attribute__((target("popcnt"))) static void near_scan_popcnt(near_acc *a, const near_table *nt,
-                                                               const uint64_t *w)
-{
-	NEAR_SCAN_BODY(pop64_hw)
-}
-#endif
-
+/* The same answer through the root's index, built when first needed. */
 static size_t nearest_fast(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
                            const spec_bitset **leaves, unsigned *distance, uint64_t *diffs,
                            size_t max)
 {
-	near_table *nt = near_get(t, root);
-	if (!nt)
-		return triage_nearest(root, w, gen, leaves, distance, diffs, max);
-	if (!nt->have_gen || nt->cur_gen != gen) {
-		nt->nin_gen = 0;
-		for (size_t i = 0; i < nt->n; i++)
-			if (gen >= nt->gen[i].min && gen <= nt->gen[i].max)
-				nt->in_gen[nt->nin_gen++] = i;
-		nt->cur_gen = gen;
-		nt->have_gen = true;
-	}
-	near_acc a = {leaves, distance, diffs, max, 0, ~0u, nt->nw};
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (t->have_popcnt) {
-		near_scan_popcnt(&a, nt, w);
-		return a.ties;
-	}
-#endif
-	near_scan(&a, nt, w);
-	return a.ties;
+	size_t ri = (size_t)(root - t->m->roots), n = SIZE_MAX;
+	if (!t->near[ri])
+		t->near[ri] = near_index_new(root);
+	if (t->near[ri])
+		n = near_index_search(t->near[ri], w, gen, t->have_popcnt, leaves, distance, diffs,
+		                      max);
+	/* short of memory for the index, the plain scan still answers */
+	return n != SIZE_MAX ? n : triage_nearest(root, w, gen, leaves, distance, diffs, max);
 }
 
 /* ----------------------------------------------------------- leaves */
@@ -516,24 +468,6 @@ static uint64_t hash_key(const uint64_t *k, size_t n)
 	h ^= h >> 27;
 	h *= 0x94d049bb133111ebull;
 	return h ^ (h >> 31);
-}
-
-static bool table_grow(triage *t)
-{
-	size_t cap = t->table_cap * 2;
-	size_t *tab = calloc(cap, sizeof *tab);
-	if (!tab)
-		return false;
-	for (size_t i = 0; i < t->nclusters; i++) {
-		size_t j = (size_t)t->clusters[i]->hash & (cap - 1);
-		while (tab[j])
-			j = (j + 1) & (cap - 1);
-		tab[j] = i + 1;
-	}
-	free(t->table);
-	t->table = tab;
-	t->table_cap = cap;
-	return true;
 }
 
 static triage_kind kind_of(codec_issue_kind k)
@@ -607,54 +541,61 @@ static size_t make_key(const situation *s, uint64_t *k)
 	return n;
 }
 
+/* One allocation per cluster, nothing zeroed that is written anyway:
+ * random input makes hundreds of thousands of clusters, most of them of
+ * one instruction, and their memory (and the kernel's zeroing of it) was
+ * a good part of the run.  The mask and the nearest leaves' diffs are
+ * read from the key, which holds them (make_key); room for one example
+ * and its words comes with the cluster, room for more with its second
+ * instruction (apply). */
 static cluster_rec *cluster_new(triage *t, const situation *s, const uint64_t *key,
                                 size_t keylen, uint64_t hash)
 {
-	if ((t->nclusters + 1) * 2 > t->table_cap && !table_grow(t))
+	if ((t->nclusters + 1) * 2 > t->table_cap && !slots_grow(&t->table, &t->table_cap))
 		return NULL;
 	cluster_rec **p = spec_grow(t->clusters, t->nclusters + 1, &t->cap_clusters, sizeof *p, 64);
 	if (!p)
 		return NULL;
 	t->clusters = p;
 	unsigned nw = s->nw;
-	arena *a = &t->mem;
-	cluster_rec *r = arena_alloc(a, sizeof *r);
-	uint64_t *k = arena_alloc(a, keylen * sizeof *k);
-	uint64_t *mask = arena_alloc(a, nw * sizeof *mask);
-	triage_example *ex = arena_alloc(a, t->opt.examples * sizeof *ex);
-	triage_near *near = s->nnear ? arena_alloc(a, s->nnear * sizeof *near) : NULL;
-	uint64_t *diffs = s->nnear ? arena_alloc(a, s->nnear * nw * sizeof *diffs) : NULL;
-	triage_detail *det = s->ndetails ? arena_alloc(a, s->ndetails * sizeof *det) : NULL;
-	if (!r || !k || !mask || !ex || (s->nnear && (!near || !diffs)) ||
-	    (s->ndetails && !det))
+	size_t off_key = (sizeof(cluster_rec) + 15) & ~(size_t)15;
+	size_t off_ex = off_key + keylen * sizeof(uint64_t);
+	size_t off_w = off_ex + sizeof(triage_example);
+	size_t off_near = off_w + nw * sizeof(uint64_t);
+	size_t off_det = off_near + s->nnear * sizeof(triage_near);
+	size_t total = off_det + s->ndetails * sizeof(triage_detail);
+	unsigned char *mem = arena_alloc_raw(&t->mem, total);
+	if (!mem)
 		return NULL;
+	cluster_rec *r = (cluster_rec *)mem;
+	uint64_t *k = (uint64_t *)(mem + off_key);
+	triage_near *near = s->nnear ? (triage_near *)(mem + off_near) : NULL;
+	triage_detail *det = s->ndetails ? (triage_detail *)(mem + off_det) : NULL;
 	memcpy(k, key, keylen * sizeof *k);
-	memcpy(mask, s->mask, nw * sizeof *mask);
-	for (size_t j = 0; j < s->nnear; j++) {
-		memcpy(diffs + j * nw, s->diffs + j * nw, nw * sizeof *diffs);
-		near[j] = (triage_near){s->near[j], s->dist[j], diffs + j * nw};
-	}
+	/* make_key's layout: 6 words, the mask, nnear, then per nearest
+	 * leaf its index and diff */
+	const uint64_t *mask = k + 6, *diffs = k + 6 + nw + 1;
+	for (size_t j = 0; j < s->nnear; j++)
+		near[j] = (triage_near){s->near[j], s->dist[j], diffs + j * (1 + nw) + 1};
 	for (size_t j = 0; j < s->ndetails; j++) {
 		const codec_issue *is = s->details[j];
 		det[j] = (triage_detail){kind_of(is->kind), is->leaf, is->other, is->field, is->bits,
-		                         arena_strdup(a, is->text)};
+		                         arena_strdup(&t->mem, is->text)};
 		if (!det[j].text)
 			return NULL;
 	}
-	r->hash = hash;
-	r->key = k;
-	r->keylen = keylen;
-	r->ex = ex;
-	r->pub = (triage_cluster){
-		.root = s->root, .gen = s->gen, .leaf = s->leaf,
-		.matches = {s->matches[0], s->matches[1]}, .kinds = s->kinds, .nwords = nw,
-		.mask = mask, .nearest = near, .nnearest = s->nnear, .nearest_ties = s->ties,
-		.details = det, .ndetails = s->ndetails, .ones = NULL, .examples = ex,
+	*r = (cluster_rec){
+		.pub = {
+			.root = s->root, .gen = s->gen, .leaf = s->leaf,
+			.matches = {s->matches[0], s->matches[1]}, .kinds = s->kinds, .nwords = nw,
+			.mask = mask, .nearest = near, .nnearest = s->nnear, .nearest_ties = s->ties,
+			.details = det, .ndetails = s->ndetails, .ones = NULL,
+			.examples = (triage_example *)(mem + off_ex),
+		},
+		.hash = hash, .key = k, .keylen = keylen, .ex = (triage_example *)(mem + off_ex),
+		.cap_ex = 1, .ex_words = (uint64_t *)(mem + off_w),
 	};
-	size_t j = (size_t)hash & (t->table_cap - 1);
-	while (t->table[j])
-		j = (j + 1) & (t->table_cap - 1);
-	t->table[j] = t->nclusters + 1;
+	slot_put(t->table, t->table_cap, hash, r);
 	t->clusters[t->nclusters++] = r;
 	t->sum.clusters = t->nclusters;
 	t->sorted = false;
@@ -666,9 +607,10 @@ static cluster_rec *cluster_find(triage *t, const situation *s)
 	uint64_t key[MAX_KEY];
 	size_t n = make_key(s, key);
 	uint64_t h = hash_key(key, n);
-	for (size_t j = (size_t)h & (t->table_cap - 1); t->table[j]; j = (j + 1) & (t->table_cap - 1)) {
-		cluster_rec *r = t->clusters[t->table[j] - 1];
-		if (r->hash == h && r->keylen == n && !memcmp(r->key, key, n * sizeof *key))
+	for (size_t j = (size_t)h & (t->table_cap - 1); t->table[j].rec;
+	     j = (j + 1) & (t->table_cap - 1)) {
+		cluster_rec *r = t->table[j].rec;
+		if (t->table[j].hash == h && r->keylen == n && !memcmp(r->key, key, n * sizeof *key))
 			return r;
 	}
 	return cluster_new(t, s, key, n, h);
@@ -802,9 +744,10 @@ static memo *memo_find(const triage *t, uint64_t h, const spec_root *root, uint3
 {
 	if (!t->memos)
 		return NULL;
-	for (size_t j = (size_t)h & (MEMO_SLOTS - 1); t->memos[j]; j = (j + 1) & (MEMO_SLOTS - 1)) {
-		memo *m = t->memos[j];
-		if (m->hash == h && m->root == root && m->gen == gen &&
+	for (size_t j = (size_t)h & (t->memo_cap - 1); t->memos[j].rec;
+	     j = (j + 1) & (t->memo_cap - 1)) {
+		memo *m = t->memos[j].rec;
+		if (t->memos[j].hash == h && m->root == root && m->gen == gen &&
 		    !memcmp(m->w, w, nw * sizeof *w))
 			return m;
 	}
@@ -817,7 +760,9 @@ static void memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
 	/* input that hardly repeats (random words) is not worth remembering */
 	if (t->nmemos >= MEMO_SLOTS / 2 || (t->nmemos >= MEMO_TRIAL && t->memo_hits < t->nmemos))
 		return;
-	if (!t->memos && !(t->memos = calloc(MEMO_SLOTS, sizeof *t->memos)))
+	/* the table grows with what it holds, so that input which soon
+	 * stops being remembered is looked up in a small table */
+	if ((t->nmemos + 1) * 2 > t->memo_cap && !slots_grow(&t->memos, &t->memo_cap))
 		return;
 	memo *m = arena_alloc_raw(&t->mem, sizeof *m);
 	uint64_t *wc = arena_alloc_raw(&t->mem, nw * sizeof *wc);
@@ -838,10 +783,7 @@ static void memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
 	m->subs = subs;
 	m->enums = enums;
 	m->probs = probs;
-	size_t j = (size_t)m->hash & (MEMO_SLOTS - 1);
-	while (t->memos[j])
-		j = (j + 1) & (MEMO_SLOTS - 1);
-	t->memos[j] = m;
+	slot_put(t->memos, t->memo_cap, m->hash, m);
 	t->nmemos++;
 }
 
@@ -855,7 +797,12 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 	codec_issue issues[MAX_ISSUES];
 	codec_decoded d = {.values = values, .cap_values = MAX_VALUES, .issues = issues,
 	                   .cap_issues = MAX_ISSUES};
-	codec_decode(t->c, root, w, gen, &d);
+	/* Classification alone tells a word no leaf matches (most of random
+	 * or corrupt input); decoding it would only say so, in a message.
+	 * Such a word is described by its nearest leaves, below. */
+	const spec_bitset *hit[2];
+	if (codec_classify(t->c, root, w, gen, hit, 2))
+		codec_decode(t->c, root, w, gen, &d);
 
 	situation *s = t->scratch_situation;
 	s->root = root;
@@ -900,9 +847,7 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 			uint64_t rs = sub & sr->reserved[0];
 			/* the sub-leaf gets its own histogram, over its own bits */
 			out->subs[out->nsubs++] = (memo_sub){sr, sub, (dc | rs) != 0};
-			for (unsigned b = 0; b <= v->field->high - v->field->low; b++)
-				if (((dc | rs) >> b) & 1)
-					set_range(s->mask, nw, v->field->low + b, v->field->low + b);
+			or_at(s->mask, nw, dc | rs, v->field->low);
 			s->kinds |= (dc ? 1u << TRIAGE_DONTCARE : 0) | (rs ? 1u << TRIAGE_RESERVED : 0);
 		}
 	}
@@ -1008,9 +953,23 @@ static bool apply(triage *t, const memo *m, const uint64_t *w, unsigned nw,
 	if (r->ones && r->pub.count >= 2)
 		count_ones(r->ones, w, nw);
 	if (r->pub.nexamples < t->opt.examples) {
-		uint64_t *copy = arena_alloc(&t->mem, nw * sizeof *copy);
-		if (!copy)
-			return false;
+		if (r->pub.nexamples == r->cap_ex) {
+			/* a second instruction: room for all the examples */
+			unsigned cap = t->opt.examples;
+			triage_example *ex = arena_alloc_raw(&t->mem, cap * sizeof *ex);
+			uint64_t *words = arena_alloc_raw(&t->mem, (size_t)cap * nw * sizeof *words);
+			if (!ex || !words)
+				return false;
+			for (unsigned i = 0; i < r->pub.nexamples; i++) {
+				memcpy(words + (size_t)i * nw, r->ex[i].w, nw * sizeof *words);
+				ex[i] = (triage_example){r->ex[i].origin, words + (size_t)i * nw};
+			}
+			r->ex = ex;
+			r->ex_words = words;
+			r->cap_ex = cap;
+			r->pub.examples = ex;
+		}
+		uint64_t *copy = r->ex_words + (size_t)r->pub.nexamples * nw;
 		memcpy(copy, w, nw * sizeof *copy);
 		r->ex[r->pub.nexamples++] = (triage_example){
 			origin ? *origin : (triage_origin){.source = -1}, copy};
@@ -1033,8 +992,17 @@ bool triage_add(triage *t, const spec_root *root, const uint64_t *win, uint32_t 
 		w[nw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
 	t->sorted = false;
 	uint64_t h = memo_hash(root, gen, w, nw);
-	const memo *mm = memo_find(t, h, root, gen, w, nw);
-	t->memo_hits += mm != NULL;
+	/* input that hardly ever repeats a word (random words) is looked up
+	 * for one word in 64 only (to see whether it starts repeating):
+	 * every look-up is a cache miss.  The memo only saves work, so
+	 * whether it is asked changes no result. */
+	const memo *mm = NULL;
+	if (t->memo_lookups < MEMO_TRIAL * 4 || t->memo_hits * 64 >= t->memo_lookups ||
+	    t->sum.instructions % 64 == 0) {
+		mm = memo_find(t, h, root, gen, w, nw);
+		t->memo_lookups++;
+		t->memo_hits += mm != NULL;
+	}
 	bool ok = true;
 	if (!mm) {
 		memo *sm = t->scratch_memo;
@@ -1057,13 +1025,47 @@ static int cmp_words(const uint64_t *a, const uint64_t *b, unsigned n)
 	return 0;
 }
 
-static const char *cluster_leaf_name(const triage_cluster *c)
+/* The leaf a cluster is listed under: decoded to, first of an
+ * ambiguity, or nearest; NULL for none. */
+static const spec_bitset *cluster_leaf(const triage_cluster *c)
 {
 	if (c->leaf)
-		return c->leaf->name;
+		return c->leaf;
 	if (c->matches[0])
-		return c->matches[0]->name;
-	return c->nnearest ? c->nearest[0].leaf->name : "";
+		return c->matches[0];
+	return c->nnearest ? c->nearest[0].leaf : NULL;
+}
+
+static int cmp_bitset_name(const void *a, const void *b)
+{
+	return strcmp((*(const spec_bitset *const *)a)->name, (*(const spec_bitset *const *)b)->name);
+}
+
+/* Per bitset index, the rank of its name in strcmp order (equal names,
+ * equal ranks; "" is 0, as is no leaf at all), so that sorting clusters
+ * compares numbers, not strings.  False when memory runs out. */
+static bool rank_names(triage *t)
+{
+	size_t n = t->m->nbitsets;
+	const spec_bitset **v = malloc((n ? n : 1) * sizeof *v);
+	t->name_rank = malloc((n ? n : 1) * sizeof *t->name_rank);
+	if (!v || !t->name_rank) {
+		free(v);
+		free(t->name_rank);
+		t->name_rank = NULL;
+		return false;
+	}
+	memcpy(v, t->m->bitsets, n * sizeof *v);
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_bitset_name);
+	uint32_t rank = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!i || strcmp(v[i - 1]->name, v[i]->name))
+			rank++;
+		t->name_rank[v[i]->index] = v[i]->name[0] ? rank : 0;
+	}
+	free(v);
+	return true;
 }
 
 static int cmp_cluster(const void *a, const void *b)
@@ -1076,9 +1078,9 @@ static int cmp_cluster(const void *a, const void *b)
 		return p->root < q->root ? -1 : 1;
 	if (p->gen != q->gen)
 		return p->gen < q->gen ? -1 : 1;
-	int c = strcmp(cluster_leaf_name(p), cluster_leaf_name(q));
-	if (c)
-		return c;
+	if (x->name_rank != y->name_rank)
+		return x->name_rank < y->name_rank ? -1 : 1;
+	int c;
 	if (p->kinds != q->kinds)
 		return p->kinds < q->kinds ? -1 : 1;
 	if ((c = cmp_words(p->mask, q->mask, p->nwords)))
@@ -1095,17 +1097,15 @@ void triage_finish(triage *t)
 {
 	if (t->sorted)
 		return;
-	if (t->nclusters > 1)
+	if (t->nclusters > 1) {
+		for (size_t i = 0; i < t->nclusters; i++) {
+			const spec_bitset *b = cluster_leaf(&t->clusters[i]->pub);
+			t->clusters[i]->name_rank = b ? t->name_rank[b->index] : 0;
+		}
 		qsort(t->clusters, t->nclusters, sizeof *t->clusters, cmp_cluster);
-	/* the table holds indexes: rebuild it in the new order */
-	memset(t->table, 0, t->table_cap * sizeof *t->table);
-	for (size_t i = 0; i < t->nclusters; i++) {
-		t->clusters[i]->pub.id = i + 1;
-		size_t j = (size_t)t->clusters[i]->hash & (t->table_cap - 1);
-		while (t->table[j])
-			j = (j + 1) & (t->table_cap - 1);
-		t->table[j] = i + 1;
 	}
+	for (size_t i = 0; i < t->nclusters; i++)
+		t->clusters[i]->pub.id = i + 1;
 	free(t->leaves);
 	t->leaves = NULL;
 	t->nleaves = 0;
