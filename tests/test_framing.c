@@ -585,7 +585,7 @@ TEST(lint_negative_files)
 		"bad-root-unknown.xml", "bad-ref-unknown.xml", "bad-field-unknown.xml",
 		"bad-size.xml", "bad-part-width.xml", "bad-loop.xml", "bad-repeat.xml",
 		"bad-duplicate.xml", "bad-schema.xml", "bad-expr.xml", "bad-display.xml",
-		"bad-depth.xml",
+		"bad-depth.xml", "bad-unexplained.xml",
 	};
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		char path[512], line[512], want[512] = "", got[2048] = "";
@@ -766,6 +766,67 @@ TEST(midgard_real_isa)
 	unload(&l);
 }
 
+/* unexplained="REASON" on <data>: loaded into the step, on the model
+ * (one step for tags 6 and 7) and the real file (one per tag); the walk
+ * and the text are what they were without it (triage reads the reason:
+ * test_triage). */
+/* The <data> steps named name, in document order, into out[0..cap). */
+static size_t data_steps(const spec_step *steps, size_t n, const char *name,
+                         const spec_step **out, size_t cap, size_t k)
+{
+	for (size_t i = 0; i < n; i++) {
+		const spec_step *s = &steps[i];
+		if (s->kind == SPEC_STEP_DATA && s->name && !strcmp(s->name, name) && k < cap)
+			out[k++] = s;
+		k = data_steps(s->steps, s->nsteps, name, out, cap, k);
+	}
+	return k;
+}
+
+TEST(unexplained_data)
+{
+	loaded l;
+	if (load(&l, "midgard-model.xml")) {
+		const spec_program *p = spec_find_program(l.m, NULL);
+		const spec_step *u[4] = {0}, *k[4] = {0};
+		CHECK(p);
+		CHECK_INT(p ? data_steps(p->steps, p->nsteps, "unknown", u, 4, 0) : 0, 1);
+		CHECK_INT(p ? data_steps(p->steps, p->nsteps, "constants", k, 4, 0) : 0, 1);
+		CHECK_STR(u[0] ? u[0]->unexplained : NULL, "tag 6 or 7: layout not known");
+		CHECK(k[0] && k[0]->unexplained == NULL);
+	}
+	unload(&l);
+
+	if (!load_real(&l, NULL, ISACHECK_SOURCE_DIR "/isa/midgard.xml"))
+		return;
+	const spec_program *p = spec_find_program(l.m, NULL);
+	const spec_step *u[4] = {0}, *k[4] = {0};
+	CHECK(p);
+	CHECK_INT(p ? data_steps(p->steps, p->nsteps, "unknown", u, 4, 0) : 0, 2);
+	CHECK_INT(p ? data_steps(p->steps, p->nsteps, "constants", k, 4, 0) : 0, 1);
+	const spec_step *u6 = u[0], *u7 = u[1];
+	CHECK_STR(u6 ? u6->unexplained : NULL, "tag 6 (UNKNOWN_1): layout not known");
+	CHECK_STR(u7 ? u7->unexplained : NULL, "tag 7 (UNKNOWN_2): layout not known");
+	CHECK(k[0] && k[0]->unexplained == NULL);
+	/* a tag-6 and a tag-7 bundle: data items of their own steps, the
+	 * program clean and printed as before */
+	static const uint32_t w[] = {0x00000006, 0x12345678, 0, 0xdeadbeef, 0x00000017, 0, 0, 0};
+	codec_program *pr = walk(&l, w, sizeof w / sizeof *w);
+	if (pr) {
+		const want_item want[] = {
+			{CODEC_ITEM_DATA, 0, 128, NULL, NULL, "unknown"},
+			{CODEC_ITEM_DATA, 128, 128, NULL, NULL, "unknown"},
+		};
+		check_items(pr, want, 2);
+		CHECK(pr->nitems == 2 && pr->items[0].step == u6 && pr->items[1].step == u7);
+		CHECK(codec_program_clean(pr));
+		CHECK_STR(pr->text, "unknown 00000006 12345678 00000000 deadbeef\n\n"
+		                    "unknown 00000017 00000000 00000000 00000000\n\n");
+		codec_program_free(pr);
+	}
+	unload(&l);
+}
+
 /* ---------------------------------------------------------------- CLI */
 
 static int run_cli(const char *args)
@@ -814,6 +875,7 @@ int main(void)
 	RUN(a2xx_blob_programs);
 	RUN(a2xx_real_isa);
 	RUN(midgard_real_isa);
+	RUN(unexplained_data);
 	RUN(cli_exit_codes);
 	return testlib_finish();
 }

@@ -918,11 +918,16 @@ static triage *mg_triage(const loaded *l, const mg_program *p, size_t *frame_err
 	CHECK(t && pr);
 	for (size_t i = 0; t && pr && i < pr->nitems; i++) {
 		const codec_item *it = &pr->items[i];
+		triage_origin o = {.pos = it->bit / 8};
+		if (it->kind == CODEC_ITEM_DATA && it->step->unexplained) {
+			CHECK(triage_add_data(t, it->step, it->w, it->bits, &o));
+			continue;
+		}
 		if (it->kind != CODEC_ITEM_PART)
 			continue;
 		uint64_t w[2] = {0, 0};
 		memcpy(w, it->w, ((it->bits + 63) / 64) * sizeof *w);
-		CHECK(triage_add(t, it->root, w, 0, &(triage_origin){.pos = it->bit / 8}));
+		CHECK(triage_add(t, it->root, w, 0, &o));
 	}
 	*frame_errors = pr ? pr->nerrors : 1;
 	codec_program_free(pr);
@@ -1082,6 +1087,143 @@ TEST(midgard_programs)
 	CHECK_STR(out, want);
 }
 
+/* Bundles of tags 6 and 7 (Mesa's UNKNOWN_1/2), which isa/midgard.xml
+ * frames as <data unexplained=...>, planted between the valid bundles of
+ * mg_clean: each is found, in one data cluster per tag, with exact
+ * counts, positions and bits, by the library and by the command (text,
+ * JSON; binary and hex), and makes the exit code 1.  mg_clean itself,
+ * which has none, stays clean (midgard_programs). */
+#define MG_UNKNOWN 7
+
+static mg_program mg_unknown;
+
+TEST(midgard_unexplained_data)
+{
+	/* after these bundles of mg_clean: four of tag 6, three of tag 7 */
+	static const size_t after[MG_UNKNOWN] = {10, 20, 40, 41, 90, 120, 149};
+	static const unsigned tag[MG_UNKNOWN] = {6, 7, 6, 6, 7, 6, 7};
+	size_t at[MG_UNKNOWN]; /* word index of each planted quadword */
+	mg_build(&mg_clean, 9);
+	mg_program *p = &mg_unknown;
+	p->nw = 0;
+	for (size_t i = 0, k = 0; i < MG_BUNDLES; i++) {
+		size_t n = mg_clean.b[i].nwords;
+		CHECK(p->nw + n + 4 <= N(p->w));
+		memcpy(p->w + p->nw, mg_clean.w + mg_clean.start[i], n * sizeof *p->w);
+		p->nw += n;
+		for (; k < MG_UNKNOWN && after[k] == i; k++) {
+			at[k] = p->nw;
+			p->w[p->nw++] = tag[k] | (uint32_t)(k + 1) << 8;
+			p->w[p->nw++] = 1u << (k + 4); /* bits 36 + k: each in one item */
+			p->w[p->nw++] = 0;
+			p->w[p->nw++] = 0x80000000u | 1u << k; /* bits 127 and 96 + k */
+		}
+	}
+
+	loaded l = load(ISACHECK_SOURCE_DIR "/isa/midgard.xml");
+	if (!l.c)
+		return;
+	size_t fe;
+	triage *t = mg_triage(&l, p, &fe);
+	CHECK_INT(fe, 0);
+	if (t) {
+		triage_summary s = triage_get_summary(t);
+		CHECK_INT(s.instructions, mg_items(&mg_clean, MG_BUNDLES) + MG_UNKNOWN);
+		CHECK_INT(s.unexplained, MG_UNKNOWN);
+		CHECK_INT(s.by_kind[TRIAGE_DATA], MG_UNKNOWN);
+		CHECK_INT(s.clusters, 0);
+		CHECK_INT(s.data_clusters, 2);
+		CHECK_INT(triage_data_cluster_count(t), 2);
+		/* most items first: tag 6 (4), then tag 7 (3) */
+		for (unsigned c = 0; c < 2; c++) {
+			const triage_data_cluster *d = triage_data_cluster_at(t, c);
+			unsigned want_tag = c ? 7 : 6;
+			CHECK(d != NULL);
+			if (!d)
+				continue;
+			CHECK_INT(d->id, c + 1);
+			CHECK_INT(d->count, c ? 3 : 4);
+			CHECK_INT(d->distinct, c ? 3 : 4);
+			CHECK_INT(d->bits, 128);
+			CHECK_STR(d->name, "unknown");
+			CHECK_STR(d->reason, c ? "tag 7 (UNKNOWN_2): layout not known"
+			                       : "tag 6 (UNKNOWN_1): layout not known");
+			CHECK(d->step && d->step->kind == SPEC_STEP_DATA && d->step->loc.line > 0);
+			/* the examples: the first three, in input order, their bits */
+			CHECK_INT(d->nexamples, 2); /* mg_triage keeps 2 */
+			size_t e = 0;
+			for (size_t k = 0; k < MG_UNKNOWN && e < d->nexamples; k++) {
+				if (tag[k] != want_tag)
+					continue;
+				const triage_example *x = &d->examples[e++];
+				CHECK_INT(x->origin.pos, at[k] * 4);
+				CHECK_INT(x->w[0], (uint64_t)p->w[at[k] + 1] << 32 | p->w[at[k]]);
+				CHECK_INT(x->w[1], (uint64_t)p->w[at[k] + 3] << 32);
+			}
+			/* per bit: the tag's bits in every item, bit 127 too, bit 64 never */
+			CHECK_INT(d->ones[0], want_tag & 1 ? d->count : 0);
+			CHECK_INT(d->ones[1], d->count);
+			CHECK_INT(d->ones[2], d->count);
+			CHECK_INT(d->ones[3], 0);
+			CHECK_INT(d->ones[127], d->count);
+			CHECK_INT(d->ones[64], 0);
+		}
+		CHECK(triage_data_cluster_at(t, 2) == NULL);
+	}
+	triage_free(t);
+	unload(&l);
+
+	/* the command: binary and hex, text and JSON */
+	char out[1 << 16], path[400], want[800], cmd[1200];
+	for (int k = 0; k < 2; k++) {
+		CHECK_INT(mg_run(p, p->nw, "mg-unknown", k, path, out, sizeof out), 1);
+		snprintf(want, sizeof want, "unexplained  %d (", MG_UNKNOWN);
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "%) in 2 clusters\n") != NULL);
+		snprintf(want, sizeof want, "    unexplained data           %d\n", MG_UNKNOWN);
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "\nunexplained data (2 of 2 clusters, most items first; ") != NULL);
+		CHECK(strstr(out, "\nD1  4 items  data 'unknown' (128 bits): tag 6 (UNKNOWN_1): "
+		                  "layout not known\n    framing step ") != NULL);
+		CHECK(strstr(out, "\nD2  3 items  data 'unknown' (128 bits): tag 7 (UNKNOWN_2): "
+		                  "layout not known\n    framing step ") != NULL);
+		CHECK(strstr(out, "midgard.xml:") != NULL && strstr(out, "; 4 distinct contents\n"));
+		/* bits 8-10 (k + 1), 36 + k and 96 + k vary */
+		CHECK(strstr(out, "    bits set in all: 1-2, 127; in some: 8-10, 36, 38-39, 41, 96, "
+		                  "98-99, 101\n") != NULL);
+		CHECK(strstr(out, "    bits set in all: 0-2, 127; in some: 8-10, 37, 40, 42, 97, 100, "
+		                  "102\n") != NULL);
+		for (size_t j = 0; j < MG_UNKNOWN; j++) {
+			char where[64];
+			if (k)
+				snprintf(where, sizeof where, ":%zu", at[j] / 4 + 1);
+			else
+				snprintf(where, sizeof where, "+0x%zx", at[j] * 4);
+			snprintf(want, sizeof want, "    e.g. %s%s  %08x_00000000_%08x_%08x\n", path, where,
+			         (unsigned)p->w[at[j] + 3], (unsigned)p->w[at[j] + 1],
+			         (unsigned)p->w[at[j]]);
+			/* three are kept per cluster: the fourth tag 6 is none */
+			bool shown = j != 5;
+			CHECK(!strstr(out, want) == !shown);
+		}
+		snprintf(cmd, sizeof cmd, "%s triage --format=json %s/isa/midgard.xml %s", ISACHECK_BINARY,
+		         ISACHECK_SOURCE_DIR, path);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+		snprintf(want, sizeof want, "\"unexplained\":%d,\"clusters\":0,\"data_clusters\":2,",
+		         MG_UNKNOWN);
+		CHECK(strstr(out, want) != NULL);
+		snprintf(want, sizeof want, "\"enum\":0,\"unexplained-data\":%d,\"spec-error\":0}",
+		         MG_UNKNOWN);
+		CHECK(strstr(out, want) != NULL);
+		CHECK(strstr(out, "\"unexplained_data\":[\n{\"id\":1,\"count\":4,\"name\":\"unknown\","
+		                  "\"reason\":\"tag 6 (UNKNOWN_1): layout not known\",") != NULL);
+		CHECK(strstr(out, ",\"size\":128,\"distinct\":3,\"distinct_capped\":false,") != NULL);
+	}
+	/* without them: clean, and nothing of the above is printed */
+	CHECK_INT(mg_run(&mg_clean, mg_clean.nw, "mg-known", 0, path, out, sizeof out), 0);
+	CHECK(!strstr(out, "unexplained data"));
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -1098,6 +1240,7 @@ int main(void)
 	RUN(cli_programs);
 	RUN(nearest_index);
 	RUN(midgard_programs);
+	RUN(midgard_unexplained_data);
 	if (!testlib_remove_tree(tmp))
 		fprintf(stderr, "could not remove %s\n", tmp);
 	return testlib_finish();

@@ -29,7 +29,8 @@ static const char triage_usage[] =
 	"usage: isacheck triage SPEC [options] INPUT...\n"
 	"  triage instructions a vendor compiler emitted: which decode, which do not\n"
 	"  (no match, ambiguous, don't-care or reserved bits set, assert mismatch, enum\n"
-	"  value missing), clustered by situation\n"
+	"  value missing; in whole programs, data the framing marks unexplained),\n"
+	"  clustered by situation\n"
 	"INPUT: a file or a directory (every file below it, by name); '-' reads standard input\n"
 	"  binary  raw little-endian instructions (one shader per file)\n"
 	"  hex     text: 8-digit words low word first (whole dumps across lines), or whole\n"
@@ -194,7 +195,12 @@ static bool triage_program(run *r, const char *path, const uint32_t *w, size_t n
 	bool ok = true;
 	for (size_t i = 0; ok && i < pr->nitems; i++) {
 		const codec_item *it = &pr->items[i];
-		if (it->kind != CODEC_ITEM_PART || !it->root)
+		/* parts are instructions; data the framing says nobody
+		 * understands is reported as such; other data (constants) and
+		 * padding are explained by the framing itself */
+		bool part = it->kind == CODEC_ITEM_PART && it->root;
+		bool unexplained = it->kind == CODEC_ITEM_DATA && it->step && it->step->unexplained;
+		if (!part && !unexplained)
 			continue;
 		size_t word = it->bit / 32;
 		triage_origin o = {.source = source, .is_line = lines || line0,
@@ -202,7 +208,8 @@ static bool triage_program(run *r, const char *path, const uint32_t *w, size_t n
 		                        : it->bit / 8};
 		uint64_t iw[SPEC_MAX_BITS / 64] = {0};
 		memcpy(iw, it->w, ((it->bits + 63) / 64) * sizeof *iw);
-		if (!triage_add(r->t, it->root, iw, gen, &o)) {
+		if (part ? !triage_add(r->t, it->root, iw, gen, &o)
+		         : !triage_add_data(r->t, it->step, iw, it->bits, &o)) {
 			snprintf(err, errlen, "%s: error: out of memory", path);
 			ok = false;
 		}

@@ -190,6 +190,36 @@ static const char *const page_script[] = {
 	NULL,
 };
 
+/* Only in reports with unexplained data (so that the others stay as
+ * they were): per data cluster, its reason and a heatmap of how often
+ * each bit is set over its items, drawn with the first script's helpers. */
+static const char *const data_script[] = {
+	"'use strict';\n",
+	"var dataMaps = 0;\n",
+	"var ud = document.getElementById('unexplained-data');\n",
+	"(data.unexplained_data || []).forEach(function (d) {\n",
+	"  var sec = el('section', 'cluster');\n",
+	"  sec.id = 'data-' + d.id;\n",
+	"  sec.appendChild(el('h3', '', 'D' + d.id + ' \\u2014 ' + d.count + ' item' + (d.count === 1 ? '' : 's') +\n",
+	"    ' \\u2014 data ' + (d.name === null ? '(unnamed)' : d.name) + ', ' + d.size + ' bits'));\n",
+	"  sec.appendChild(el('p', '', 'not understood: ' + d.reason));\n",
+	"  sec.appendChild(el('p', 'note', 'framing step ' + d.file.replace(/^.*\\//, '') + ':' + d.line + '; ' +\n",
+	"    (d.distinct_capped ? 'at least ' : '') + d.distinct + ' distinct content(s)'));\n",
+	"  var frac = d.ones.map(function (v) { return v / d.count; });\n",
+	"  sec.appendChild(heatmap(d.size, frac, null, null, d.ones, d.count, null));\n",
+	"  dataMaps++;\n",
+	"  var ex = el('ul', 'examples');\n",
+	"  d.examples.forEach(function (e) {\n",
+	"    ex.appendChild(el('li', 'mono', e.source + (e.line !== undefined ? ':' + e.line : '+0x' + e.offset.toString(16)) + '  ' + e.words));\n",
+	"  });\n",
+	"  sec.appendChild(ex);\n",
+	"  ud.appendChild(sec);\n",
+	"});\n",
+	"mark.setAttribute('data-data-maps', String(dataMaps));\n",
+	"mark.setAttribute('data-cells', String(cells));\n",
+	NULL,
+};
+
 static void put_lines(FILE *f, const char *const *lines)
 {
 	for (; *lines; lines++)
@@ -222,9 +252,13 @@ void triage_write_html(FILE *f, const triage_report *r)
 	}
 	fputs("</title>\n<style>\n", f);
 	put_lines(f, page_style);
+	bool data = triage_data_cluster_count(r->t) > 0;
 	fputs("</style></head><body>\n<h1>isacheck triage</h1>\n<div id=\"summary\"></div>\n"
-	      "<h2>Clusters</h2>\n<div id=\"clusters\"></div>\n"
-	      "<h2>Leaves: how often each bit is set</h2>\n<div id=\"leaves\"></div>\n"
+	      "<h2>Clusters</h2>\n<div id=\"clusters\"></div>\n", f);
+	if (data)
+		fputs("<h2>Unexplained data: regions the framing marks as not understood</h2>\n"
+		      "<div id=\"unexplained-data\"></div>\n", f);
+	fputs("<h2>Leaves: how often each bit is set</h2>\n<div id=\"leaves\"></div>\n"
 	      "<p id=\"rendered\" hidden></p>\n"
 	      "<noscript>The heatmaps need JavaScript; the data is in the JSON below.</noscript>\n"
 	      "<script type=\"application/json\" id=\"triage-data\">", f);
@@ -241,6 +275,10 @@ void triage_write_html(FILE *f, const triage_report *r)
 		      "\"clusters\":0,\"kinds\":{}},\"inputs\":[],\"clusters\":[],\"leaves\":[]}", f);
 	fputs("</script>\n<script>\n", f);
 	put_lines(f, page_script);
+	if (data) {
+		fputs("</script>\n<script>\n", f);
+		put_lines(f, data_script);
+	}
 	fputs("</script>\n</body></html>\n", f);
 	free(json);
 }

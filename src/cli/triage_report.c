@@ -140,7 +140,8 @@ static const char *kind_title(triage_kind k)
 {
 	static const char *const t[TRIAGE_NKINDS] = {
 		"no match", "ambiguous", "don't-care bits set", "reserved bits set",
-		"assert mismatch", "enum value not named", "spec problem (not counted)",
+		"assert mismatch", "enum value not named", "unexplained data",
+		"spec problem (not counted)",
 	};
 	return t[k];
 }
@@ -198,6 +199,48 @@ static void text_cluster(FILE *f, const triage *t, const triage_cluster *c)
 	word_row(f, NULL, size, c->leaf ? c->mask : c->nearest[0].diff);
 }
 
+/* Bit numbers whose count of ones is exactly all (all == SIZE_MAX: is
+ * neither 0 nor every item's), as bit_list writes them. */
+static void ones_list(const triage_data_cluster *d, size_t all, char *buf, size_t len)
+{
+	uint64_t sel[MAX_WORDS] = {0};
+	for (unsigned i = 0; i < d->bits; i++) {
+		uint64_t n = d->ones[i];
+		if (all == SIZE_MAX ? n && n < d->count : n == all)
+			sel[i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	bit_list(sel, d->bits, buf, len);
+	if (!*buf)
+		snprintf(buf, len, "none");
+}
+
+static void text_data_cluster(FILE *f, const triage *t, const triage_data_cluster *d)
+{
+	char where[1200], always[4096], some[4096];
+	/* every bit of 4096: "_" between 128 words of 8 digits */
+	char hex[SPEC_MAX_BITS / 32 * 9 + 8];
+	fprintf(f, "D%zu  %zu item%s  data", d->id, d->count, d->count == 1 ? "" : "s");
+	if (d->name)
+		fprintf(f, " '%s'", d->name);
+	fprintf(f, " (%u bits): %s\n", d->bits, d->reason);
+	fprintf(f, "    framing step %s:%u; %s%zu distinct content%s\n",
+	        d->step->loc.file, d->step->loc.line,
+	        d->distinct >= TRIAGE_DATA_DISTINCT_MAX ? "at least " : "", d->distinct,
+	        d->distinct == 1 ? "" : "s");
+	ones_list(d, d->count, always, sizeof always);
+	if (d->count == 1) {
+		fprintf(f, "    bits set: %s\n", always);
+	} else {
+		ones_list(d, SIZE_MAX, some, sizeof some);
+		fprintf(f, "    bits set in all: %s; in some: %s\n", always, some);
+	}
+	for (size_t i = 0; i < d->nexamples; i++) {
+		origin_text(t, &d->examples[i].origin, where, sizeof where);
+		fmt_hex(d->examples[i].w, d->bits, hex, sizeof hex);
+		fprintf(f, "    e.g. %s  %s\n", where, hex);
+	}
+}
+
 void triage_write_text(FILE *f, const triage_report *r)
 {
 	const triage *t = r->t;
@@ -211,8 +254,9 @@ void triage_write_text(FILE *f, const triage_report *r)
 	else
 		fprintf(f, "read as '%s' of %s\n", r->root->bitset->name, r->spec_path);
 	double pct = s.instructions ? 100.0 * (double)s.unexplained / (double)s.instructions : 0;
+	size_t nclusters = s.clusters + s.data_clusters;
 	fprintf(f, "  explained    %zu\n  unexplained  %zu (%.1f%%) in %zu cluster%s\n",
-	        s.explained, s.unexplained, pct, s.clusters, s.clusters == 1 ? "" : "s");
+	        s.explained, s.unexplained, pct, nclusters, nclusters == 1 ? "" : "s");
 	for (unsigned k = 0; k < TRIAGE_NKINDS; k++)
 		if (s.by_kind[k])
 			fprintf(f, "    %-26s %zu\n", kind_title((triage_kind)k), s.by_kind[k]);
@@ -221,6 +265,13 @@ void triage_write_text(FILE *f, const triage_report *r)
 		fprintf(f, "\nclusters (%zu of %zu, most instructions first):\n", top, n);
 	for (size_t i = 0; i < top; i++)
 		text_cluster(f, t, triage_cluster_at(t, i));
+	n = triage_data_cluster_count(t);
+	top = n < r->top_text ? n : r->top_text;
+	if (top)
+		fprintf(f, "\nunexplained data (%zu of %zu clusters, most items first; the framing's "
+		        "<data unexplained>):\n", top, n);
+	for (size_t i = 0; i < top; i++)
+		text_data_cluster(f, t, triage_data_cluster_at(t, i));
 
 	/* the per-leaf histograms, only where something is set */
 	bool head = false;
@@ -310,6 +361,22 @@ static void json_leaf_ref(FILE *f, const spec_bitset *b)
 	json_string(f, b->name);
 }
 
+static void json_examples(FILE *f, const triage *t, const triage_example *ex, size_t n,
+                          unsigned size)
+{
+	fputs("\"examples\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		const triage_example *e = &ex[i];
+		fputs(i ? ",{\"source\":" : "{\"source\":", f);
+		json_string(f, triage_source_name(t, e->origin.source));
+		fprintf(f, ",\"%s\":%llu,\"words\":", e->origin.is_line ? "line" : "offset",
+		        (unsigned long long)e->origin.pos);
+		json_hex(f, e->w, size);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void json_cluster(FILE *f, const triage *t, const triage_cluster *c)
 {
 	unsigned size = c->root->bitset->size;
@@ -362,22 +429,30 @@ static void json_cluster(FILE *f, const triage *t, const triage_cluster *c)
 		json_string(f, d->text);
 		fputc('}', f);
 	}
-	fputs("],\"examples\":[", f);
-	for (size_t i = 0; i < c->nexamples; i++) {
-		const triage_example *e = &c->examples[i];
-		fputs(i ? ",{\"source\":" : "{\"source\":", f);
-		json_string(f, triage_source_name(t, e->origin.source));
-		fprintf(f, ",\"%s\":%llu,\"words\":", e->origin.is_line ? "line" : "offset",
-		        (unsigned long long)e->origin.pos);
-		json_hex(f, e->w, size);
-		fputc('}', f);
-	}
-	fputc(']', f);
+	fputs("],", f);
+	json_examples(f, t, c->examples, c->nexamples, size);
 	/* one instruction: its bits are the example's */
 	if (c->count > 1) {
 		fputs(",\"ones\":", f);
 		json_counts(f, c->ones, size);
 	}
+	fputc('}', f);
+}
+
+static void json_data_cluster(FILE *f, const triage *t, const triage_data_cluster *d)
+{
+	fprintf(f, "{\"id\":%zu,\"count\":%zu,\"name\":", d->id, d->count);
+	json_string_or_null(f, d->name);
+	fputs(",\"reason\":", f);
+	json_string(f, d->reason);
+	fputs(",\"file\":", f);
+	json_string(f, d->step->loc.file);
+	fprintf(f, ",\"line\":%u,\"size\":%u,\"distinct\":%zu,\"distinct_capped\":%s,",
+	        d->step->loc.line, d->bits, d->distinct,
+	        d->distinct >= TRIAGE_DATA_DISTINCT_MAX ? "true" : "false");
+	json_examples(f, t, d->examples, d->nexamples, d->bits);
+	fputs(",\"ones\":", f);
+	json_counts(f, d->ones, d->bits);
 	fputc('}', f);
 }
 
@@ -460,10 +535,16 @@ void triage_write_json_limit(FILE *f, const triage_report *r, size_t max_cluster
 		json_string(f, triage_source_name(t, (int)i));
 	}
 	fprintf(f, "],\n\"summary\":{\"instructions\":%zu,\"explained\":%zu,\"unexplained\":%zu,"
-	        "\"clusters\":%zu,\"kinds\":{", s.instructions, s.explained, s.unexplained,
-	        s.clusters);
+	        "\"clusters\":%zu,", s.instructions, s.explained, s.unexplained, s.clusters);
+	/* unexplained data adds its keys only when there is some: reports
+	 * of inputs without any stay as they were */
+	if (s.data_clusters)
+		fprintf(f, "\"data_clusters\":%zu,", s.data_clusters);
+	fputs("\"kinds\":{", f);
 	for (unsigned k = 0; k < TRIAGE_NKINDS; k++)
-		fprintf(f, "%s\"%s\":%zu", k ? "," : "", triage_kind_name((triage_kind)k), s.by_kind[k]);
+		if (k != TRIAGE_DATA || s.by_kind[k])
+			fprintf(f, "%s\"%s\":%zu", k ? "," : "", triage_kind_name((triage_kind)k),
+			        s.by_kind[k]);
 	fputs("}},\n\"clusters\":[", f);
 	size_t n = triage_cluster_count(t);
 	if (n > max_clusters)
@@ -471,6 +552,15 @@ void triage_write_json_limit(FILE *f, const triage_report *r, size_t max_cluster
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n" : "\n", f);
 		json_cluster(f, t, triage_cluster_at(t, i));
+	}
+	n = triage_data_cluster_count(t);
+	if (n > max_clusters)
+		n = max_clusters;
+	if (n)
+		fputs("],\n\"unexplained_data\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_data_cluster(f, t, triage_data_cluster_at(t, i));
 	}
 	fputs("],\n\"spec_problems\":[", f);
 	for (size_t i = 0; i < triage_spec_problem_count(t); i++) {

@@ -159,6 +159,7 @@ static const spec_rule rules[] = {
 	{"frame-reject", SPEC_WARNING, "a <reject> without when=, which rejects every program"},
 	{"frame-duplicate", SPEC_ERROR, "two <program>s with one name"},
 	{"frame-depth", SPEC_ERROR, "<group>/<repeat> nested deeper than 16 levels"},
+	{"frame-unexplained", SPEC_ERROR, "a <data unexplained> that gives no reason, or not one line of text"},
 	{NULL, 0, NULL},
 };
 

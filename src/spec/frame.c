@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Expressions are malloc'd by spec_expr_parse; the list frees them. */
 struct spec_frames {
@@ -335,6 +336,51 @@ static void frame_displays(frame_loader *F, spec_step *s, const xml_elem *e)
 	s->ndisplays = k;
 }
 
+/* unexplained="REASON" on <data>: the bits are not understood, and
+ * triage reports every such item under its reason.  The reason is the
+ * one line a person reads in the report, so it must say something:
+ * empty, a boolean, several lines or a {NAME} (which would be printed as
+ * written: triage knows no framing variables) are errors.  NULL when
+ * absent or wrong. */
+static const char *frame_unexplained(frame_loader *F, const xml_elem *e)
+{
+	const char *v = xml_attr_get(e, "unexplained");
+	if (!v)
+		return NULL;
+	spec_loc loc = frame_attr_loc(e, "unexplained");
+	const char *r = text_strip(F->a, v);
+	const char *why = NULL;
+	if (!r)
+		return NULL;
+	if (!*r)
+		why = "gives no reason";
+	else if (!strcasecmp(r, "true") || !strcasecmp(r, "false") || !strcasecmp(r, "yes") ||
+	         !strcasecmp(r, "no"))
+		why = "is a yes or no, not a reason";
+	else if (strpbrk(r, "{}"))
+		why = "holds a brace: the reason is printed as written, no {NAME} is replaced";
+	for (const char *p = r; !why && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			why = "is not one line of text";
+	if (why) {
+		/* the message stays one line whatever the value holds */
+		char shown[64];
+		size_t n = 0;
+		for (const char *p = v; *p && n + 4 < sizeof shown; p++)
+			shown[n++] = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
+		if (strlen(v) > n) {
+			memcpy(shown + n, "...", 3);
+			n += 3;
+		}
+		shown[n] = 0;
+		FDIAG(F, SPEC_ERROR, "frame-unexplained", loc,
+		      "unexplained=\"%s\" on <data> %s; say why the bits are not understood "
+		      "(e.g. unexplained=\"layout unknown\")", shown, why);
+		return NULL;
+	}
+	return r;
+}
+
 /* Whether running these steps can consume any bit at the cursor. */
 static bool frame_can_consume(const spec_step *steps, size_t n)
 {
@@ -406,6 +452,7 @@ static void frame_step(frame_loader *F, const xml_elem *e, spec_step *s, unsigne
 			frame_uint(F, e, "bits", SPEC_MAX_BITS, false, &s->bits);
 		s->at = frame_expr(F, e, "at");
 		frame_displays(F, s, e);
+		s->unexplained = frame_unexplained(F, e);
 		break;
 	case SPEC_STEP_READ: {
 		uint64_t lo = 0, hi = 0;

@@ -150,7 +150,7 @@ static const elem_rule schema[] = {
 	/* program framing, our extension (frame.c, docs/framing.md) */
 	{"program", "isa", "name cover", false},
 	{"part", "program group repeat", "name root bits at when", false},
-	{"data", "program group repeat", "name bits at when", false},
+	{"data", "program group repeat", "name bits at when unexplained", false},
 	{"read", "program group repeat", "name pos low high when", false},
 	{"let", "program group repeat", "name expr when item", false},
 	{"align", "program group repeat", "bits zero when", false},

@@ -427,6 +427,9 @@ struct spec_step {
 	size_t ndisplays;
 	const spec_step *steps;      /* group/repeat body */
 	size_t nsteps;
+	const char *unexplained;     /* data: unexplained="REASON", why its bits are not
+	                                understood (triage reports every such item);
+	                                NULL: the data is understood */
 };
 
 typedef struct spec_program {

@@ -145,6 +145,16 @@ typedef struct cluster_rec {
 	uint32_t name_rank;          /* of its leaf's name, while sorting */
 } cluster_rec;
 
+/* A cluster of unexplained data items (triage_add_data). */
+typedef struct data_rec {
+	triage_data_cluster pub;
+	uint64_t *ones;              /* nw * 64 entries */
+	triage_example *ex;          /* room for opt.examples */
+	uint64_t *ex_words;          /* and their words */
+	slot *seen;                  /* the distinct contents, by hash */
+	size_t seen_cap;
+} data_rec;
+
 typedef struct leaf_rec {
 	triage_leaf pub;
 	uint64_t *ones;
@@ -179,6 +189,8 @@ struct triage {
 	memo_enum *scratch_enums;    /* MAX_ISSUES */
 	size_t *scratch_probs;       /* MAX_ISSUES */
 	uint32_t *name_rank;         /* by bitset index (rank_names) */
+	data_rec **data;             /* unexplained data clusters, sorted by triage_finish */
+	size_t ndata, cap_data;
 	const triage_leaf **leaves;  /* the leaves seen, document order (after finish) */
 	size_t nleaves;
 	bool sorted;
@@ -187,7 +199,8 @@ struct triage {
 const char *triage_kind_name(triage_kind k)
 {
 	static const char *const names[TRIAGE_NKINDS] = {
-		"no-match", "ambiguous", "dontcare", "reserved", "assert", "enum", "spec-error",
+		"no-match", "ambiguous", "dontcare", "reserved", "assert", "enum",
+		"unexplained-data", "spec-error",
 	};
 	return (unsigned)k < TRIAGE_NKINDS ? names[k] : "?";
 }
@@ -249,6 +262,9 @@ void triage_free(triage *t)
 	free(t->sources);
 	free(t->clusters);
 	free(t->table);
+	for (size_t i = 0; i < t->ndata; i++)
+		free(t->data[i]->seen);
+	free(t->data);
 	free(t->leaves);
 	free(t->name_rank);
 	arena_free(&t->mem);
@@ -1015,6 +1031,120 @@ bool triage_add(triage *t, const spec_root *root, const uint64_t *win, uint32_t 
 	return apply(t, mm, w, nw, origin) && ok;
 }
 
+/* -------------------------------------------------- unexplained data */
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The cluster of a step's name, reason and size, made when first met. */
+static data_rec *data_find(triage *t, const spec_step *step, unsigned bits)
+{
+	for (size_t i = 0; i < t->ndata; i++) {
+		data_rec *r = t->data[i];
+		if (r->pub.bits == bits && (r->pub.step == step ||
+		                            (same_name(r->pub.name, step->name) &&
+		                             !strcmp(r->pub.reason, step->unexplained))))
+			return r;
+	}
+	data_rec **p = spec_grow(t->data, t->ndata + 1, &t->cap_data, sizeof *p, 8);
+	if (!p)
+		return NULL;
+	t->data = p;
+	unsigned nw = (bits + 63) / 64;
+	data_rec *r = arena_alloc(&t->mem, sizeof *r);
+	uint64_t *ones = arena_alloc(&t->mem, (size_t)nw * 64 * sizeof *ones);
+	triage_example *ex = arena_alloc(&t->mem, t->opt.examples * sizeof *ex);
+	uint64_t *words = arena_alloc(&t->mem, (size_t)t->opt.examples * nw * sizeof *words);
+	if (!r || !ones || !ex || !words)
+		return NULL;
+	*r = (data_rec){
+		.pub = {.step = step, .name = step->name, .reason = step->unexplained, .bits = bits,
+		        .ones = ones, .examples = ex},
+		.ones = ones, .ex = ex, .ex_words = words,
+	};
+	t->data[t->ndata++] = r;
+	t->sum.data_clusters = t->ndata;
+	return r;
+}
+
+/* Counts w among the cluster's distinct contents, up to the cap. */
+static bool data_seen(triage *t, data_rec *r, const uint64_t *w, unsigned nw)
+{
+	if (r->pub.distinct >= TRIAGE_DATA_DISTINCT_MAX)
+		return true;
+	uint64_t h = hash_key(w, nw);
+	for (size_t j = r->seen_cap ? (size_t)h & (r->seen_cap - 1) : 0; r->seen_cap && r->seen[j].rec;
+	     j = (j + 1) & (r->seen_cap - 1))
+		if (r->seen[j].hash == h && !memcmp(r->seen[j].rec, w, nw * sizeof *w))
+			return true;
+	if ((r->pub.distinct + 1) * 2 > r->seen_cap && !slots_grow(&r->seen, &r->seen_cap))
+		return false;
+	uint64_t *copy = arena_alloc_raw(&t->mem, nw * sizeof *copy);
+	if (!copy)
+		return false;
+	memcpy(copy, w, nw * sizeof *copy);
+	slot_put(r->seen, r->seen_cap, h, copy);
+	r->pub.distinct++;
+	return true;
+}
+
+bool triage_add_data(triage *t, const spec_step *step, const uint64_t *win, unsigned bits,
+                     const triage_origin *origin)
+{
+	if (!step || step->kind != SPEC_STEP_DATA || !step->unexplained || !win || !bits ||
+	    bits > SPEC_MAX_BITS)
+		return false;
+	unsigned nw = (bits + 63) / 64;
+	uint64_t w[MAX_WORDS];
+	memcpy(w, win, nw * sizeof *w);
+	if (bits % 64)
+		w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	data_rec *r = data_find(t, step, bits);
+	if (!r)
+		return false;
+	t->sorted = false;
+	t->sum.instructions++;
+	t->sum.unexplained++;
+	t->sum.by_kind[TRIAGE_DATA]++;
+	r->pub.count++;
+	count_ones(r->ones, w, nw);
+	if (r->pub.nexamples < t->opt.examples) {
+		uint64_t *copy = r->ex_words + r->pub.nexamples * nw;
+		memcpy(copy, w, nw * sizeof *copy);
+		r->ex[r->pub.nexamples++] = (triage_example){
+			origin ? *origin : (triage_origin){.source = -1}, copy};
+	}
+	return data_seen(t, r, w, nw);
+}
+
+static int cmp_data(const void *a, const void *b)
+{
+	const triage_data_cluster *p = &(*(const data_rec *const *)a)->pub;
+	const triage_data_cluster *q = &(*(const data_rec *const *)b)->pub;
+	if (p->count != q->count)
+		return p->count > q->count ? -1 : 1;
+	int c = strcmp(p->name ? p->name : "", q->name ? q->name : "");
+	if (!c)
+		c = strcmp(p->reason, q->reason);
+	if (!c && p->bits != q->bits)
+		c = p->bits < q->bits ? -1 : 1;
+	if (!c && !p->name != !q->name)
+		c = p->name ? 1 : -1;
+	return c;
+}
+
+size_t triage_data_cluster_count(const triage *t)
+{
+	return t->ndata;
+}
+
+const triage_data_cluster *triage_data_cluster_at(const triage *t, size_t i)
+{
+	return i < t->ndata ? &t->data[i]->pub : NULL;
+}
+
 /* ---------------------------------------------------------- results */
 
 static int cmp_words(const uint64_t *a, const uint64_t *b, unsigned n)
@@ -1106,6 +1236,10 @@ void triage_finish(triage *t)
 	}
 	for (size_t i = 0; i < t->nclusters; i++)
 		t->clusters[i]->pub.id = i + 1;
+	if (t->ndata > 1)
+		qsort(t->data, t->ndata, sizeof *t->data, cmp_data);
+	for (size_t i = 0; i < t->ndata; i++)
+		t->data[i]->pub.id = i + 1;
 	free(t->leaves);
 	t->leaves = NULL;
 	t->nleaves = 0;

@@ -44,6 +44,8 @@ typedef enum triage_kind {
 	TRIAGE_RESERVED,     /* a bit no pattern, field or x accounts for is 1 */
 	TRIAGE_ASSERT,       /* an <assert> does not hold */
 	TRIAGE_ENUM,         /* a field value its enum does not name */
+	TRIAGE_DATA,         /* a data item the framing marks unexplained="REASON" (a
+	                        whole program's region nobody knows the layout of) */
 	TRIAGE_SPEC_ERROR,   /* an expression failed, names no field, or a leaf has no
 	                        display: a problem of the spec, not of the word, so it
 	                        is tallied (triage_spec_problem_at) but leaves the
@@ -52,7 +54,8 @@ typedef enum triage_kind {
 } triage_kind;
 
 /* Stable names, used in JSON and text: "no-match", "ambiguous",
- * "dontcare", "reserved", "assert", "enum", "spec-error". */
+ * "dontcare", "reserved", "assert", "enum", "unexplained-data",
+ * "spec-error". */
 const char *triage_kind_name(triage_kind k);
 
 typedef struct triage_options {
@@ -95,13 +98,14 @@ void triage_finish(triage *t);
 /* ---------------------------------------------------------- results */
 
 typedef struct triage_summary {
-	size_t instructions;         /* items triaged */
+	size_t instructions;         /* items triaged (unexplained data items included) */
 	size_t explained;            /* decoded to one leaf with nothing unexplained */
 	size_t unexplained;          /* instructions - explained */
 	size_t by_kind[TRIAGE_NKINDS]; /* instructions with at least one of each kind
 	                                  (spec errors included, though not unexplained) */
-	size_t clusters;
+	size_t clusters;             /* of instructions (triage_cluster_at) */
 	size_t sources;
+	size_t data_clusters;        /* of unexplained data (triage_data_cluster_at) */
 } triage_summary;
 
 triage_summary triage_get_summary(const triage *t);
@@ -190,6 +194,42 @@ typedef struct triage_spec_problem {
 
 size_t triage_spec_problem_count(const triage *t);
 const triage_spec_problem *triage_spec_problem_at(const triage *t, size_t i);
+
+/* ------------------------------------------------ unexplained data */
+
+/* Triages one data item of a framed program whose <data> step says
+ * unexplained="REASON" (spec_step.unexplained): bits it does not
+ * understand at all, such as Midgard's bundles of tags 6 and 7.  The
+ * item counts as one unexplained instruction of kind TRIAGE_DATA and
+ * joins the data cluster of its step's name, its reason and its size
+ * (two steps alike describe the same unknown thing).  w holds
+ * (bits + 63) / 64 words.  Returns false when memory runs out, or when
+ * step is no such step or bits is 0 or above SPEC_MAX_BITS (nothing is
+ * counted then). */
+bool triage_add_data(triage *t, const spec_step *step, const uint64_t *w, unsigned bits,
+                     const triage_origin *origin);
+
+/* Contents a data cluster tells apart exactly; past this many, distinct
+ * says "at least". */
+#define TRIAGE_DATA_DISTINCT_MAX 4096u
+
+typedef struct triage_data_cluster {
+	size_t id;                   /* 1-based rank after triage_finish */
+	const spec_step *step;       /* the first <data> step met: name, unexplained, loc */
+	const char *name;            /* its name= (NULL: none) */
+	const char *reason;          /* its unexplained= */
+	unsigned bits;               /* every item's size */
+	size_t count;                /* items */
+	size_t distinct;             /* different contents among them (at most
+	                                TRIAGE_DATA_DISTINCT_MAX: then at least that) */
+	const uint64_t *ones;        /* per bit (bits entries): how many items have it set */
+	const triage_example *examples; /* in input order; w holds (bits + 63) / 64 words */
+	size_t nexamples;
+} triage_data_cluster;
+
+/* Sorted by triage_finish: most items first, then name, reason, size. */
+size_t triage_data_cluster_count(const triage *t);
+const triage_data_cluster *triage_data_cluster_at(const triage *t, size_t i);
 
 /* ---------------------------------------------------------- helpers */
 
