@@ -51,21 +51,67 @@ static size_t count_issues_but_dontcare(const codec_decoded *d)
 	return n;
 }
 
-static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
-                          const uint32_t *u, uint32_t gen)
+/* A spec without "#instruction" (ours: a2xx, Midgard) has several roots
+ * of the same standing; the first header byte picks the one the input's
+ * instructions belong to, so every root is round-tripped, not only the
+ * widest.  With "#instruction" (Mesa's), its root alone. */
+static fuzz_spec pick_root(const uint8_t *data)
+{
+	const spec_model *m = spec.m;
+	if (m->nroots < 2 || spec_find_root(m, "#instruction"))
+		return spec;
+	const spec_root *r = &m->roots[data[0] % m->nroots];
+	if (!r->bitset->size || r->bitset->size > 64 * FUZZ_MAX_WORDS)
+		return spec;
+	return fuzz_spec_view(&spec, r);
+}
+
+/* Instruction i of the input, for a root of any size: its bytes, little
+ * endian, bits past the root's size cleared.  u gets the 32-bit words
+ * (the default root's are whole words). */
+static bool input_instr(const fuzz_spec *S, const uint8_t *data, size_t size, size_t i,
+                        uint64_t *w, uint32_t *u)
+{
+	if (S->root == codec_default_root(S->c))
+		return fuzz_input_instr(S, data, size, i, w, u);
+	if (size < 2 || i >= FUZZ_MAX_INSTR || (size - 2) / S->nbytes <= i)
+		return false;
+	const uint8_t *p = data + 2 + i * S->nbytes;
+	unsigned bits = S->root->bitset->size;
+	memset(w, 0, S->nwords * sizeof *w);
+	for (unsigned b = 0; b < S->nbytes; b++)
+		w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
+	if (bits % 64)
+		w[S->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	for (unsigned k = 0; k < 2 * S->nwords; k++)
+		u[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+	return true;
+}
+
+/* The text of an instruction of S's root. */
+static size_t disasm(const fuzz_spec *S, const uint64_t *w, const uint32_t *u,
+                     const codec_disasm_options *opt, char *buf, size_t len)
+{
+	if (S->root == codec_default_root(S->c))
+		return codec_disasm_one(S->c, u, opt, buf, len);
+	return codec_disasm_root(S->c, S->root, w, opt, buf, len);
+}
+
+static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
+                          const uint64_t *w, const uint32_t *u, uint32_t gen)
 {
 	static fuzz_decoding d1, d2, d3;
-	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = spec.no_match};
+	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = S->no_match};
 	char t1[1024], t2[1024];
-	size_t tl = codec_disasm_one(spec.c, u, &opt, t1, sizeof t1);
+	size_t tl = disasm(S, w, u, &opt, t1, sizeof t1);
 	if (tl < strlen(t1)) {
-		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, "codec_disasm_one returned "
+		fuzz_finding(FUZZ_TARGET, S, data, size, gen, "codec_disasm_one returned "
 		             "less than the text's length",
 		             &(fuzz_side){"input", w, NULL, t1}, NULL);
 		return;
 	}
 
-	fuzz_decode(&spec, w, gen, &d1);
+	fuzz_decode(S, w, gen, &d1);
 	if (!fuzz_has_meaning(&d1.d))
 		return;
 	fuzz_side in = {"input", w, &d1.d, t1};
@@ -74,25 +120,25 @@ static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
 	uint64_t x[FUZZ_MAX_WORDS];
 	char err[256] = "";
 	char what[512];
-	if (!codec_encode(spec.c, &d1.d, w2, err, sizeof err)) {
+	if (!codec_encode(S->c, &d1.d, w2, err, sizeof err)) {
 		snprintf(what, sizeof what, "codec_encode refuses a decoded %s: %s",
 		         d1.d.leaf->name, err);
-		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &in, NULL);
+		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &in, NULL);
 		return;
 	}
-	fuzz_dontcare_mask(&spec, &d1.d, x);
+	fuzz_dontcare_mask(S, &d1.d, x);
 	/* The re-encoding's text, for the report (the values decide the text:
 	 * printing it on every run would double the cost of a run). */
 	uint32_t u2[FUZZ_MAX_WORDS * 2];
-	for (unsigned k = 0; k < spec.nbytes / 4; k++)
+	for (unsigned k = 0; k < S->nbytes / 4; k++)
 		u2[k] = (uint32_t)(w2[k / 2] >> (32 * (k % 2)));
 	t2[0] = 0;
-	fuzz_decode(&spec, w2, gen, &d2);
+	fuzz_decode(S, w2, gen, &d2);
 	fuzz_side re = {"re-encoded", w2, &d2.d, t2};
 #define RT_FINDING(left, right)                                                      \
 	do {                                                                         \
-		codec_disasm_one(spec.c, u2, &opt, t2, sizeof t2);                   \
-		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, left, right); \
+		disasm(S, w2, u2, &opt, t2, sizeof t2);                              \
+		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, left, right); \
 		return;                                                               \
 	} while (0)
 	/* Two kinds of difference are the spec's, not the codec's.  A word
@@ -103,9 +149,9 @@ static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
 	 * our own specs (FUZZ_STRICT_SPEC), tolerated in Mesa's, whose holes
 	 * `isacheck check` reports and tests/test_prove.c pins. */
 	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
-	fuzz_assert_mask(&spec, &d1.d, am);
-	fuzz_accounted_mask(&spec, &d1.d, acc);
-	for (unsigned k = 0; k < spec.nwords; k++) {
+	fuzz_assert_mask(S, &d1.d, am);
+	fuzz_accounted_mask(S, &d1.d, acc);
+	for (unsigned k = 0; k < S->nwords; k++) {
 		if ((w[k] ^ w2[k]) & ~x[k] & am[k])
 			return;
 		uint64_t hole = (w[k] ^ w2[k]) & ~acc[k] & ~x[k];
@@ -121,7 +167,7 @@ static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
 		mask[k] = x[k] | hole;
 #endif
 	}
-	for (unsigned k = 0; k < spec.nwords; k++) {
+	for (unsigned k = 0; k < S->nwords; k++) {
 		if ((w[k] ^ w2[k]) & ~mask[k]) {
 			snprintf(what, sizeof what, "the re-encoding of %s differs outside its "
 			         "don't-care bits (word %u: bits 0x%016llx)", d1.d.leaf->name, k,
@@ -147,12 +193,12 @@ static void roundtrip_one(const uint8_t *data, size_t size, const uint64_t *w,
 		         count_issues_but_dontcare(&d1.d));
 		RT_FINDING(&in, &re);
 	}
-	if (!codec_encode(spec.c, &d2.d, w3, err, sizeof err) ||
-	    memcmp(w2, w3, spec.nwords * sizeof *w2)) {
-		fuzz_decode(&spec, w3, gen, &d3);
+	if (!codec_encode(S->c, &d2.d, w3, err, sizeof err) ||
+	    memcmp(w2, w3, S->nwords * sizeof *w2)) {
+		fuzz_decode(S, w3, gen, &d3);
 		snprintf(what, sizeof what, "encoding %s is not idempotent%s%s", d1.d.leaf->name,
 		         *err ? ": " : "", err);
-		fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &re,
+		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &re,
 		             &(fuzz_side){"encoded again", w3, &d3.d, NULL});
 		return;
 	}
@@ -162,10 +208,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
 		return 0;
-	uint32_t gen = fuzz_spec_gen(&spec, (uint16_t)(data[0] | data[1] << 8));
+	fuzz_spec S = pick_root(data);
+	uint32_t gen = fuzz_spec_gen(&S, (uint16_t)(data[0] | data[1] << 8));
 	uint64_t w[FUZZ_MAX_WORDS];
 	uint32_t u[FUZZ_MAX_WORDS * 2];
-	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
-		roundtrip_one(data, size, w, u, gen);
+	for (size_t i = 0; input_instr(&S, data, size, i, w, u); i++)
+		roundtrip_one(&S, data, size, w, u, gen);
 	return 0;
 }
