@@ -338,6 +338,32 @@ static inline void display_text_op(cx_out *o, const cleaf *lf, const cop *op)
 	}
 }
 
+/* A specialised plan op (plan.c): what display_value prints for these
+ * types, without its general path. */
+static inline void display_direct(cx_out *o, const cfield *f, const cpop *po, uint64_t v)
+{
+	switch (po->kind) {
+	case PO_BOOL:
+		if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
+			out_raw(o, f->f->display, f->disp_len);
+		break;
+	case PO_ENUM: {
+		const char *d = f->en->dense[v];
+		if (d)
+			out_raw(o, d, f->en->dense_len[v]);
+		else
+			out_u64(o, v);
+		break;
+	}
+	case PO_UINT:
+		out_u64(o, v);
+		break;
+	default:
+		out_hex(o, v, false);
+		break;
+	}
+}
+
 /* A {FIELD} op once its look-up is done (st NULL: it found nothing). */
 static inline void display_field_op(cx *x, cx_scope *s, cx_scope *where, const cstep *st,
                                     uint64_t val, const cop *op)
@@ -383,6 +409,14 @@ static void display_planned(cx *x, cx_scope *s, const cplan *pl)
 		case PO_ALIGN:
 		case PO_NAME:
 			display_text_op(x->out, lf, op);
+			continue;
+		case PO_BOOL:
+		case PO_ENUM:
+		case PO_UINT:
+		case PO_HEX:
+			if (x->mode != CX_DECODE)
+				display_direct(x->out, lf->steps[po->arg].field, po,
+				               (s->val[po->word] >> po->shift) & po->mask);
 			continue;
 		case PO_STEP:
 			st = &lf->steps[po->arg];

@@ -207,11 +207,18 @@ typedef struct cleaf {
  * display, the asserts to check and the step (or param) each {NAME}
  * ends at.  A plan is that, per distinct truth vector of the overrides;
  * the interpretation in decode.c stays the reference and the fallback. */
-enum { PO_LIT, PO_NAME, PO_ALIGN, PO_STEP, PO_PARAM, PO_SLOW };
+enum {
+	PO_LIT, PO_NAME, PO_ALIGN, PO_STEP, PO_PARAM, PO_SLOW,
+	/* A plain field of this scope printed without alignment, its bits in
+	 * one 64-bit word: printed straight from the bits (disasm.c). */
+	PO_BOOL, PO_ENUM, PO_UINT, PO_HEX,
+};
 
 typedef struct cpop {
 	uint8_t kind;
-	int32_t arg;              /* STEP: step index; PARAM: pnames slot */
+	uint8_t word, shift;      /* BOOL..HEX: where the bits are */
+	int32_t arg;              /* STEP..HEX: step index; PARAM: pnames slot */
+	uint64_t mask;            /* BOOL..HEX: the field's bits, shifted down */
 } cpop;
 
 typedef struct cplan {

@@ -186,12 +186,48 @@ static cpop resolve_op(const cleaf *lf, uint64_t truth, const cop *op)
 		if (!holds(lf, truth, st->cex))
 			continue;
 		if (st->field)
-			return (cpop){PO_STEP, (int32_t)j};
+			return (cpop){.kind = PO_STEP, .arg = (int32_t)j};
 	}
 	for (unsigned j = 0; j < lf->nbn; j++)
 		if (lf->pnames[j] == op->name)
-			return (cpop){PO_PARAM, (int32_t)j};
-	return (cpop){PO_SLOW, 0};
+			return (cpop){.kind = PO_PARAM, .arg = (int32_t)j};
+	return (cpop){.kind = PO_SLOW};
+}
+
+/* A step op that prints a plain field of the scope as one of the common
+ * types, unaligned, from one 64-bit word: printed without display_value's
+ * general path (the text is the same: tests compare with the plain
+ * interpretation). */
+static cpop specialise(const cleaf *lf, const cop *op, cpop po)
+{
+	if (po.kind != PO_STEP || op->align)
+		return po;
+	const cfield *f = lf->steps[po.arg].field;
+	const spec_field *sf = f->f;
+	if (sf->kind != SPEC_FIELD || sf->low / 64 != sf->high / 64)
+		return po;
+	int kind = -1;
+	switch (f->type) {
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		if (sf->display && !f->disp_nl)
+			kind = PO_BOOL;
+		break;
+	case SPEC_TYPE_ENUM:
+		if (f->en && !f->en->nl && f->width <= 8)
+			kind = PO_ENUM;
+		break;
+	case SPEC_TYPE_UINT: kind = PO_UINT; break;
+	case SPEC_TYPE_HEX: kind = PO_HEX; break;
+	default: break;
+	}
+	if (kind < 0)
+		return po;
+	po.kind = (uint8_t)kind;
+	po.word = (uint8_t)(sf->low / 64);
+	po.shift = (uint8_t)(sf->low % 64);
+	po.mask = f->width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << f->width) - 1;
+	return po;
 }
 
 /* The plan of one truth vector: false (no plan) when no case displays. */
@@ -225,7 +261,7 @@ static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 		case COP_LIT: ops[i].kind = PO_LIT; break;
 		case COP_NAME: ops[i].kind = PO_NAME; break;
 		case COP_ALIGN: ops[i].kind = PO_ALIGN; break;
-		default: ops[i] = resolve_op(lf, truth, op); break;
+		default: ops[i] = specialise(lf, op, resolve_op(lf, truth, op)); break;
 		}
 	}
 	pl->ops = ops;
