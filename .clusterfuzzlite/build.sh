@@ -23,9 +23,13 @@ src_dir=${SRC_DIR:-$(cd "$(dirname "$0")/.." 2>/dev/null && pwd)}
 mesa=${MESA:-$SRC/mesa}
 build=${WORK:-/tmp}/isacheck-build
 
+# The run path is an old-style DT_RPATH (--disable-new-dtags): unlike a
+# DT_RUNPATH it also serves the libraries' own dependencies (libxml2's
+# ICU and liblzma), which the runner image lacks as well.
 cmake -S "$src_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	-DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" \
-	-DCMAKE_EXE_LINKER_FLAGS="$CFLAGS" -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
+	-DCMAKE_EXE_LINKER_FLAGS="$CFLAGS -Wl,--disable-new-dtags" \
+	-DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
 	-DISACHECK_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
 	-DISACHECK_SHARED_DIR="$mesa/.."
 # every row of fuzz/targets.cmake that this checkout enables
