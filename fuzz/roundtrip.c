@@ -30,6 +30,8 @@
  * loaded once per process into this, as every fuzz target must. */
 static fuzz_spec spec;
 
+static void find_tops(void);
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -37,6 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	int rc = fuzz_spec_load(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
 	if (rc)
 		exit(rc);
+	find_tops();
 	return 0;
 }
 
@@ -51,19 +54,45 @@ static size_t count_issues_but_dontcare(const codec_decoded *d)
 	return n;
 }
 
-/* A spec without "#instruction" (ours: a2xx, Midgard) has several roots
- * of the same standing; the first header byte picks the one the input's
- * instructions belong to, so every root is round-tripped, not only the
- * widest.  With "#instruction" (Mesa's), its root alone. */
-static fuzz_spec pick_root(const uint8_t *data)
+/* A spec without "#instruction" (ours: a2xx, Midgard) can have several
+ * roots that stand for instructions of their own: those no field
+ * decodes through (a2xx's #alu, #fetch, #cf-pair; Midgard's units).  The
+ * first header byte picks the one the input's instructions belong to,
+ * so each is round-tripped, not only the widest; roots that are some
+ * field's type are round-tripped inside their parents.  With
+ * "#instruction" (Mesa's), its root alone. */
+static const spec_root *tops[64];
+static size_t ntops;
+
+static bool decoded_through(const spec_model *m, const spec_bitset *root)
+{
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t c = 0; c < m->bitsets[i]->ncases; c++)
+			for (size_t f = 0; f < m->bitsets[i]->cases[c].nfields; f++) {
+				const spec_field *fd = &m->bitsets[i]->cases[c].fields[f];
+				if (fd->type == SPEC_TYPE_BITSET && fd->bitset == root)
+					return true;
+			}
+	return false;
+}
+
+static void find_tops(void)
 {
 	const spec_model *m = spec.m;
-	if (m->nroots < 2 || spec_find_root(m, "#instruction"))
+	if (spec_find_root(m, "#instruction"))
+		return;
+	for (size_t r = 0; r < m->nroots && ntops < 64; r++) {
+		const spec_bitset *b = m->roots[r].bitset;
+		if (b->size && b->size <= 64 * FUZZ_MAX_WORDS && !decoded_through(m, b))
+			tops[ntops++] = &m->roots[r];
+	}
+}
+
+static fuzz_spec pick_root(const uint8_t *data)
+{
+	if (ntops < 2)
 		return spec;
-	const spec_root *r = &m->roots[data[0] % m->nroots];
-	if (!r->bitset->size || r->bitset->size > 64 * FUZZ_MAX_WORDS)
-		return spec;
-	return fuzz_spec_view(&spec, r);
+	return fuzz_spec_view(&spec, tops[data[0] % ntops]);
 }
 
 /* Instruction i of the input, for a root of any size: its bytes, little
