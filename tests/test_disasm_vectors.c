@@ -51,31 +51,18 @@ static char *disasm_str(const codec *c, const uint32_t *words, size_t n,
 	return buf;
 }
 
-typedef struct loaded {
-	spec_model *m;
-	codec *c;
-} loaded;
+typedef testlib_codec loaded;
 
 static loaded load_mesa(const char *rel)
 {
 	char path[1024];
 	testlib_shared_path(path, sizeof path, "mesa/src/%s", rel);
-	spec_diags d = {0};
-	loaded l = {0};
-	l.m = spec_load(path, &d);
-	CHECK(l.m != NULL);
-	if (l.m) {
-		l.c = codec_new(l.m, &d);
-		CHECK(l.c != NULL);
-	}
-	spec_diags_free(&d);
-	return l;
+	return testlib_load_codec(path);
 }
 
 static void unload(loaded *l)
 {
-	codec_free(l->c);
-	spec_model_free(l->m);
+	testlib_unload_codec(l);
 }
 
 static bool open_vectors(testlib_tsv *t, const char *name)

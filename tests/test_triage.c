@@ -107,29 +107,16 @@ static const plant plants[] = {
 	{"no match 1110", 5, nomatch_1110},
 };
 
-typedef struct loaded {
-	spec_model *m;
-	codec *c;
-} loaded;
+typedef testlib_codec loaded;
 
 static loaded load(const char *path)
 {
-	spec_diags d = {0};
-	loaded l = {0};
-	l.m = spec_load(path, &d);
-	CHECK(l.m != NULL);
-	if (l.m) {
-		l.c = codec_new(l.m, &d);
-		CHECK(l.c != NULL);
-	}
-	spec_diags_free(&d);
-	return l;
+	return testlib_load_codec(path);
 }
 
 static void unload(loaded *l)
 {
-	codec_free(l->c);
-	spec_model_free(l->m);
+	testlib_unload_codec(l);
 }
 
 static const triage_cluster *find_cluster(const triage *t, const char *leaf, unsigned kinds,

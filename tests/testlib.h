@@ -302,6 +302,36 @@ static inline size_t testlib_parse_words(const char *s, uint32_t *w, size_t max)
 	return n;
 }
 
+#ifdef ISACHECK_CODEC_H
+/* A spec and its codec, for tests of src/codec and what uses it (when
+ * codec.h is included before this header).  Failing to load is a failed
+ * check; the fields are then NULL. */
+typedef struct testlib_codec {
+	spec_model *m;
+	codec *c;
+} testlib_codec;
+
+static inline testlib_codec testlib_load_codec(const char *path)
+{
+	spec_diags d = {0};
+	testlib_codec l = {0};
+	l.m = spec_load(path, &d);
+	CHECK(l.m != NULL);
+	if (l.m) {
+		l.c = codec_new(l.m, &d);
+		CHECK(l.c != NULL);
+	}
+	spec_diags_free(&d);
+	return l;
+}
+
+static inline void testlib_unload_codec(testlib_codec *l)
+{
+	codec_free(l->c);
+	spec_model_free(l->m);
+}
+#endif
+
 static inline int testlib_finish(void)
 {
 	printf("%d checks, %d failed\n", testlib_checks, testlib_failures);
