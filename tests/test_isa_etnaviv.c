@@ -77,27 +77,13 @@ typedef struct loaded {
 
 static loaded load(const char *path)
 {
-	spec_diags d = {0};
-	loaded l = {0};
-	l.m = spec_load(path, &d);
-	CHECK(l.m != NULL);
-	if (l.m) {
-		l.c = codec_new(l.m, &d);
-		CHECK(l.c != NULL);
-		if (l.c)
-			l.root = codec_default_root(l.c);
-	}
-	for (size_t i = 0; i < d.count; i++)
-		if (d.items[i].severity == SPEC_FATAL)
-			fprintf(stderr, "%s: %s\n", path, d.items[i].message);
-	spec_diags_free(&d);
-	return l;
+	testlib_codec t = testlib_load_codec(path);
+	return (loaded){t.m, t.c, t.c ? codec_default_root(t.c) : NULL};
 }
 
 static void unload(loaded *l)
 {
-	codec_free(l->c);
-	spec_model_free(l->m);
+	testlib_unload_codec(&(testlib_codec){l->m, l->c});
 }
 
 typedef struct decoding {

@@ -305,7 +305,7 @@ static inline size_t testlib_parse_words(const char *s, uint32_t *w, size_t max)
 #ifdef ISACHECK_CODEC_H
 /* A spec and its codec, for tests of src/codec and what uses it (when
  * codec.h is included before this header).  Failing to load is a failed
- * check; the fields are then NULL. */
+ * check (the fatal diagnostics printed); the fields are then NULL. */
 typedef struct testlib_codec {
 	spec_model *m;
 	codec *c;
@@ -321,6 +321,9 @@ static inline testlib_codec testlib_load_codec(const char *path)
 		l.c = codec_new(l.m, &d);
 		CHECK(l.c != NULL);
 	}
+	for (size_t i = 0; i < d.count; i++)
+		if (d.items[i].severity == SPEC_FATAL)
+			fprintf(stderr, "%s: %s\n", path, d.items[i].message);
 	spec_diags_free(&d);
 	return l;
 }
