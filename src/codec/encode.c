@@ -91,25 +91,31 @@ static bool fits(int64_t v, unsigned width, spec_type_kind t)
 }
 
 /* Places value bits at low.. of w, checking them against what is already
- * fixed there (pattern bits, asserts, other fields). */
+ * fixed there (pattern bits, asserts, other fields); a word of bits at a
+ * time. */
 static bool place(encoder *e, uint64_t *w, uint64_t *placed, const uint64_t *bits,
                   unsigned width, unsigned low, const char *what)
 {
-	for (unsigned i = 0; i < width; i++) {
-		unsigned b = low + i;
-		uint64_t one = (uint64_t)1 << (b % 64);
-		bool v = (bits[i / 64] >> (i % 64)) & 1;
-		if (placed[b / 64] & one) {
-			if (((w[b / 64] & one) != 0) != v)
-				return fail(e, "%s needs bit %u to be %d, but it is already %d", what, b, v,
-				            !v);
-			continue;
+	for (unsigned i = 0; i < width;) {
+		unsigned b = low + i, sh = b % 64, n = 64 - sh;
+		if (n > width - i)
+			n = width - i;
+		/* bits i .. i+n-1 of the value */
+		uint64_t v = bits[i / 64] >> (i % 64);
+		if (i % 64 && n > 64 - i % 64)
+			v |= bits[i / 64 + 1] << (64 - i % 64);
+		uint64_t m = (n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1) << sh;
+		v = (v << sh) & m;
+		uint64_t clash = placed[b / 64] & m & (w[b / 64] ^ v);
+		if (clash) {
+			unsigned at = (unsigned)__builtin_ctzll(clash);
+			int want = (int)((v >> at) & 1);
+			return fail(e, "%s needs bit %u to be %d, but it is already %d", what,
+			            (b / 64) * 64 + at, want, !want);
 		}
-		placed[b / 64] |= one;
-		if (v)
-			w[b / 64] |= one;
-		else
-			w[b / 64] &= ~one;
+		placed[b / 64] |= m;
+		w[b / 64] = (w[b / 64] & ~m) | v;
+		i += n;
 	}
 	return true;
 }
