@@ -35,7 +35,8 @@ static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *v
 	const codec_decoded *d = sc->e->d;
 	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++) {
 		const codec_value *v = &d->values[i];
-		if (v->depth == sc->depth && v->field && !strcmp(v->field->name, name)) {
+		if (v->depth == sc->depth && v->field && v->field->name[0] == name[0] &&
+		    !strcmp(v->field->name, name)) {
 			*value = v->value;
 			return true;
 		}
@@ -128,7 +129,13 @@ static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_
                        uint64_t *placed, const enc_scope *scope)
 {
 	const spec_field *f = v->field;
-	uint64_t sw[SPEC_MAX_BITS / 64] = {0};
+	uint64_t sw[SPEC_MAX_BITS / 64];
+	/* only the words the field's bits or its sub leaf take */
+	unsigned bits = f->high - f->low + 1;
+	if (v->sub && v->sub->size > bits)
+		bits = v->sub->size;
+	memset(sw, 0, ((bits + 63) / 64 < SPEC_MAX_BITS / 64 ? (bits + 63) / 64 : SPEC_MAX_BITS / 64) *
+	                  sizeof *sw);
 	const codec_decoded *d = e->d;
 	bool has_subvalues = e->next < d->nvalues && d->values[e->next].depth > depth;
 	if (v->sub) {
@@ -169,20 +176,22 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 	for (size_t i = 0; i < nheld; i++)
 		if (held[i] == own)
 			return false;
+	bool overlap = false;
+	for (size_t i = 0; i < nheld && !overlap; i++) {
+		const spec_case *k = held[i];
+		for (size_t j = 0; j < k->nfields && !overlap; j++)
+			overlap = k->fields[j].kind == SPEC_FIELD && k->fields[j].low <= f->high &&
+			          f->low <= k->fields[j].high;
+	}
+	if (!overlap)
+		return false;
 	/* A visited case with a field of the same name takes this value (the
 	 * decoder listed the name once); none: the overlap decides. */
 	for (size_t i = 0; i < nheld; i++)
 		for (size_t j = 0; j < held[i]->nfields; j++)
 			if (!strcmp(held[i]->fields[j].name, f->name))
 				return false;
-	for (size_t i = 0; i < nheld; i++) {
-		const spec_case *k = held[i];
-		for (size_t j = 0; j < k->nfields; j++)
-			if (k->fields[j].kind == SPEC_FIELD && k->fields[j].low <= f->high &&
-			    f->low <= k->fields[j].high)
-				return true;
-	}
-	return false;
+	return true;
 }
 
 /* Places the asserts of case k (false: a conflict; soft: skip bits
