@@ -43,6 +43,13 @@ typedef struct codec_arena {
 
 static void *arena_alloc(codec_arena **a, size_t n);
 
+size_t codec_sig_put(char *sig, size_t n, size_t cap, const void *p, size_t sz)
+{
+	if (n + sz <= cap)
+		memcpy(sig + n, p, sz);
+	return n + sz;
+}
+
 void *codec_alloc(codec *c, size_t n)
 {
 	return arena_alloc(&c->arena, n);
@@ -263,8 +270,16 @@ static const cenum *get_enum(builder *B, const spec_enum *e)
 		if (disp[i] && strchr(disp[i], '\n'))
 			ce->nl = true;
 		if (v >= 0 && v < 256 && disp[i]) {
-			ce->dense[v] = disp[i];
-			ce->dense_len[v] = (uint32_t)strlen(disp[i]);
+			/* a copy with room past its end (fast.c copies whole blocks) */
+			size_t n = strlen(disp[i]);
+			char *t = arena_alloc(&B->c->arena, n + 1 + CODEC_TEXT_PAD);
+			if (!t) {
+				B->ok = false;
+				return NULL;
+			}
+			memcpy(t, disp[i], n + 1);
+			ce->dense[v] = t;
+			ce->dense_len[v] = (uint32_t)n;
 		}
 	}
 	*slot = ce;
@@ -1478,6 +1493,24 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			if (slot)
 				*slot = op->name;
 		}
+		/* ... and so do the names its bitset fields pass on to their
+		 * params from further up: bound here, they bind the nested
+		 * scope's params too (fast.c). */
+		for (size_t i = 0; lf->v1 && i < steps.n && pn1.n < CODEC_MAX_PNAMES; i++) {
+			const cfield *f = ((cstep *)steps.v)[i].field;
+			for (size_t q = 0; f && f->type == SPEC_TYPE_BITSET && q < f->nparams &&
+			                   pn1.n < CODEC_MAX_PNAMES; q++) {
+				uint32_t name = f->params[q].name;
+				if (!falls_to_params(lf, steps.v, name))
+					continue;
+				size_t j = 0;
+				while (j < pn1.n && ((uint32_t *)pn1.v)[j] != name)
+					j++;
+				uint32_t *slot = j == pn1.n ? vec_add(&pn1) : NULL;
+				if (slot)
+					*slot = name;
+			}
+		}
 		lf->nbn = lf->v1 ? (unsigned)pn1.n : 0;
 		lf->pnames = vec_freeze(A, &pn1, &B->ok);
 		free(pn0.v);
@@ -1603,6 +1636,13 @@ static const cmemo *build_memo(codec *c, size_t ri, unsigned depth, unsigned slo
 			}
 		}
 	}
+	/* room past the last text: the fast printer copies whole blocks */
+	for (unsigned i = 0; ok && i < CODEC_TEXT_PAD; i++) {
+		char *ch = vec_add(&pool);
+		if (ch)
+			*ch = '\0';
+		ok = ch != NULL;
+	}
 	free(errs);
 	free(buf);
 	if (!ok) {
@@ -1690,6 +1730,8 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 	free(state);
 	free(depth);
 	free(slots);
+	if (fast && B.ok)
+		B.ok = codec_build_fast(c);
 	free(B.nh);
 	free(B.fm);
 	free(B.em);

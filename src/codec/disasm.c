@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out.h"
+
 /* --------------------------------------------------------------- output */
 
-static void out_flush(cx_out *o)
+void cx_out_flush(cx_out *o)
 {
 	if (o->f && o->buf && o->len) {
 		if (fwrite(o->buf, 1, o->len, o->f) != o->len)
@@ -23,13 +25,17 @@ static void out_flush(cx_out *o)
 }
 
 /* What does not fit: flushed (stream), cut (string), counted (sink). */
-static void out_slow(cx_out *o, const char *s, size_t n)
+void cx_out_slow(cx_out *o, const char *s, size_t n)
 {
+	if (o->hold) {
+		o->over = true;
+		return;
+	}
 	o->total += n;
 	if (!o->buf)
 		return;
 	if (o->f) {
-		out_flush(o);
+		cx_out_flush(o);
 		if (n >= o->cap) {
 			if (fwrite(s, 1, n, o->f) != n)
 				o->ferr = true;
@@ -48,93 +54,6 @@ static void out_slow(cx_out *o, const char *s, size_t n)
 	}
 }
 
-/* Text without a newline. */
-static inline void out_raw(cx_out *o, const char *s, size_t n)
-{
-	o->col += (unsigned)n;
-	if (o->len + n < o->cap) {
-		char *d = o->buf + o->len;
-		if (n <= 16) /* most pieces are short: no call */
-			for (size_t i = 0; i < n; i++)
-				d[i] = s[i];
-		else
-			memcpy(d, s, n);
-		o->len += n;
-		o->total += n;
-	} else {
-		out_slow(o, s, n);
-	}
-}
-
-/* Any text: Mesa's line_column counts characters since the last newline. */
-static void out_put(cx_out *o, const char *s, size_t n)
-{
-	size_t i = n;
-	while (i > 0 && s[i - 1] != '\n')
-		i--;
-	unsigned col = i ? (unsigned)(n - i) : o->col + (unsigned)n;
-	out_raw(o, s, n);
-	o->col = col;
-}
-
-static void out_str(cx_out *o, const char *s)
-{
-	out_put(o, s, strlen(s));
-}
-
-static void out_pad(cx_out *o, int align)
-{
-	static const char spaces[] = "                                                                ";
-	while ((int)o->col < align) {
-		size_t n = (size_t)(align - (int)o->col);
-		if (n > sizeof spaces - 1)
-			n = sizeof spaces - 1;
-		out_raw(o, spaces, n);
-	}
-}
-
-static void out_u64(cx_out *o, uint64_t v)
-{
-	char b[24];
-	char *p = b + sizeof b;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_raw(o, p, (size_t)(b + sizeof b - p));
-}
-
-static void out_i64(cx_out *o, int64_t v, bool plus)
-{
-	if (v < 0) {
-		out_raw(o, "-", 1);
-		out_u64(o, (uint64_t)0 - (uint64_t)v);
-		return;
-	}
-	if (plus)
-		out_raw(o, "+", 1);
-	out_u64(o, (uint64_t)v);
-}
-
-static void out_hex(cx_out *o, uint64_t v, bool upper)
-{
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char b[16];
-	char *p = b + sizeof b;
-	do {
-		*--p = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	out_raw(o, p, (size_t)(b + sizeof b - p));
-}
-
-static void out_fmt_float(cx_out *o, double d)
-{
-	char b[64];
-	int n = snprintf(b, sizeof b, "%f", d);
-	if (n > 0)
-		out_raw(o, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
-}
 
 /* ---------------------------------------------------------------- fields */
 
@@ -181,6 +100,7 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 	unsigned nw = x->c->nw;
 	const cmemo *mm = x->c->memo[f->root_index];
 	if (mm && x->mode == CX_DISASM && !f->nparams && f->f->kind != SPEC_DERIVED &&
+	    f->width <= f->root->bitset->size &&
 	    x->nsc + mm->depth <= CODEC_MAX_SCOPES && x->cused + mm->slots <= CODEC_CACHE_SLOTS) {
 		/* displayed the same wherever it is: rendered when compiled */
 		const cmemo_ent *e = &mm->ent[cx_get64(where->val, nw, f->f->low, f->f->high)];
@@ -217,13 +137,9 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 	cx_pop(x);
 }
 
-static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, uint64_t val)
+/* A value of any type but bitset, as display_field prints it. */
+void cx_print_value(cx *x, const cfield *f, uint64_t val)
 {
-	const cfield *f = st->field;
-	/* codec_decode walks the display for its issues only, and printing
-	 * a value raises none: only a bitset field has more to walk */
-	if (x->mode == CX_DECODE && f->type != SPEC_TYPE_BITSET)
-		return;
 	cx_out *o = x->out;
 	unsigned width = f->width > 64 ? 64 : f->width;
 	switch (f->type) {
@@ -310,58 +226,19 @@ static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, 
 	}
 	case SPEC_TYPE_CUSTOM:
 		/* printed by the caller's field_print_cb in Mesa: nothing here */
-		break;
 	case SPEC_TYPE_BITSET:
+		break;
+	}
+}
+
+static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, uint64_t val)
+{
+	if (st->field->type == SPEC_TYPE_BITSET)
 		display_bitset_field(x, s, where, st, val);
-		break;
-	}
-}
-
-/* A display op that prints no field: literal text, alignment, {NAME}. */
-static inline void display_text_op(cx_out *o, const cleaf *lf, const cop *op)
-{
-	switch (op->kind) {
-	case COP_LIT:
-		out_raw(o, op->text, op->len);
-		if (op->nl >= 0)
-			o->col = op->len - (unsigned)op->nl;
-		break;
-	case COP_ALIGN:
-		out_pad(o, op->align);
-		break;
-	case COP_NAME:
-		out_pad(o, op->align);
-		out_raw(o, lf->name, lf->namelen);
-		if (lf->namenl >= 0)
-			o->col = (unsigned)(lf->namelen - (size_t)lf->namenl);
-		break;
-	}
-}
-
-/* A specialised plan op (plan.c): what display_value prints for these
- * types, without its general path. */
-static inline void display_direct(cx_out *o, const cfield *f, const cpop *po, uint64_t v)
-{
-	switch (po->kind) {
-	case PO_BOOL:
-		if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
-			out_raw(o, f->f->display, f->disp_len);
-		break;
-	case PO_ENUM: {
-		const char *d = f->en->dense[v];
-		if (d)
-			out_raw(o, d, f->en->dense_len[v]);
-		else
-			out_u64(o, v);
-		break;
-	}
-	case PO_UINT:
-		out_u64(o, v);
-		break;
-	default:
-		out_hex(o, v, false);
-		break;
-	}
+	else if (x->mode != CX_DECODE)
+		/* codec_decode walks the display for its issues only, and
+		 * printing a value raises none */
+		cx_print_value(x, st->field, val);
 }
 
 /* A {FIELD} op once its look-up is done (st NULL: it found nothing). */
@@ -488,12 +365,7 @@ bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t ca
 	bool ok = false;
 	const spec_bitset *b = cx_find_bitset(x, ri, w);
 	if (b) {
-		cx_scope *s = cx_push(x, b, NULL, w, NULL);
-		if (s) {
-			cx_display(x, s);
-			cx_pop(x);
-			ok = o.total < cap && x->issues <= CODEC_MAX_ERRORS;
-		}
+		ok = cx_display_top(x, b, w) && o.total < cap && x->issues <= CODEC_MAX_ERRORS;
 	}
 	*len = o.len < cap ? o.len : cap - 1;
 	buf[*len] = '\0';
@@ -555,11 +427,7 @@ static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_option
 			out_put(o, "\n", 1);
 		return false;
 	}
-	cx_scope *s = cx_push(x, b, NULL, w, NULL);
-	if (s) {
-		cx_display(x, s);
-		cx_pop(x);
-	}
+	cx_display_top(x, b, w);
 	if (x->nerr) {
 		if (opt->show_errors) {
 			out_put(o, "\t; ", 3);
@@ -625,7 +493,7 @@ size_t codec_disasm(const codec *c, const uint32_t *words, size_t ninstr,
 		}
 		ok += disasm_instr(&x, words + n * W, opt, true);
 	}
-	out_flush(&o);
+	cx_out_flush(&o);
 	free(bm);
 	return ok;
 }
@@ -681,11 +549,7 @@ size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *
 		out_str(&o, "no match: ");
 		out_str(&o, hex);
 	} else if (b) {
-		cx_scope *s = cx_push(&x, b, NULL, iw, NULL);
-		if (s) {
-			cx_display(&x, s);
-			cx_pop(&x);
-		}
+		cx_display_top(&x, b, iw);
 	}
 	if (x.nerr && opt->show_errors) {
 		out_put(&o, b ? "\t; " : "; ", b ? 3 : 2);

@@ -34,10 +34,14 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 #define CODEC_MAX_PNAMES     16u   /* bound params per scope (variant 1, then display names) */
 #define CODEC_LIST_STEPS     1024u /* value-list steps a scope tracks in a bitmap */
 
+/* Bytes readable past the end of every enum display in cenum.dense and
+ * of a memo's pool: fast.c copies short texts as whole blocks. */
+#define CODEC_TEXT_PAD 32u
+
 typedef struct cenum {
 	const spec_enum *e;
 	const char **disp;    /* per value: the display Mesa prints for it */
-	const char *dense[256]; /* values 0..255: display, NULL when absent */
+	const char *dense[256]; /* values 0..255: display (CODEC_TEXT_PAD readable past it), NULL when absent */
 	uint32_t dense_len[256];
 	bool nl;              /* some display holds a newline */
 } cenum;
@@ -219,20 +223,31 @@ typedef struct cpop {
 	uint8_t word, shift;      /* BOOL..HEX: where the bits are */
 	int32_t arg;              /* STEP..HEX: step index; PARAM: pnames slot */
 	uint64_t mask;            /* BOOL..HEX: the field's bits, shifted down */
+	/* STEP of a bitset field with params: where each of its params
+	 * resolves here (STEP, PARAM or SLOW), per cparam; else NULL. */
+	const struct cpop *psrc;
 } cpop;
+
+struct fop;
 
 typedef struct cplan {
 	uint64_t truth;           /* bit case_bit: that override holds */
 	int ds;                   /* the display's cdstep */
 	bool asserts;             /* a case visited on the way has asserts */
 	const cpop *ops;          /* per op of the display */
+	/* The display compiled for printing straight through (fast.c);
+	 * NULL: not compiled. */
+	const struct fop *fops;
+	uint32_t nfops;
 } cplan;
 
 #define CODEC_PLAN_INPUTS 8u
-#define CODEC_PLAN_BITS   12u
+#define CODEC_PLAN_BITS   14u
+
+#define CODEC_PLAN_GENS 8u      /* generation bounds a plan tells apart */
 
 typedef struct cplan_in {
-	int slot;                 /* >= 0: a bound param; -1: own bits */
+	int slot;                 /* >= 0: a bound param; -1: own bits; -2: the generation */
 	unsigned low, width;
 } cplan_in;
 
@@ -240,14 +255,30 @@ typedef struct cplans {
 	unsigned nin;
 	cplan_in in[CODEC_PLAN_INPUTS];
 	const uint8_t *tab;       /* per input combination: plan index, 0xff none; NULL: plans[0] */
+	/* The generation input: its class is how many of these it reaches
+	 * (overrides compare the generation with constants only). */
+	uint32_t gbound[CODEC_PLAN_GENS];
+	unsigned ngb;
 	const cplan *plans;
 	unsigned nplans;
 } cplans;
+
+/* Appends sz bytes at p to a signature of n bytes with room for cap:
+ * the new length (past cap nothing is written: the caller checks). */
+size_t codec_sig_put(char *sig, size_t n, size_t cap, const void *p, size_t sz);
+#define CODEC_SIG_PUT(sig, n, cap, val)                                      \
+	do {                                                                     \
+		__typeof__(val) codec_sig_v_ = (val);                                \
+		(n) = codec_sig_put((sig), (n), (cap), &codec_sig_v_, sizeof codec_sig_v_); \
+	} while (0)
 
 /* Arena memory of the codec (zeroed; freed with it). */
 void *codec_alloc(codec *c, size_t n);
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);
+/* Compiles every plan's display for printing straight through (fast.c),
+ * once plans and memos are built; false when memory ran out. */
+bool codec_build_fast(codec *c);
 
 /* The text a small root's bits display as, for every value, when that
  * cannot depend on where it is displayed (no params reach out of it, no
@@ -305,6 +336,9 @@ typedef struct cx_out {
 	FILE *f;                   /* stream mode: buf is flushed here */
 	unsigned col;              /* output column, as Mesa's line_column */
 	bool ferr;
+	/* While held, text that does not fit is dropped and noted instead
+	 * of flushed or cut, so the caller can take it all back. */
+	bool hold, over;
 } cx_out;
 
 typedef struct cx_scope {
@@ -421,12 +455,10 @@ void codec_input_spread(codec_input *in, size_t n, uint64_t x);
 bool codec_input_eval(const spec_expr *e, const codec_input *in, size_t n, int64_t gpu_id,
                       int64_t *r);
 
-/* The plan of a scope, or NULL: interpret. */
-static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
+/* The plan for these own bits and param values, or NULL: interpret. */
+static inline const cplan *cx_plan_find(const cplans *ps, const uint64_t *val, unsigned nw,
+                                        const uint64_t *pval, uint32_t gen)
 {
-	const cplans *ps = s->lf->plan[s->pb];
-	if (!ps || x->esp)
-		return NULL;
 	if (!ps->tab)
 		return ps->plans;
 	uint32_t key = 0;
@@ -434,10 +466,14 @@ static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
 	for (unsigned i = 0; i < ps->nin; i++) {
 		const cplan_in *in = &ps->in[i];
 		uint64_t v;
-		if (in->slot < 0) {
-			v = cx_get64(s->val, x->c->nw, in->low, in->low + in->width - 1);
+		if (in->slot == -1) {
+			v = cx_get64(val, nw, in->low, in->low + in->width - 1);
+		} else if (in->slot == -2) {
+			v = 0;
+			while (v < ps->ngb && gen >= ps->gbound[v])
+				v++;
 		} else {
-			v = s->pval[in->slot];
+			v = pval[in->slot];
 			if (v >> in->width)
 				return NULL; /* wider than the plan assumed */
 		}
@@ -448,6 +484,15 @@ static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
 	return k == 0xff ? NULL : &ps->plans[k];
 }
 
+/* The plan of a scope, or NULL: interpret. */
+static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
+{
+	const cplans *ps = s->lf->plan[s->pb];
+	if (!ps || x->esp)
+		return NULL;
+	return cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
+}
+
 /* Whether override expression k holds, by a plan's truth vector. */
 static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
 {
@@ -456,8 +501,14 @@ static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
 
 /* ---------------------------------------------- display (disasm.c) */
 
+/* Prints a value of any type but bitset as Mesa's display_field does. */
+void cx_print_value(cx *x, const cfield *f, uint64_t val);
 /* Prints scope s's display into x->out (a sink counts columns only). */
 void cx_display(cx *x, cx_scope *s);
+/* Prints the display of leaf b over words w as an instruction (no
+ * scope open): straight through the plans when they cover it, else
+ * with a scope and cx_display.  False when no scope could be opened. */
+bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w);
 
 /* Renders value v of root ri alone, as a field without params: text
  * into buf (NUL-terminated, *len), its errors (at most CODEC_MAX_ERRORS)

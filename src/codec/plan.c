@@ -23,6 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Which overrides hold for every input combination, kept for the next
+ * leaf with the same overrides over the same inputs (ir3's mov-* leaves
+ * share their parent's). */
+typedef struct truth_memo {
+	char *sig;
+	size_t siglen;
+	uint64_t *res;       /* per key: bit i, case i holds; TRUTH_FAILED: evaluation failed */
+} truth_memo;
+
+#define TRUTH_FAILED UINT64_MAX
+
 typedef struct plan_build {
 	codec *c;
 	const cleaf *lf;
@@ -30,6 +41,8 @@ typedef struct plan_build {
 	cplans ps;
 	int *pw;             /* per name id: assumed width of a param (-1: unknown yet) */
 	bool ok;             /* memory */
+	truth_memo *tm;
+	size_t ntm, captm;
 } plan_build;
 
 /* The largest of fn(field, ctx) over every field of the model. */
@@ -98,7 +111,7 @@ static int add_input(plan_build *P, int slot, unsigned low, unsigned width)
 {
 	cplans *ps = &P->ps;
 	for (unsigned i = 0; i < ps->nin; i++)
-		if (ps->in[i].slot == slot && (slot >= 0 || (ps->in[i].low == low &&
+		if (ps->in[i].slot == slot && (slot != -1 || (ps->in[i].low == low &&
 		                                              ps->in[i].width == width)))
 			return (int)i;
 	if (ps->nin == CODEC_PLAN_INPUTS)
@@ -107,14 +120,77 @@ static int add_input(plan_build *P, int slot, unsigned low, unsigned width)
 	return (int)ps->nin++;
 }
 
+static bool is_compare(int op)
+{
+	return op >= VI_LT && op <= VI_NE;
+}
+
+/* Adds generation bound b (kept sorted); false when there are too many. */
+static bool add_gbound(cplans *ps, int64_t b)
+{
+	if (b <= 0 || b > (int64_t)UINT32_MAX)
+		return true; /* every generation is on the same side */
+	unsigned i = 0;
+	while (i < ps->ngb && ps->gbound[i] < (uint32_t)b)
+		i++;
+	if (i < ps->ngb && ps->gbound[i] == (uint32_t)b)
+		return true;
+	if (ps->ngb == CODEC_PLAN_GENS)
+		return false;
+	memmove(&ps->gbound[i + 1], &ps->gbound[i], (ps->ngb - i) * sizeof ps->gbound[0]);
+	ps->gbound[i] = (uint32_t)b;
+	ps->ngb++;
+	return true;
+}
+
+/* The generation as an input: only when every use of it in program p is
+ * a comparison with a constant, so that between the bounds (each
+ * constant and the next number) the program cannot tell generations
+ * apart. */
+static bool gen_bounds(plan_build *P, const cins *p)
+{
+	size_t n = 0;
+	while (p[n].op != VI_END)
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].op != VI_GPU)
+			continue;
+		size_t c, cmp;
+		if (p[i + 1].op == VI_CONST && is_compare(p[i + 2].op)) {
+			c = i + 1;
+			cmp = i + 2;
+		} else if (i > 0 && p[i - 1].op == VI_CONST && is_compare(p[i + 1].op)) {
+			c = i - 1;
+			cmp = i + 1;
+		} else {
+			return false;
+		}
+		/* no jump may land inside the comparison */
+		for (size_t j = 0; j < n; j++) {
+			int op = p[j].op;
+			if ((op == VI_SCAND || op == VI_SCOR || op == VI_JZ || op == VI_JMP) &&
+			    (size_t)p[j].arg > (c < i ? c : i) && (size_t)p[j].arg <= cmp)
+				return false;
+		}
+		if (!add_gbound(&P->ps, p[c].imm) || !add_gbound(&P->ps, p[c].imm + 1))
+			return false;
+	}
+	return true;
+}
+
 /* Gathers the inputs of expression k (through the pure derived values it
- * reads); false when it reads anything else or uses the generation. */
+ * reads); false when it reads anything else or uses the generation in a
+ * way that is not a comparison with a constant. */
 static bool collect_inputs(plan_build *P, int k, unsigned depth)
 {
 	const cleaf *lf = P->lf;
 	const cexpr *ce = &lf->ex[k];
-	if (depth > 32 || !ce->pure[P->v] || !ce->prog || spec_expr_uses_gpu_id(ce->e))
+	if (depth > 32 || !ce->pure[P->v] || !ce->prog)
 		return false;
+	if (spec_expr_uses_gpu_id(ce->e)) {
+		if (!gen_bounds(P, ce->prog) || add_input(P, -2, 0, 0) < 0)
+			return false;
+	}
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		const cref *r = &lf->refs[ce->ref0 + i];
 		int st = r->sstep[P->v];
@@ -140,8 +216,29 @@ static bool collect_inputs(plan_build *P, int k, unsigned depth)
 }
 
 /* Evaluates expression k over the inputs' values. */
-static bool eval_over(const plan_build *P, int k, const uint64_t *in, unsigned depth,
-                      int64_t *out)
+/* The input reference r reads: its index; -2 when it reads a derived
+ * value; -1 when nothing. */
+static int ref_input(const plan_build *P, const cref *r)
+{
+	const cleaf *lf = P->lf;
+	int st = r->sstep[P->v];
+	if (st >= 0 && lf->steps[st].field->f->kind == SPEC_DERIVED)
+		return -2;
+	if (st == -1)
+		return -1;
+	for (unsigned j = 0; j < P->ps.nin; j++) {
+		const cplan_in *pi = &P->ps.in[j];
+		if (st == -2 ? pi->slot == r->pslot
+		             : (pi->slot == -1 && pi->low == lf->steps[st].field->f->low &&
+		                pi->width == lf->steps[st].field->f->high - lf->steps[st].field->f->low + 1))
+			return (int)j;
+	}
+	return -1;
+}
+
+/* Evaluates expression k over the inputs' values. */
+static bool eval_over(const plan_build *P, int k, const uint64_t *in, int64_t gpu,
+                      unsigned depth, int64_t *out)
 {
 	const cleaf *lf = P->lf;
 	const cexpr *ce = &lf->ex[k];
@@ -150,25 +247,99 @@ static bool eval_over(const plan_build *P, int k, const uint64_t *in, unsigned d
 		return false;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		const cref *r = &lf->refs[ce->ref0 + i];
-		int st = r->sstep[P->v], idx = -1;
-		if (st >= 0 && lf->steps[st].field->f->kind == SPEC_DERIVED) {
-			if (!eval_over(P, lf->steps[st].fex, in, depth + 1, &vals[i]))
+		int idx = ref_input(P, r);
+		if (idx == -2) {
+			if (!eval_over(P, lf->steps[r->sstep[P->v]].fex, in, gpu, depth + 1, &vals[i]))
 				return false;
 			continue;
-		}
-		for (unsigned j = 0; j < P->ps.nin && idx < 0; j++) {
-			const cplan_in *pi = &P->ps.in[j];
-			if (st == -2 ? pi->slot == r->pslot
-			             : (pi->slot < 0 && pi->low == lf->steps[st].field->f->low &&
-			                pi->width == lf->steps[st].field->f->high -
-			                                 lf->steps[st].field->f->low + 1))
-				idx = (int)j;
 		}
 		if (idx < 0)
 			return false;
 		vals[i] = (int64_t)in[idx];
 	}
-	return codec_vm_run(ce->prog, vals, 0, out);
+	return codec_vm_run(ce->prog, vals, gpu, out);
+}
+
+/* What the truth of cases[0..nc) over the inputs depends on, or 0 when
+ * a case reads a derived value (not worth describing). */
+static size_t truth_signature(const plan_build *P, const int *cases, unsigned nc, char *sig,
+                              size_t cap)
+{
+	size_t n = 0;
+	CODEC_SIG_PUT(sig, n, cap, P->ps.nin);
+	for (unsigned i = 0; i < P->ps.nin; i++)
+		CODEC_SIG_PUT(sig, n, cap, P->ps.in[i]);
+	CODEC_SIG_PUT(sig, n, cap, P->ps.ngb);
+	for (unsigned i = 0; i < P->ps.ngb; i++)
+		CODEC_SIG_PUT(sig, n, cap, P->ps.gbound[i]);
+	CODEC_SIG_PUT(sig, n, cap, nc);
+	for (unsigned i = 0; i < nc; i++) {
+		const cexpr *ce = &P->lf->ex[cases[i]];
+		CODEC_SIG_PUT(sig, n, cap, ce->e);
+		for (uint32_t j = 0; j < ce->nrefs; j++) {
+			int idx = ref_input(P, &P->lf->refs[ce->ref0 + j]);
+			if (idx < 0)
+				return 0;
+			CODEC_SIG_PUT(sig, n, cap, idx);
+		}
+	}
+	return n;
+}
+
+/* Which of cases[0..nc) hold, per key (memoised by truth_signature). */
+static const uint64_t *case_results(plan_build *P, const int *cases, unsigned nc, size_t nkeys)
+{
+	char sig[1024];
+	size_t siglen = truth_signature(P, cases, nc, sig, sizeof sig);
+	if (siglen > sizeof sig)
+		siglen = 0; /* too long to describe: not remembered */
+	for (size_t i = 0; siglen && i < P->ntm; i++)
+		if (P->tm[i].siglen == siglen && !memcmp(P->tm[i].sig, sig, siglen))
+			return P->tm[i].res;
+	if (P->ntm == P->captm) {
+		size_t cap = P->captm ? 2 * P->captm : 16;
+		truth_memo *t = realloc(P->tm, cap * sizeof *t);
+		if (!t) {
+			P->ok = false;
+			return NULL;
+		}
+		P->tm = t;
+		P->captm = cap;
+	}
+	uint64_t *res = malloc(nkeys * sizeof *res);
+	char *copy = malloc(siglen + 1);
+	if (!res || !copy) {
+		free(res);
+		free(copy);
+		P->ok = false;
+		return NULL;
+	}
+	memcpy(copy, sig, siglen);
+	/* kept (and freed) with the rest; siglen 0 never matches */
+	P->tm[P->ntm++] = (truth_memo){copy, siglen, res};
+	for (size_t key = 0; key < nkeys; key++) {
+		uint64_t in[CODEC_PLAN_INPUTS];
+		unsigned sh = 0;
+		for (unsigned i = 0; i < P->ps.nin; i++) {
+			in[i] = (key >> sh) & (((uint64_t)1 << P->ps.in[i].width) - 1);
+			sh += P->ps.in[i].width;
+		}
+		/* a generation of the class the key names */
+		int64_t gpu = 0;
+		for (unsigned i = 0; i < P->ps.nin; i++)
+			if (P->ps.in[i].slot == -2 && in[i])
+				gpu = in[i] <= P->ps.ngb ? (int64_t)P->ps.gbound[in[i] - 1] : -1;
+		uint64_t r = 0;
+		bool ok = gpu >= 0;
+		for (unsigned i = 0; i < nc && ok; i++) {
+			int64_t v;
+			ok = eval_over(P, cases[i], in, gpu, 0, &v);
+			if (ok && v)
+				r |= (uint64_t)1 << i;
+		}
+		res[key] = ok ? r : TRUTH_FAILED;
+	}
+	return res;
 }
 
 static bool holds(const cleaf *lf, uint64_t truth, int cex)
@@ -176,11 +347,12 @@ static bool holds(const cleaf *lf, uint64_t truth, int cex)
 	return cex < 0 || ((truth >> lf->ex[cex].case_bit) & 1u);
 }
 
-/* Where {NAME} ends for this truth vector: as find_field walks. */
-static cpop resolve_op(const cleaf *lf, uint64_t truth, const cop *op)
+/* Where a name (look-up lk) ends for this truth vector: as find_field
+ * walks, then the scope's bound params. */
+static cpop resolve_name(const cleaf *lf, uint64_t truth, uint32_t name, int lk)
 {
-	uint32_t j0 = op->lk < 0 ? lf->none0 : lf->lk[op->lk].step0;
-	uint32_t n = op->lk < 0 ? lf->nnone : lf->lk[op->lk].nsteps;
+	uint32_t j0 = lk < 0 ? lf->none0 : lf->lk[lk].step0;
+	uint32_t n = lk < 0 ? lf->nnone : lf->lk[lk].nsteps;
 	for (uint32_t j = j0; j < j0 + n; j++) {
 		const cstep *st = &lf->steps[j];
 		if (!holds(lf, truth, st->cex))
@@ -189,9 +361,32 @@ static cpop resolve_op(const cleaf *lf, uint64_t truth, const cop *op)
 			return (cpop){.kind = PO_STEP, .arg = (int32_t)j};
 	}
 	for (unsigned j = 0; j < lf->nbn; j++)
-		if (lf->pnames[j] == op->name)
+		if (lf->pnames[j] == name)
 			return (cpop){.kind = PO_PARAM, .arg = (int32_t)j};
 	return (cpop){.kind = PO_SLOW};
+}
+
+static cpop resolve_op(const cleaf *lf, uint64_t truth, const cop *op)
+{
+	return resolve_name(lf, truth, op->name, op->lk);
+}
+
+/* A bitset field's params, each resolved as the field's scope would
+ * find it here (so the nested scope's params are known: disasm.c). */
+static bool param_sources(plan_build *P, uint64_t truth, cpop *po)
+{
+	const cleaf *lf = P->lf;
+	const cstep *st = &lf->steps[po->arg];
+	const cfield *f = st->field;
+	if (f->type != SPEC_TYPE_BITSET || !f->nparams || !st->plk)
+		return true;
+	cpop *src = codec_alloc(P->c, f->nparams * sizeof *src);
+	if (!src)
+		return false;
+	for (size_t i = 0; i < f->nparams; i++)
+		src[i] = resolve_name(lf, truth, f->params[i].name, st->plk[i]);
+	po->psrc = src;
+	return true;
 }
 
 /* A step op that prints a plain field of the scope as one of the common
@@ -234,6 +429,7 @@ static cpop specialise(const cleaf *lf, const cop *op, cpop po)
 static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 {
 	const cleaf *lf = P->lf;
+	memset(pl, 0, sizeof *pl);
 	pl->truth = truth;
 	pl->ds = -1;
 	pl->asserts = false;
@@ -261,7 +457,13 @@ static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 		case COP_LIT: ops[i].kind = PO_LIT; break;
 		case COP_NAME: ops[i].kind = PO_NAME; break;
 		case COP_ALIGN: ops[i].kind = PO_ALIGN; break;
-		default: ops[i] = specialise(lf, op, resolve_op(lf, truth, op)); break;
+		default:
+			ops[i] = specialise(lf, op, resolve_op(lf, truth, op));
+			if (ops[i].kind == PO_STEP && !param_sources(P, truth, &ops[i])) {
+				P->ok = false;
+				return false;
+			}
+			break;
 		}
 	}
 	pl->ops = ops;
@@ -272,7 +474,7 @@ static const cplans *build_one(plan_build *P)
 {
 	const cleaf *lf = P->lf;
 	memset(&P->ps, 0, sizeof P->ps);
-	if (lf->nov > 64)
+	if (lf->nov > 63) /* TRUTH_FAILED must not be a truth vector */
 		return NULL;
 	int cases[64];
 	unsigned nc = 0;
@@ -283,6 +485,10 @@ static const cplans *build_one(plan_build *P)
 			return NULL;
 		cases[nc++] = (int)k;
 	}
+	for (unsigned i = 0; i < P->ps.nin; i++)
+		if (P->ps.in[i].slot == -2)
+			while ((1u << P->ps.in[i].width) <= P->ps.ngb)
+				P->ps.in[i].width++;
 	/* Own fields take their widths; params share what is left (a value
 	 * computed elsewhere may be declared 64 bits wide and still be a
 	 * count of 0..3: values that do not fit are checked at run time). */
@@ -314,21 +520,16 @@ static const cplans *build_one(plan_build *P)
 		P->ok = false;
 		return NULL;
 	}
+	/* nc < 64: see lf->nov above */
+	const uint64_t *res = nc ? case_results(P, cases, nc, nkeys) : NULL;
+	if (nc && !res)
+		return NULL;
 	for (size_t key = 0; key < (nc ? nkeys : 1); key++) {
-		uint64_t in[CODEC_PLAN_INPUTS];
-		unsigned sh = 0;
-		for (unsigned i = 0; i < P->ps.nin; i++) {
-			in[i] = (key >> sh) & (((uint64_t)1 << P->ps.in[i].width) - 1);
-			sh += P->ps.in[i].width;
-		}
 		uint64_t truth = 0;
-		bool ok = true;
-		for (unsigned i = 0; i < nc && ok; i++) {
-			int64_t r;
-			ok = eval_over(P, cases[i], in, 0, &r);
-			if (ok && r)
+		bool ok = !nc || res[key] != TRUTH_FAILED;
+		for (unsigned i = 0; i < nc && ok; i++)
+			if ((res[key] >> i) & 1u)
 				truth |= (uint64_t)1 << lf->ex[cases[i]].case_bit;
-		}
 		unsigned idx = 0;
 		while (idx < np && plans[idx].truth != truth)
 			idx++;
@@ -382,5 +583,10 @@ bool codec_build_plans(codec *c)
 		}
 	}
 	free(P.pw);
+	for (size_t i = 0; i < P.ntm; i++) {
+		free(P.tm[i].sig);
+		free(P.tm[i].res);
+	}
+	free(P.tm);
 	return P.ok;
 }

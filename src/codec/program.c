@@ -316,11 +316,7 @@ static void render_instr(walk *W, size_t ri, const uint64_t *w, sbuf *out)
 		sb_str(out, "no match: ");
 		sb_str(out, hex);
 	} else {
-		cx_scope *s = cx_push(x, b, NULL, w, NULL);
-		if (s) {
-			cx_display(x, s);
-			cx_pop(x);
-		}
+		cx_display_top(x, b, w);
 		sb_put(out, W->ibuf, o.len < PROGRAM_INSTR_TEXT ? o.len : PROGRAM_INSTR_TEXT - 1);
 	}
 	if (x->nerr && W->show_errors) {

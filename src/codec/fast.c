@@ -1,0 +1,1163 @@
+/*
+ * fast.c - instructions printed straight through.
+ *
+ * An instruction whose every scope has a plan (plan.c) is printed
+ * without opening scopes at all: the plans say which display each scope
+ * shows, where every {NAME} ends and where each param of a nested
+ * bitset field comes from, so what is left is reading bits, evaluating
+ * pure expressions and printing.  Each plan's display is compiled once
+ * into fops; a run of ops whose text depends only on a few of the
+ * scope's own bits (flags, small enums, a register number, a memoised
+ * nested field, literal text between them) becomes one segment whose
+ * every text is rendered when compiled, so printing it is a gather of
+ * bits and a copy.
+ *
+ * Anything a plan does not settle, and anything that would raise an
+ * issue (a failed assert, a nested field that matches no leaf or
+ * several, don't-care bits, a limit met), gives up: the output is taken
+ * back and the instruction goes the general way (disasm.c), which
+ * produces the same text when there is nothing to report.  The tests
+ * compare the two on every vector, on mutated and random words and on
+ * words seeded from every leaf.
+ */
+#include "out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	F_TEXT,   /* pad to align, text; col >= 0: it holds a newline, the column after it */
+	F_PAD,    /* pad to align */
+	F_SEG,    /* a segment (seg) */
+	F_BOOL, F_ENUM, F_UINT, F_HEX, /* a plain field in one word (as cpop) */
+	F_SUB,    /* a bitset field in one word of the scope: step arg (sub) */
+	F_STEP,   /* any other field of the scope: step arg, padded to align */
+	F_PARAM,  /* a bound param: slot arg, padded to align */
+	F_BAIL,   /* a look-up the plan does not settle */
+};
+
+#define FAST_SEG_BITS   8u /* a segment renders at most 2^this texts */
+#define FAST_SEG_INPUTS 8u
+#define FAST_PAD        CODEC_TEXT_PAD /* bytes readable past every text copied whole */
+#define FAST_SEG_LEN    254u
+#define FAST_NOSEG      UINT32_MAX
+
+typedef struct fseg_in {
+	uint8_t word, shift, at;  /* bits of word >> shift, at this bit of the key */
+	uint64_t mask;
+} fseg_in;
+
+typedef struct fseg {
+	unsigned nin;
+	fseg_in in[FAST_SEG_INPUTS];
+	const uint32_t *ent;      /* per key: offset << 8 | length; FAST_NOSEG: give up */
+	const char *pool;
+	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
+} fseg;
+
+/* Where a param of the only leaf of a nested field's root comes from. */
+enum { FB_BITS, FB_PARAM, FB_STEP };
+
+typedef struct fbind {
+	uint8_t kind;
+	uint8_t j;                /* the leaf's pnames slot */
+	uint8_t word, shift;      /* BITS */
+	int32_t arg;              /* PARAM: slot here; STEP: step here */
+	uint64_t mask;            /* BITS */
+	const cfield *field;      /* BITS, STEP: the field it prints as */
+} fbind;
+
+/* A bitset field whose root has one leaf: that leaf's match, checked
+ * directly, and its params' sources here. */
+typedef struct fsub {
+	const cleaf *only;
+	uint64_t match, mask, dontcare; /* of the leaf's first word; the rest are 0 */
+	uint32_t gmin, gmax;
+	const fbind *bind;
+	unsigned nbind;
+	bool all;                 /* every required param (pnames[0..npn)) has a source */
+} fsub;
+
+typedef struct fop {
+	uint8_t kind;
+	uint8_t word, shift;      /* BOOL..HEX */
+	int32_t align;
+	int32_t arg;
+	int32_t col;              /* TEXT */
+	uint32_t len;             /* TEXT */
+	uint64_t mask;            /* BOOL..HEX */
+	const char *text;         /* TEXT: FAST_PAD bytes readable past len */
+	const fseg *seg;
+	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
+	const fsub *sub;          /* SUB: NULL when the root has several leaves */
+} fop;
+
+/* --------------------------------------------------------------- running */
+
+typedef struct fscope {
+	const cleaf *lf;
+	const uint64_t *val;
+	unsigned v;                /* the variant of the plans (cleaf.pnames) */
+	unsigned depth;            /* scopes around it, as cx_push counts them */
+	unsigned cused;            /* expression cache slots of those and its own */
+	const cplan *pl;           /* its plan, once found */
+	uint32_t pbound;           /* bit j: pnames[j] bound in pval, pfield */
+	uint64_t pval[CODEC_MAX_PNAMES];
+	const cfield *pfield[CODEC_MAX_PNAMES];
+} fscope;
+
+/* Text of at most FAST_PAD characters without a newline, from a source
+ * with FAST_PAD bytes readable: one fixed-size copy. */
+static inline void fast_put(cx_out *o, const char *s, uint32_t n)
+{
+	if (n <= FAST_PAD && o->len + FAST_PAD < o->cap) {
+		memcpy(o->buf + o->len, s, FAST_PAD);
+		o->len += n;
+		o->total += n;
+		o->col += n;
+	} else {
+		out_raw(o, s, n);
+	}
+}
+
+static bool fast_eval(const cx *x, const fscope *s, int k, unsigned depth, uint64_t *out);
+
+/* The value of reference r of an expression of scope s: where its
+ * look-up ends is fixed when the expression is pure, else by the plan's
+ * truth vector (the overrides hold or not whatever is being evaluated:
+ * fast_eval takes no override's own expression). */
+static bool ref_resolve(const cleaf *lf, unsigned v, const cplan *pl, const cref *r, int *step,
+                        int *slot)
+{
+	int ss = r->sstep[v];
+	*slot = ss == -2 ? r->pslot : -1;
+	if (ss == -1) {
+		if (!pl)
+			return false;
+		uint32_t j0 = r->lk < 0 ? lf->none0 : lf->lk[r->lk].step0;
+		uint32_t n = r->lk < 0 ? lf->nnone : lf->lk[r->lk].nsteps;
+		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
+			const cstep *st = &lf->steps[j];
+			if ((st->cex < 0 || cx_plan_holds(lf, pl, st->cex)) && st->field)
+				ss = (int)j;
+		}
+		for (unsigned j = 0; ss < 0 && *slot < 0 && j < lf->nbn; j++)
+			if (lf->pnames[j] == r->name)
+				*slot = (int)j;
+		if (ss < 0 && *slot < 0)
+			return false;
+	}
+	*step = ss;
+	return true;
+}
+
+static bool fast_ref(const cx *x, const fscope *s, const cref *r, unsigned depth, uint64_t *u)
+{
+	const cleaf *lf = s->lf;
+	int ss, slot;
+	if (!ref_resolve(lf, s->v, s->pl, r, &ss, &slot))
+		return false;
+	if (ss < 0) {
+		if (slot < 0 || !((s->pbound >> slot) & 1u))
+			return false;
+		*u = s->pval[slot];
+		return true;
+	}
+	const cstep *st = &lf->steps[ss];
+	const spec_field *f = st->field->f;
+	if (f->kind == SPEC_DERIVED)
+		return st->fex >= 0 && fast_eval(x, s, st->fex, depth + 1, u);
+	if (f->kind != SPEC_FIELD)
+		return false;
+	*u = cx_get64(s->val, x->c->nw, f->low, f->high);
+	return true;
+}
+
+/* The value of expression k: pure, or one whose references the plan
+ * settles (false when it settles them not, or evaluation fails). */
+static bool fast_eval(const cx *x, const fscope *s, int k, unsigned depth, uint64_t *out)
+{
+	const cleaf *lf = s->lf;
+	const cexpr *ce = &lf->ex[k];
+	if (depth > 16 || (!ce->pure[s->v] && ce->is_case))
+		return false;
+	const cref *refs = lf->refs + ce->ref0;
+	if (ce->tab[s->v]) {
+		uint64_t idx = 0;
+		unsigned sh = 0;
+		for (uint32_t i = 0; i < ce->nrefs; i++) {
+			const spec_field *f = lf->steps[refs[i].sstep[s->v]].field->f;
+			idx |= cx_get64(s->val, x->c->nw, f->low, f->high) << sh;
+			sh += f->high - f->low + 1;
+		}
+		*out = ce->tab[s->v][idx];
+		return true;
+	}
+	int64_t pv[64], r;
+	if (!ce->prog || ce->nrefs > 64)
+		return false;
+	for (uint32_t i = 0; i < ce->nrefs; i++) {
+		uint64_t u;
+		if (!fast_ref(x, s, &refs[i], depth, &u))
+			return false;
+		pv[i] = (int64_t)u;
+	}
+	if (!codec_vm_run(ce->prog, pv, (int64_t)x->gen, &r))
+		return false;
+	*out = (uint64_t)r;
+	return true;
+}
+
+/* The value of a step's field (plain or derived) in its scope. */
+static bool fast_step_value(const cx *x, const fscope *s, const cstep *st, uint64_t *out)
+{
+	const spec_field *f = st->field->f;
+	if (f->kind == SPEC_DERIVED)
+		return st->fex >= 0 && fast_eval(x, s, st->fex, 0, out);
+	if (f->kind != SPEC_FIELD)
+		return false;
+	*out = cx_get64(s->val, x->c->nw, f->low, f->high);
+	return true;
+}
+
+static bool fast_scope(cx *x, fscope *s);
+
+/* A bitset field of scope s with value val (its bits, or a derived
+ * value), printed as disasm.c's display_bitset_field would. */
+static bool fast_bitset_field(cx *x, const fscope *s, const cstep *st, const cpop *po,
+                              uint64_t val)
+{
+	const codec *c = x->c;
+	const cfield *f = st->field;
+	unsigned nw = c->nw;
+	const cmemo *mm = c->memo[f->root_index];
+	if (mm && !f->nparams && f->f->kind != SPEC_DERIVED && f->width <= f->root->bitset->size &&
+	    s->depth + 1 + mm->depth <= CODEC_MAX_SCOPES &&
+	    s->cused + mm->slots <= CODEC_CACHE_SLOTS) {
+		const cmemo_ent *e = &mm->ent[cx_get64(s->val, nw, f->f->low, f->f->high)];
+		if (!e->noleaf) {
+			if (e->nerr)
+				return false;
+			if (e->nl)
+				out_put(x->out, mm->pool + e->text, e->len);
+			else
+				fast_put(x->out, mm->pool + e->text, e->len);
+			return true;
+		}
+	}
+	if (s->depth + 1 >= CODEC_MAX_SCOPES)
+		return false;
+	fscope ns;
+	uint64_t *w = x->val[s->depth + 1];
+	if (f->f->kind == SPEC_DERIVED) {
+		memset(w, 0, nw * sizeof *w);
+		w[0] = val;
+	} else {
+		cx_extract(s->val, f->f->low, f->f->high, w, nw);
+	}
+	const spec_bitset *hit[2];
+	if (classifier_run(c->cls[f->root_index], w, x->gen, hit, 2) != 1)
+		return false;
+	const spec_bitset *b = hit[0];
+	for (unsigned i = 0; i < nw && i < b->dontcare.nwords; i++)
+		if (b->dontcare.w[i] & w[i])
+			return false;
+	ns.lf = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
+	if (!ns.lf || CODEC_CACHE_SLOTS - s->cused < ns.lf->nex)
+		return false;
+	ns.val = w;
+	ns.depth = s->depth + 1;
+	ns.cused = s->cused + (unsigned)ns.lf->nex;
+	ns.pbound = 0;
+	/* its params, as bind_params would bind them, from where the plan
+	 * says each resolves here */
+	bool all = true;
+	for (unsigned j = 0; j < ns.lf->nbn; j++) {
+		size_t i = 0;
+		while (i < f->nparams && f->params[i].as != ns.lf->pnames[j])
+			i++;
+		bool bound = false;
+		if (i < f->nparams && po->psrc) {
+			const cpop *src = &po->psrc[i];
+			if (src->kind == PO_STEP) {
+				const cstep *ps = &s->lf->steps[src->arg];
+				ns.pfield[j] = ps->field;
+				bound = fast_step_value(x, s, ps, &ns.pval[j]);
+			} else if (src->kind == PO_PARAM && ((s->pbound >> src->arg) & 1u)) {
+				ns.pfield[j] = s->pfield[src->arg];
+				ns.pval[j] = s->pval[src->arg];
+				bound = true;
+			}
+		}
+		if (bound)
+			ns.pbound |= (uint32_t)1 << j;
+		else if (j < ns.lf->npn)
+			all = false;
+	}
+	ns.v = ns.lf->v1 && all;
+	return fast_scope(x, &ns);
+}
+
+/* An F_SUB op: a bitset field in one word of scope s. */
+static bool fast_sub(cx *x, const fscope *s, const fop *op)
+{
+	const cstep *st = &s->lf->steps[op->arg];
+	const fsub *sb = op->sub;
+	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+	if (!sb || (v & sb->mask) != sb->match || (v & sb->dontcare) ||
+	    x->gen - sb->gmin > sb->gmax - sb->gmin || s->depth + 1 >= CODEC_MAX_SCOPES ||
+	    CODEC_CACHE_SLOTS - s->cused < sb->only->nex)
+		return fast_bitset_field(x, s, st, op->po, v);
+	fscope ns;
+	unsigned nw = x->c->nw;
+	uint64_t *w = x->val[s->depth + 1];
+	w[0] = v;
+	if (nw == 2)
+		w[1] = 0;
+	else if (nw > 2)
+		memset(w + 1, 0, (nw - 1) * sizeof *w);
+	ns.lf = sb->only;
+	ns.val = w;
+	ns.depth = s->depth + 1;
+	ns.cused = s->cused + (unsigned)sb->only->nex;
+	ns.pbound = 0;
+	bool all = sb->all;
+	for (unsigned i = 0; i < sb->nbind; i++) {
+		const fbind *bd = &sb->bind[i];
+		unsigned j = bd->j;
+		switch (bd->kind) {
+		case FB_BITS:
+			ns.pval[j] = (s->val[bd->word] >> bd->shift) & bd->mask;
+			ns.pfield[j] = bd->field;
+			break;
+		case FB_PARAM:
+			if (!((s->pbound >> bd->arg) & 1u)) {
+				all &= j >= sb->only->npn;
+				continue;
+			}
+			ns.pval[j] = s->pval[bd->arg];
+			ns.pfield[j] = s->pfield[bd->arg];
+			break;
+		default:
+			if (!fast_step_value(x, s, &s->lf->steps[bd->arg], &ns.pval[j])) {
+				all &= j >= sb->only->npn;
+				continue;
+			}
+			ns.pfield[j] = bd->field;
+			break;
+		}
+		ns.pbound |= (uint32_t)1 << j;
+	}
+	ns.v = sb->only->v1 && all;
+	return fast_scope(x, &ns);
+}
+
+/* Scope s's display by its plan: false when it has none or gives up. */
+static bool fast_scope(cx *x, fscope *s)
+{
+	const cleaf *lf = s->lf;
+	const cplans *ps = lf->plan[s->v];
+	if (!ps)
+		return false;
+	const cplan *pl = cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
+	if (!pl || !pl->fops)
+		return false;
+	s->pl = pl;
+	if (pl->asserts) {
+		for (int i = 0; i <= pl->ds; i++) {
+			const cdstep *d = &lf->ds[i];
+			if (d->cex >= 0 && !cx_plan_holds(lf, pl, d->cex))
+				continue;
+			for (uint32_t j = 0; j < d->nasserts; j++) {
+				const cfield *a = lf->asserts[d->assert0 + j];
+				uint64_t v[CODEC_MAX_WORDS];
+				cx_extract(s->val, a->f->low, a->f->high, v, x->c->nw);
+				if (memcmp(v, a->aval, x->c->nw * sizeof *v) != 0)
+					return false;
+			}
+		}
+	}
+	cx_out *o = x->out;
+	const fop *op = pl->fops, *end = op + pl->nfops;
+	for (; op < end; op++) {
+		switch (op->kind) {
+		case F_TEXT:
+			if (op->align)
+				out_pad(o, op->align);
+			if (op->col < 0) {
+				fast_put(o, op->text, op->len);
+			} else {
+				out_raw(o, op->text, op->len);
+				o->col = (unsigned)op->col;
+			}
+			continue;
+		case F_PAD:
+			out_pad(o, op->align);
+			continue;
+		case F_SEG: {
+			const fseg *g = op->seg;
+			if (g->depth && (s->depth + g->depth > CODEC_MAX_SCOPES ||
+			                 s->cused + g->slots > CODEC_CACHE_SLOTS))
+				return false;
+			const fseg_in *in = g->in;
+			uint32_t key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
+			for (unsigned i = 1; i < g->nin; i++)
+				key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask) << in[i].at;
+			uint32_t e = g->ent[key];
+			if (e == FAST_NOSEG)
+				return false;
+			fast_put(o, g->pool + (e >> 8), e & 255u);
+			continue;
+		}
+		case F_BOOL:
+		case F_ENUM:
+		case F_UINT:
+		case F_HEX: {
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			const cfield *f = lf->steps[op->arg].field;
+			out_pad(o, op->align);
+			if (op->kind == F_BOOL) {
+				if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
+					out_raw(o, f->f->display, f->disp_len);
+			} else if (op->kind == F_ENUM) {
+				if (f->en->dense[v])
+					fast_put(o, f->en->dense[v], f->en->dense_len[v]);
+				else
+					out_u64(o, v);
+			} else if (op->kind == F_UINT) {
+				out_u64(o, v);
+			} else {
+				out_hex(o, v, false);
+			}
+			continue;
+		}
+		case F_SUB:
+			out_pad(o, op->align);
+			if (!fast_sub(x, s, op))
+				return false;
+			continue;
+		case F_STEP: {
+			const cstep *st = &lf->steps[op->arg];
+			uint64_t val;
+			out_pad(o, op->align);
+			if (st->field->f->kind == SPEC_ASSERT)
+				continue;
+			if (!fast_step_value(x, s, st, &val))
+				return false;
+			if (st->field->type == SPEC_TYPE_BITSET) {
+				if (!fast_bitset_field(x, s, st, op->po, val))
+					return false;
+			} else {
+				cx_print_value(x, st->field, val);
+			}
+			continue;
+		}
+		case F_PARAM: {
+			if (!((s->pbound >> op->arg) & 1u))
+				return false;
+			const cfield *f = s->pfield[op->arg];
+			uint64_t v = s->pval[op->arg];
+			out_pad(o, op->align);
+			if (f->type == SPEC_TYPE_ENUM && v < 256 && f->en && !f->en->nl && f->en->dense[v])
+				fast_put(o, f->en->dense[v], f->en->dense_len[v]);
+			else if (f->type == SPEC_TYPE_UINT)
+				out_u64(o, v);
+			else if (f->type != SPEC_TYPE_BITSET)
+				cx_print_value(x, f, v);
+			else
+				return false;
+			continue;
+		}
+		default:
+			return false;
+		}
+	}
+	return !o->over;
+}
+
+bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w)
+{
+	const codec *c = x->c;
+	cx_out *o = x->out;
+	const cleaf *lf = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
+	unsigned v = lf && lf->v1 && !lf->npn;
+	if (lf && lf->plan[v] && x->mode == CX_DISASM && !x->nsc && !x->esp && o->buf &&
+	    lf->nex <= CODEC_CACHE_SLOTS) {
+		if (o->f && o->cap - o->len < 1024)
+			cx_out_flush(o);
+		cx_out saved = *o;
+		fscope s; /* not zeroed: pval and pfield are read only where bound */
+		s.lf = lf;
+		s.val = w;
+		s.v = v;
+		s.depth = 0;
+		s.cused = (unsigned)lf->nex;
+		s.pl = NULL;
+		s.pbound = 0;
+		o->hold = true;
+		bool done = fast_scope(x, &s);
+		o->hold = false;
+		if (done)
+			return true;
+		*o = saved; /* gave up: take it all back */
+	}
+	cx_scope *s = cx_push(x, b, NULL, w, NULL);
+	if (!s)
+		return false;
+	cx_display(x, s);
+	cx_pop(x);
+	return true;
+}
+
+/* ------------------------------------------------------------- compiling */
+
+typedef struct fast_build {
+	codec *c;
+	cx *x;                     /* renders segments */
+	bool ok;                   /* memory */
+	/* segments already rendered, by signature (shared between plans) */
+	struct known_seg {
+		uint64_t hash;
+		char *sig;
+		size_t siglen;
+		const fseg *seg;
+	} *known;
+	size_t nknown, capknown;
+} fast_build;
+
+/* One op of a segment being gathered. */
+typedef struct seg_item {
+	const cop *op;
+	const cpop *po;
+} seg_item;
+
+typedef struct seg_acc {
+	seg_item items[64];
+	unsigned n;
+	unsigned nr;
+	struct { unsigned low, width; } r[FAST_SEG_INPUTS];
+	unsigned bits, depth, slots;
+} seg_acc;
+
+/* Adds own bits [low, low+width) to the segment's inputs. */
+static bool acc_range(seg_acc *a, unsigned low, unsigned width)
+{
+	for (unsigned i = 0; i < a->nr; i++)
+		if (a->r[i].low == low && a->r[i].width == width)
+			return true;
+	if (a->nr == FAST_SEG_INPUTS || a->bits + width > FAST_SEG_BITS ||
+	    low / 64 != (low + width - 1) / 64)
+		return false;
+	a->r[a->nr].low = low;
+	a->r[a->nr].width = width;
+	a->nr++;
+	a->bits += width;
+	return true;
+}
+
+/* The own bits a pure expression reads (through derived fields);
+ * false when it reads params or the generation. */
+static bool acc_expr(seg_acc *a, const cleaf *lf, unsigned v, const cplan *pl, int k,
+                     unsigned depth)
+{
+	const cexpr *ce = &lf->ex[k];
+	if (depth > 16 || (!ce->pure[v] && ce->is_case) || !ce->prog ||
+	    spec_expr_uses_gpu_id(ce->e))
+		return false;
+	for (uint32_t i = 0; i < ce->nrefs; i++) {
+		int ss, slot;
+		if (!ref_resolve(lf, v, pl, &lf->refs[ce->ref0 + i], &ss, &slot) || ss < 0)
+			return false;
+		const cstep *st = &lf->steps[ss];
+		const spec_field *f = st->field->f;
+		if (f->kind == SPEC_DERIVED) {
+			if (st->fex < 0 || !acc_expr(a, lf, v, pl, st->fex, depth + 1))
+				return false;
+		} else if (f->kind != SPEC_FIELD || !acc_range(a, f->low, f->high - f->low + 1)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether a field's value prints the same wherever the instruction is
+ * (no branch labels) and without a newline. */
+static bool prints_plainly(const cfield *f)
+{
+	switch (f->type) {
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		return !f->disp_nl;
+	case SPEC_TYPE_ENUM:
+		return !f->en || !f->en->nl;
+	case SPEC_TYPE_INT:
+	case SPEC_TYPE_UINT:
+	case SPEC_TYPE_HEX:
+	case SPEC_TYPE_UNKNOWN:
+	case SPEC_TYPE_OFFSET:
+	case SPEC_TYPE_UOFFSET:
+	case SPEC_TYPE_FLOAT:
+	case SPEC_TYPE_CUSTOM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Adds op (its plan op po) to the segment when its text depends on own
+ * bits only and they fit; false (nothing added) otherwise. */
+static bool acc_add(fast_build *F, seg_acc *a, const cleaf *lf, unsigned v, const cplan *pl,
+                    const cop *op, const cpop *po)
+{
+	if (a->n == 64)
+		return false;
+	seg_acc t = *a;
+	switch (po->kind) {
+	case PO_LIT:
+		if (op->nl >= 0)
+			return false;
+		break;
+	case PO_NAME:
+		if (op->align || lf->namenl >= 0)
+			return false;
+		break;
+	case PO_BOOL:
+	case PO_ENUM:
+	case PO_UINT:
+	case PO_HEX:
+	case PO_STEP: {
+		const cstep *st = &lf->steps[po->arg];
+		const cfield *f = st->field;
+		const spec_field *sf = f->f;
+		if (op->align)
+			return false;
+		if (sf->kind == SPEC_ASSERT)
+			break;
+		if (f->type == SPEC_TYPE_BITSET) {
+			const cmemo *mm = F->c->memo[f->root_index];
+			if (!mm || f->nparams || sf->kind != SPEC_FIELD || f->width > f->root->bitset->size ||
+			    !acc_range(&t, sf->low, sf->high - sf->low + 1))
+				return false;
+			if (1 + mm->depth > t.depth)
+				t.depth = 1 + mm->depth;
+			if (mm->slots > t.slots)
+				t.slots = mm->slots;
+			break;
+		}
+		if (!prints_plainly(f))
+			return false;
+		if (sf->kind == SPEC_DERIVED) {
+			if (st->fex < 0 || !acc_expr(&t, lf, v, pl, st->fex, 0))
+				return false;
+		} else if (sf->kind != SPEC_FIELD || !acc_range(&t, sf->low, sf->high - sf->low + 1)) {
+			return false;
+		}
+		break;
+	}
+	default:
+		return false;
+	}
+	t.items[t.n++] = (seg_item){op, po};
+	*a = t;
+	return true;
+}
+
+/* Renders one op of a segment over words w; false when its text cannot
+ * be part of a segment's (a nested field that would raise an issue, a
+ * newline, too long). */
+static bool render_item(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                        const seg_item *it, const uint64_t *w, char *buf, size_t *len)
+{
+	const codec *c = F->c;
+	cx *x = F->x;
+	fscope s = {.lf = lf, .val = w, .v = v, .pl = pl};
+	cx_out o = {.buf = buf, .cap = FAST_SEG_LEN + 1};
+	x->out = &o;
+	const cop *op = it->op;
+	const cpop *po = it->po;
+	if (po->kind == PO_LIT) {
+		out_raw(&o, op->text, op->len);
+	} else if (po->kind == PO_NAME) {
+		out_raw(&o, lf->name, lf->namelen);
+	} else {
+		const cstep *st = &lf->steps[po->arg];
+		const cfield *f = st->field;
+		uint64_t val;
+		if (f->f->kind == SPEC_ASSERT) {
+			/* prints nothing */
+		} else if (!fast_step_value(x, &s, st, &val)) {
+			return false;
+		} else if (f->type == SPEC_TYPE_BITSET) {
+			const cmemo *mm = c->memo[f->root_index];
+			const cmemo_ent *e = &mm->ent[val];
+			if (e->noleaf || e->nerr || e->nl)
+				return false;
+			out_raw(&o, mm->pool + e->text, e->len);
+		} else {
+			cx_print_value(x, f, val);
+		}
+	}
+	*len = o.len;
+	return o.total <= FAST_SEG_LEN && !memchr(buf, '\n', o.len);
+}
+
+/* The texts of one op of a segment, per value of the bits it reads. */
+typedef struct item_tab {
+	seg_acc in;               /* only its ranges are used */
+	uint32_t *ent;            /* per value: offset << 8 | length in the texts; FAST_NOSEG */
+} item_tab;
+
+/* The value of the ranges of t in words w, the first range lowest. */
+static uint32_t item_key(const item_tab *t, const uint64_t *w)
+{
+	uint32_t k = 0;
+	unsigned at = 0;
+	for (unsigned i = 0; i < t->in.nr; i++) {
+		unsigned low = t->in.r[i].low, width = t->in.r[i].width;
+		k |= (uint32_t)((w[low / 64] >> (low % 64)) & (((uint64_t)1 << width) - 1)) << at;
+		at += width;
+	}
+	return k;
+}
+
+static uint64_t sig_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return h;
+}
+
+/* What a segment's texts depend on: the inputs and each op's identity.
+ * Plain fields, literal text and memoised nested fields print the same
+ * in any leaf (leaves that inherit them share the segment); the name
+ * and derived values are the leaf's, under its plan. */
+static size_t seg_signature(const cleaf *lf, unsigned v, const cplan *pl, const seg_acc *a,
+                            char *sig, size_t cap)
+{
+	size_t n = 0;
+	bool own = false;
+	for (unsigned i = 0; i < a->n; i++) {
+		const cpop *po = a->items[i].po;
+		own |= po->kind == PO_NAME ||
+		       ((po->kind == PO_STEP || (po->kind >= PO_BOOL && po->kind <= PO_HEX)) &&
+		        lf->steps[po->arg].field->f->kind == SPEC_DERIVED);
+	}
+	if (own) {
+		CODEC_SIG_PUT(sig, n, cap, lf);
+		CODEC_SIG_PUT(sig, n, cap, v);
+		CODEC_SIG_PUT(sig, n, cap, pl->truth);
+	}
+	for (unsigned i = 0; i < a->nr; i++) {
+		CODEC_SIG_PUT(sig, n, cap, a->r[i].low);
+		CODEC_SIG_PUT(sig, n, cap, a->r[i].width);
+	}
+	for (unsigned i = 0; i < a->n; i++) {
+		const cpop *po = a->items[i].po;
+		CODEC_SIG_PUT(sig, n, cap, po->kind);
+		if (po->kind == PO_LIT) {
+			CODEC_SIG_PUT(sig, n, cap, a->items[i].op->text);
+			CODEC_SIG_PUT(sig, n, cap, a->items[i].op->len);
+		} else if (po->kind != PO_NAME) {
+			const cfield *f = lf->steps[po->arg].field;
+			CODEC_SIG_PUT(sig, n, cap, f->f);
+			CODEC_SIG_PUT(sig, n, cap, f->type);
+			CODEC_SIG_PUT(sig, n, cap, f->en);
+			CODEC_SIG_PUT(sig, n, cap, f->root_index);
+			if (f->f->kind == SPEC_DERIVED)
+				CODEC_SIG_PUT(sig, n, cap, po->arg);
+		}
+	}
+	return n;
+}
+
+/* The segment of the gathered ops, rendered (or found rendered). */
+static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                            const seg_acc *a)
+{
+	char sig[2048];
+	size_t siglen = seg_signature(lf, v, pl, a, sig, sizeof sig);
+	if (siglen > sizeof sig)
+		return NULL;
+	uint64_t h = sig_hash(sig, siglen);
+	for (size_t i = 0; i < F->nknown; i++)
+		if (F->known[i].hash == h && F->known[i].siglen == siglen &&
+		    !memcmp(F->known[i].sig, sig, siglen))
+			return F->known[i].seg;
+	fseg *g = codec_alloc(F->c, sizeof *g);
+	size_t nkeys = (size_t)1 << a->bits;
+	uint32_t *ent = codec_alloc(F->c, nkeys * sizeof *ent);
+	char *tmp = malloc(nkeys * (FAST_SEG_LEN + 1) + FAST_PAD);
+	if (!g || !ent || !tmp) {
+		free(tmp);
+		F->ok = false;
+		return NULL;
+	}
+	g->depth = a->depth;
+	g->slots = a->slots;
+	/* the ranges in bit order, neighbours in one word merged: fewer
+	 * gathers (the key's layout is ours to choose) */
+	unsigned order[FAST_SEG_INPUTS], at = 0;
+	for (unsigned i = 0; i < a->nr; i++) {
+		unsigned j = i;
+		while (j > 0 && a->r[order[j - 1]].low > a->r[i].low) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	g->nin = 0;
+	for (unsigned k = 0; k < a->nr; k++) {
+		unsigned low = a->r[order[k]].low, width = a->r[order[k]].width;
+		fseg_in *prev = g->nin ? &g->in[g->nin - 1] : NULL;
+		if (prev && prev->word == low / 64 &&
+		    prev->shift + (unsigned)__builtin_popcountll(prev->mask) == low % 64) {
+			prev->mask = (prev->mask << width) | (((uint64_t)1 << width) - 1);
+		} else {
+			g->in[g->nin++] = (fseg_in){(uint8_t)(low / 64), (uint8_t)(low % 64), (uint8_t)at,
+			                            ((uint64_t)1 << width) - 1};
+		}
+		at += width;
+	}
+	/* Each op's texts over the bits it reads, rendered once; a key's
+	 * text is theirs joined. */
+	item_tab *its = calloc(a->n, sizeof *its);
+	char *itext = NULL;
+	size_t iused = 0, icap = 0;
+	bool ok = its != NULL;
+	for (unsigned i = 0; ok && i < a->n; i++) {
+		item_tab *t = &its[i];
+		ok = acc_add(F, &t->in, lf, v, pl, a->items[i].op, a->items[i].po);
+		size_t nsub = (size_t)1 << t->in.bits;
+		t->ent = ok ? malloc(nsub * sizeof *t->ent) : NULL;
+		ok = ok && t->ent;
+		for (uint32_t sub = 0; ok && sub < nsub; sub++) {
+			if (icap - iused < FAST_SEG_LEN + 1) {
+				icap = 2 * icap + 4096;
+				char *nt = realloc(itext, icap);
+				if (!nt) {
+					ok = false;
+					break;
+				}
+				itext = nt;
+			}
+			uint64_t w[CODEC_MAX_WORDS] = {0};
+			unsigned at2 = 0;
+			for (unsigned r = 0; r < t->in.nr; r++) {
+				unsigned low = t->in.r[r].low, width = t->in.r[r].width;
+				w[low / 64] |= ((sub >> at2) & (((uint64_t)1 << width) - 1)) << (low % 64);
+				at2 += width;
+			}
+			size_t len;
+			if (render_item(F, lf, v, pl, &a->items[i], w, itext + iused, &len)) {
+				t->ent[sub] = (uint32_t)(iused << 8) | (uint32_t)len;
+				iused += len;
+			} else {
+				t->ent[sub] = FAST_NOSEG;
+			}
+		}
+	}
+	/* texts already in the pool, by hash: the same text is kept once */
+	size_t hcap = 2 * nkeys;
+	uint32_t *seen = ok ? malloc(hcap * sizeof *seen) : NULL;
+	if (!seen) {
+		for (unsigned i = 0; its && i < a->n; i++)
+			free(its[i].ent);
+		free(its);
+		free(itext);
+		free(tmp);
+		F->ok = false;
+		return NULL;
+	}
+	for (size_t i = 0; i < hcap; i++)
+		seen[i] = FAST_NOSEG;
+	size_t used = 0;
+	uint64_t w[CODEC_MAX_WORDS];
+	for (uint32_t key = 0; key < nkeys; key++) {
+		for (unsigned i = 0; i < F->c->nw; i++)
+			w[i] = 0;
+		for (unsigned i = 0; i < g->nin; i++)
+			w[g->in[i].word] |= ((key >> g->in[i].at) & g->in[i].mask) << g->in[i].shift;
+		size_t len = 0;
+		bool fits = true;
+		for (unsigned i = 0; fits && i < a->n; i++) {
+			uint32_t e = its[i].ent[item_key(&its[i], w)];
+			fits = e != FAST_NOSEG && len + (e & 255u) <= FAST_SEG_LEN;
+			if (fits)
+				memcpy(tmp + used + len, itext + (e >> 8), e & 255u);
+			len += e & 255u;
+		}
+		if (!fits) {
+			ent[key] = FAST_NOSEG;
+			continue;
+		}
+		size_t off = used;
+		size_t slot = (size_t)sig_hash(tmp + used, len) & (hcap - 1);
+		for (; seen[slot] != FAST_NOSEG; slot = (slot + 1) & (hcap - 1)) {
+			uint32_t e = seen[slot];
+			if ((e & 255u) == len && !memcmp(tmp + (e >> 8), tmp + used, len)) {
+				off = e >> 8;
+				break;
+			}
+		}
+		ent[key] = (uint32_t)(off << 8) | (uint32_t)len;
+		if (off == used) {
+			seen[slot] = ent[key];
+			used += len;
+		}
+	}
+	free(seen);
+	for (unsigned i = 0; i < a->n; i++)
+		free(its[i].ent);
+	free(its);
+	free(itext);
+	char *pool = codec_alloc(F->c, used + FAST_PAD);
+	if (!pool) {
+		free(tmp);
+		F->ok = false;
+		return NULL;
+	}
+	memcpy(pool, tmp, used);
+	free(tmp);
+	g->ent = ent;
+	g->pool = pool;
+	if (F->nknown == F->capknown) {
+		size_t cap = F->capknown ? 2 * F->capknown : 64;
+		struct known_seg *k = realloc(F->known, cap * sizeof *k);
+		if (!k) {
+			F->ok = false;
+			return NULL;
+		}
+		F->known = k;
+		F->capknown = cap;
+	}
+	char *s = codec_alloc(F->c, siglen);
+	if (!s) {
+		F->ok = false;
+		return NULL;
+	}
+	memcpy(s, sig, siglen);
+	F->known[F->nknown++] = (struct known_seg){h, s, siglen, g};
+	return g;
+}
+
+/* Text copied where FAST_PAD bytes past its end can be read. */
+static const char *padded(fast_build *F, const char *s, size_t n)
+{
+	char *p = codec_alloc(F->c, n + FAST_PAD);
+	if (!p) {
+		F->ok = false;
+		return NULL;
+	}
+	memcpy(p, s, n);
+	return p;
+}
+
+/* Emits the gathered ops: one text when they print no field, else a
+ * segment (or, when that is not worth it, the ops one by one). */
+static bool flush_acc(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl, seg_acc *a,
+                      fop *out, uint32_t *n)
+{
+	if (!a->n)
+		return true;
+	if (!a->bits) {
+		/* literal text, the name and fields that print nothing */
+		char buf[4096];
+		size_t len = 0;
+		for (unsigned i = 0; i < a->n; i++) {
+			const cop *op = a->items[i].op;
+			const char *t = NULL;
+			size_t tl = 0;
+			if (a->items[i].po->kind == PO_LIT) {
+				t = op->text;
+				tl = op->len;
+			} else if (a->items[i].po->kind == PO_NAME) {
+				t = lf->name;
+				tl = lf->namelen;
+			}
+			if (len + tl > sizeof buf)
+				return false;
+			if (tl)
+				memcpy(buf + len, t, tl);
+			len += tl;
+		}
+		const char *p = padded(F, buf, len);
+		if (!p)
+			return false;
+		out[(*n)++] = (fop){.kind = F_TEXT, .text = p, .len = (uint32_t)len, .col = -1};
+	} else {
+		const fseg *g = make_seg(F, lf, v, pl, a);
+		if (!g)
+			return false;
+		out[(*n)++] = (fop){.kind = F_SEG, .seg = g};
+	}
+	memset(a, 0, sizeof *a);
+	return true;
+}
+
+/* The first word of a bitset's bits, when the others are all 0. */
+static bool first_word(const spec_bits *b, uint64_t *w)
+{
+	*w = b->nwords ? b->w[0] : 0;
+	for (size_t i = 1; i < b->nwords; i++)
+		if (b->w[i])
+			return false;
+	return true;
+}
+
+/* A bitset field's root, when it has one leaf: how to check it and bind
+ * its params without the classifier and the look-ups (NULL: not so). */
+static const fsub *make_sub(fast_build *F, const cleaf *lf, const cpop *po)
+{
+	const codec *c = F->c;
+	const cstep *st = &lf->steps[po->arg];
+	const cfield *f = st->field;
+	const spec_root *r = f->root;
+	if (r->nleaves != 1 || (c->memo[f->root_index] && !f->nparams))
+		return NULL; /* several leaves, or memoised */
+	const spec_bitset *b = r->leaves[0];
+	const cleaf *only = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
+	fsub *sb = codec_alloc(F->c, sizeof *sb);
+	fbind *bind = only ? codec_alloc(F->c, (only->nbn + 1) * sizeof *bind) : NULL;
+	if (!only || !sb || !bind) {
+		F->ok = F->ok && only;
+		return NULL;
+	}
+	if (!first_word(&b->match, &sb->match) || !first_word(&b->mask, &sb->mask) ||
+	    !first_word(&b->dontcare, &sb->dontcare))
+		return NULL;
+	sb->only = only;
+	sb->gmin = b->gen.min;
+	sb->gmax = b->gen.max;
+	sb->all = true;
+	unsigned nb = 0;
+	for (unsigned j = 0; j < only->nbn; j++) {
+		size_t i = 0;
+		while (i < f->nparams && f->params[i].as != only->pnames[j])
+			i++;
+		const cpop *src = i < f->nparams && po->psrc ? &po->psrc[i] : NULL;
+		fbind *bd = &bind[nb];
+		*bd = (fbind){.j = (uint8_t)j};
+		if (src && src->kind == PO_STEP) {
+			const cstep *ps = &lf->steps[src->arg];
+			const spec_field *sf = ps->field->f;
+			bd->field = ps->field;
+			bd->arg = src->arg;
+			bd->kind = FB_STEP;
+			if (sf->kind == SPEC_FIELD && sf->low / 64 == sf->high / 64) {
+				bd->kind = FB_BITS;
+				bd->word = (uint8_t)(sf->low / 64);
+				bd->shift = (uint8_t)(sf->low % 64);
+				bd->mask = ps->field->width >= 64 ? ~(uint64_t)0
+				                                  : ((uint64_t)1 << ps->field->width) - 1;
+			}
+			nb++;
+		} else if (src && src->kind == PO_PARAM) {
+			bd->kind = FB_PARAM;
+			bd->arg = src->arg;
+			nb++;
+		} else if (j < only->npn) {
+			sb->all = false;
+		}
+	}
+	sb->bind = bind;
+	sb->nbind = nb;
+	return sb;
+}
+
+/* One op that is not part of a segment. */
+static fop single_op(fast_build *F, const cleaf *lf, const cop *op, const cpop *po)
+{
+	switch (po->kind) {
+	case PO_LIT: {
+		const char *p = padded(F, op->text, op->len);
+		return (fop){.kind = F_TEXT, .text = p, .len = op->len,
+		             .col = op->nl >= 0 ? (int32_t)(op->len - (unsigned)op->nl) : -1};
+	}
+	case PO_NAME:
+		return (fop){.kind = F_TEXT, .text = padded(F, lf->name, lf->namelen),
+		             .len = (uint32_t)lf->namelen, .align = op->align,
+		             .col = lf->namenl >= 0 ? (int32_t)(lf->namelen - (size_t)lf->namenl) : -1};
+	case PO_ALIGN:
+		return (fop){.kind = F_PAD, .align = op->align};
+	case PO_BOOL:
+	case PO_ENUM:
+	case PO_UINT:
+	case PO_HEX:
+		return (fop){.kind = (uint8_t)(F_BOOL + (po->kind - PO_BOOL)), .word = po->word,
+		             .shift = po->shift, .mask = po->mask, .arg = po->arg,
+		             .align = op->align};
+	case PO_STEP: {
+		const cfield *f = lf->steps[po->arg].field;
+		const spec_field *sf = f->f;
+		if (f->type == SPEC_TYPE_BITSET && sf->kind == SPEC_FIELD &&
+		    sf->low / 64 == sf->high / 64)
+			return (fop){.kind = F_SUB, .arg = po->arg, .align = op->align, .po = po,
+			             .word = (uint8_t)(sf->low / 64), .shift = (uint8_t)(sf->low % 64),
+			             .mask = f->width >= 64 ? ~(uint64_t)0
+			                                    : ((uint64_t)1 << f->width) - 1,
+			             .sub = make_sub(F, lf, po)};
+		return (fop){.kind = F_STEP, .arg = po->arg, .align = op->align, .po = po};
+	}
+	case PO_PARAM:
+		return (fop){.kind = F_PARAM, .arg = po->arg, .align = op->align};
+	default:
+		break;
+	}
+	return (fop){.kind = F_BAIL};
+}
+
+static bool compile_plan(fast_build *F, const cleaf *lf, unsigned v, cplan *pl)
+{
+	const cdstep *d = &lf->ds[pl->ds];
+	fop *out = codec_alloc(F->c, (d->nops + 1) * sizeof *out);
+	if (!out) {
+		F->ok = false;
+		return false;
+	}
+	uint32_t n = 0;
+	seg_acc a;
+	memset(&a, 0, sizeof a);
+	const cop *op = lf->ops + d->op0;
+	for (uint32_t i = 0; i < d->nops; i++) {
+		const cpop *po = &pl->ops[i];
+		if (acc_add(F, &a, lf, v, pl, &op[i], po))
+			continue;
+		if (!flush_acc(F, lf, v, pl, &a, out, &n))
+			return false;
+		if (acc_add(F, &a, lf, v, pl, &op[i], po))
+			continue;
+		out[n++] = single_op(F, lf, &op[i], po);
+	}
+	if (!flush_acc(F, lf, v, pl, &a, out, &n))
+		return false;
+	if (!F->ok)
+		return false;
+	pl->fops = out;
+	pl->nfops = n;
+	return true;
+}
+
+bool codec_build_fast(codec *c)
+{
+	fast_build F = {.c = c, .ok = true};
+	F.x = malloc(sizeof *F.x);
+	if (!F.x)
+		return false;
+	cx_init(F.x, c, CX_DISASM, 0);
+	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++) {
+		const cleaf *lf = c->leaf[i];
+		if (!lf)
+			continue;
+		for (unsigned v = 0; v < 2 && F.ok; v++) {
+			cplans *ps = (cplans *)lf->plan[v];
+			if (!ps)
+				continue;
+			for (unsigned k = 0; k < ps->nplans && F.ok; k++)
+				compile_plan(&F, lf, v, (cplan *)&ps->plans[k]);
+		}
+	}
+	free(F.x);
+	free(F.known);
+	return F.ok;
+}

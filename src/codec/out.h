@@ -1,0 +1,155 @@
+/*
+ * out.h - private to src/codec: the text writer of the disassembler
+ * (cx_out) and the display ops that print no field, shared by disasm.c
+ * and the straight-through printer in fast.c.
+ */
+#ifndef ISACHECK_CODEC_OUT_H
+#define ISACHECK_CODEC_OUT_H
+
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+
+/* Flushes a stream's buffer. */
+void cx_out_flush(cx_out *o);
+/* What does not fit: flushed (stream), cut (string), counted (sink). */
+void cx_out_slow(cx_out *o, const char *s, size_t n);
+
+/* Text without a newline. */
+static inline void out_raw(cx_out *o, const char *s, size_t n)
+{
+	o->col += (unsigned)n;
+	if (o->len + n < o->cap) {
+		char *d = o->buf + o->len;
+		if (n <= 16) /* most pieces are short: no call */
+			for (size_t i = 0; i < n; i++)
+				d[i] = s[i];
+		else
+			memcpy(d, s, n);
+		o->len += n;
+		o->total += n;
+	} else {
+		cx_out_slow(o, s, n);
+	}
+}
+
+/* Any text: Mesa's line_column counts characters since the last newline. */
+static inline void out_put(cx_out *o, const char *s, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && s[i - 1] != '\n')
+		i--;
+	unsigned col = i ? (unsigned)(n - i) : o->col + (unsigned)n;
+	out_raw(o, s, n);
+	o->col = col;
+}
+
+static inline void out_str(cx_out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+static inline void out_pad(cx_out *o, int align)
+{
+	static const char spaces[] = "                                                                ";
+	while ((int)o->col < align) {
+		size_t n = (size_t)(align - (int)o->col);
+		if (n > sizeof spaces - 1)
+			n = sizeof spaces - 1;
+		out_raw(o, spaces, n);
+	}
+}
+
+static inline void out_u64(cx_out *o, uint64_t v)
+{
+	char b[24];
+	char *p = b + sizeof b;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_raw(o, p, (size_t)(b + sizeof b - p));
+}
+
+static inline void out_i64(cx_out *o, int64_t v, bool plus)
+{
+	if (v < 0) {
+		out_raw(o, "-", 1);
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	if (plus)
+		out_raw(o, "+", 1);
+	out_u64(o, (uint64_t)v);
+}
+
+static inline void out_hex(cx_out *o, uint64_t v, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char b[16];
+	char *p = b + sizeof b;
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	out_raw(o, p, (size_t)(b + sizeof b - p));
+}
+
+static inline void out_fmt_float(cx_out *o, double d)
+{
+	char b[64];
+	int n = snprintf(b, sizeof b, "%f", d);
+	if (n > 0)
+		out_raw(o, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
+}
+
+/* A display op that prints no field: literal text, alignment, {NAME}. */
+static inline void display_text_op(cx_out *o, const cleaf *lf, const cop *op)
+{
+	switch (op->kind) {
+	case COP_LIT:
+		out_raw(o, op->text, op->len);
+		if (op->nl >= 0)
+			o->col = op->len - (unsigned)op->nl;
+		break;
+	case COP_ALIGN:
+		out_pad(o, op->align);
+		break;
+	case COP_NAME:
+		out_pad(o, op->align);
+		out_raw(o, lf->name, lf->namelen);
+		if (lf->namenl >= 0)
+			o->col = (unsigned)(lf->namelen - (size_t)lf->namenl);
+		break;
+	}
+}
+
+/* A specialised plan op (plan.c): what display_value prints for these
+ * types, without its general path. */
+static inline void display_direct(cx_out *o, const cfield *f, const cpop *po, uint64_t v)
+{
+	switch (po->kind) {
+	case PO_BOOL:
+		if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
+			out_raw(o, f->f->display, f->disp_len);
+		break;
+	case PO_ENUM: {
+		const char *d = f->en->dense[v];
+		if (d)
+			out_raw(o, d, f->en->dense_len[v]);
+		else
+			out_u64(o, v);
+		break;
+	}
+	case PO_UINT:
+		out_u64(o, v);
+		break;
+	default:
+		out_hex(o, v, false);
+		break;
+	}
+}
+
+#endif
