@@ -34,6 +34,12 @@ enum {
 	F_STEP,   /* any other field of the scope: step arg, padded to align */
 	F_PARAM,  /* a bound param: slot arg, padded to align */
 	F_BAIL,   /* a look-up the plan does not settle */
+	/* Only in programs where nested scopes are inlined (see inlining): */
+	F_INLINE, /* a nested field's scope, printed in this one (inl) */
+	F_MEMO,   /* a memoised nested field (mm) */
+	F_ASSERT, /* bits (word, shift, mask) must equal arg's value (aval) */
+	F_VAL,    /* a field's value from bits (word, shift, mask), any type but bitset */
+	F_TVAL,   /* a field's value from a table (vt), any type but bitset */
 };
 
 #define FAST_SEG_BITS   8u /* a segment renders at most 2^this texts */
@@ -55,6 +61,21 @@ typedef struct fseg {
 	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
 } fseg;
 
+/* A derived value as a table over the few bits it reads. */
+typedef struct fvtab {
+	unsigned nin;
+	fseg_in in[FAST_SEG_INPUTS];
+	const uint64_t *val;
+} fvtab;
+
+static inline uint64_t vtab_value(const fvtab *vt, const uint64_t *w)
+{
+	uint32_t key = 0;
+	for (unsigned i = 0; i < vt->nin; i++)
+		key |= (uint32_t)((w[vt->in[i].word] >> vt->in[i].shift) & vt->in[i].mask) << vt->in[i].at;
+	return vt->val[key];
+}
+
 /* Where a param of the only leaf of a nested field's root comes from. */
 enum { FB_BITS, FB_PARAM, FB_STEP };
 
@@ -65,6 +86,7 @@ typedef struct fbind {
 	int32_t arg;              /* PARAM: slot here; STEP: step here */
 	uint64_t mask;            /* BITS */
 	const cfield *field;      /* BITS, STEP: the field it prints as */
+	const fvtab *vt;          /* STEP: its value by table; NULL: evaluate */
 } fbind;
 
 /* A bitset field whose root has one leaf: that leaf's match, checked
@@ -90,7 +112,38 @@ typedef struct fop {
 	const fseg *seg;
 	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
 	const fsub *sub;          /* SUB: NULL when the root has several leaves */
+	const cfield *field;      /* BOOL..HEX, VAL, TVAL */
+	const fvtab *vt;          /* STEP: its derived value by table (else NULL); TVAL */
+	const struct finl *inl;   /* INLINE */
+	const cmemo *mm;          /* MEMO */
+	uint64_t aval;            /* ASSERT */
+	unsigned depth, slots;    /* MEMO: the room Mesa's walk needs */
 } fop;
+
+/* An input of a nested scope's plan key, in the enclosing scope's bits. */
+enum { FK_BITS, FK_PARAM, FK_GEN, FK_TAB };
+
+typedef struct fkin {
+	uint8_t kind, word, shift, at;
+	uint8_t width;            /* FK_PARAM, FK_TAB: the value must fit this many bits */
+	uint64_t mask;
+	const struct fvtab *vt;   /* FK_TAB */
+} fkin;
+
+/* A nested field whose root has one leaf, printed inside the scope that
+ * runs the program: its leaf's check, its plan's key and the programs of
+ * its plans with every bit and param moved to the scope's bits. */
+typedef struct finl {
+	uint64_t match, mask, dontcare; /* the leaf's, over the field's value */
+	uint32_t gmin, gmax;
+	unsigned depth, slots;    /* the room its scope would take */
+	const cplans *ps;
+	unsigned nin;
+	fkin in[CODEC_PLAN_INPUTS];
+	const fop *const *prog;   /* per plan; NULL: open the scope (orig) */
+	const uint32_t *nprog;
+	const struct fop *orig;   /* the F_SUB it replaces in the running scope's program */
+} finl;
 
 /* --------------------------------------------------------------- running */
 
@@ -221,6 +274,7 @@ static bool fast_step_value(const cx *x, const fscope *s, const cstep *st, uint6
 }
 
 static bool fast_scope(cx *x, fscope *s);
+static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end);
 
 /* A bitset field of scope s with value val (its bits, or a derived
  * value), printed as disasm.c's display_bitset_field would. */
@@ -339,7 +393,9 @@ static bool fast_sub(cx *x, const fscope *s, const fop *op)
 			ns.pfield[j] = s->pfield[bd->arg];
 			break;
 		default:
-			if (!fast_step_value(x, s, &s->lf->steps[bd->arg], &ns.pval[j])) {
+			if (bd->vt) {
+				ns.pval[j] = vtab_value(bd->vt, s->val);
+			} else if (!fast_step_value(x, s, &s->lf->steps[bd->arg], &ns.pval[j])) {
 				all &= j >= sb->only->npn;
 				continue;
 			}
@@ -377,8 +433,113 @@ static bool fast_scope(cx *x, fscope *s)
 			}
 		}
 	}
+	return fast_ops(x, s, pl->fops, pl->fops + pl->nfops);
+}
+
+/* The plan index of an F_INLINE op's nested scope, or -1: give up
+ * (its leaf does not match, don't-care bits are set, a limit is met, a
+ * param is wider than its plan assumed). */
+static int inline_plan_index(const cx *x, const fscope *s, const fop *op)
+{
+	const finl *in = op->inl;
+	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+	if ((v & in->mask) != in->match || (v & in->dontcare) ||
+	    x->gen - in->gmin > in->gmax - in->gmin || s->depth + in->depth >= CODEC_MAX_SCOPES ||
+	    s->cused + in->slots > CODEC_CACHE_SLOTS)
+		return -1;
+	if (!in->ps->tab)
+		return 0;
+	uint32_t key = 0;
+	for (unsigned i = 0; i < in->nin; i++) {
+		const fkin *k = &in->in[i];
+		uint64_t kv;
+		if (k->kind == FK_GEN) {
+			kv = 0;
+			while (kv < in->ps->ngb && x->gen >= in->ps->gbound[kv])
+				kv++;
+		} else if (k->kind == FK_TAB) {
+			kv = vtab_value(k->vt, s->val);
+			if (kv >> k->width)
+				return -1;
+		} else {
+			kv = (s->val[k->word] >> k->shift) & k->mask;
+			if (k->kind == FK_PARAM && (kv >> k->width))
+				return -1;
+		}
+		key |= (uint32_t)kv << k->at;
+	}
+	uint8_t idx = in->ps->tab[key];
+	return idx == 0xff ? -1 : idx;
+}
+
+/* The ops fast_ops does not expect often. */
+static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *op)
+{
+	const cleaf *lf = s->lf;
 	cx_out *o = x->out;
-	const fop *op = pl->fops, *end = op + pl->nfops;
+	switch (op->kind) {
+	case F_SUB:
+		out_pad(o, op->align);
+		return fast_sub(x, s, op);
+	case F_MEMO: {
+		/* the padding is done */
+		const cmemo_ent *e = &op->mm->ent[(s->val[op->word] >> op->shift) & op->mask];
+		if (e->noleaf || e->nerr || s->depth + op->depth > CODEC_MAX_SCOPES ||
+		    s->cused + op->slots > CODEC_CACHE_SLOTS)
+			return false;
+		out_put(o, op->mm->pool + e->text, e->len);
+		return true;
+	}
+	case F_ASSERT:
+		return ((s->val[op->word] >> op->shift) & op->mask) == op->aval;
+	case F_VAL:
+		out_pad(o, op->align);
+		cx_print_value(x, op->field, (s->val[op->word] >> op->shift) & op->mask);
+		return true;
+	case F_TVAL:
+		out_pad(o, op->align);
+		cx_print_value(x, op->field, vtab_value(op->vt, s->val));
+		return true;
+	case F_STEP: {
+		const cstep *st = &lf->steps[op->arg];
+		uint64_t val;
+		out_pad(o, op->align);
+		if (st->field->f->kind == SPEC_ASSERT)
+			return true;
+		if (op->vt)
+			val = vtab_value(op->vt, s->val);
+		else if (!fast_step_value(x, s, st, &val))
+			return false;
+		if (st->field->type == SPEC_TYPE_BITSET)
+			return fast_bitset_field(x, s, st, op->po, val);
+		cx_print_value(x, st->field, val);
+		return true;
+	}
+	case F_PARAM: {
+		if (!((s->pbound >> op->arg) & 1u))
+			return false;
+		const cfield *f = s->pfield[op->arg];
+		uint64_t v = s->pval[op->arg];
+		out_pad(o, op->align);
+		if (f->type == SPEC_TYPE_ENUM && v < 256 && f->en && !f->en->nl && f->en->dense[v])
+			fast_put(o, f->en->dense[v], f->en->dense_len[v]);
+		else if (f->type == SPEC_TYPE_UINT)
+			out_u64(o, v);
+		else if (f->type != SPEC_TYPE_BITSET)
+			cx_print_value(x, f, v);
+		else
+			return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* The ops [op, end) over scope s (inlined ones included). */
+static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
+{
+	cx_out *o = x->out;
 	for (; op < end; op++) {
 		switch (op->kind) {
 		case F_TEXT:
@@ -409,67 +570,56 @@ static bool fast_scope(cx *x, fscope *s)
 			fast_put(o, g->pool + (e >> 8), e & 255u);
 			continue;
 		}
-		case F_BOOL:
-		case F_ENUM:
-		case F_UINT:
-		case F_HEX: {
+		case F_BOOL: {
 			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
-			const cfield *f = lf->steps[op->arg].field;
 			out_pad(o, op->align);
-			if (op->kind == F_BOOL) {
-				if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
-					out_raw(o, f->f->display, f->disp_len);
-			} else if (op->kind == F_ENUM) {
-				if (f->en->dense[v])
-					fast_put(o, f->en->dense[v], f->en->dense_len[v]);
-				else
-					out_u64(o, v);
-			} else if (op->kind == F_UINT) {
-				out_u64(o, v);
-			} else {
-				out_hex(o, v, false);
-			}
+			if ((v != 0) == (op->field->type == SPEC_TYPE_BOOL))
+				out_raw(o, op->field->f->display, op->field->disp_len);
 			continue;
 		}
-		case F_SUB:
+		case F_ENUM: {
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			const cenum *en = op->field->en;
 			out_pad(o, op->align);
-			if (!fast_sub(x, s, op))
-				return false;
-			continue;
-		case F_STEP: {
-			const cstep *st = &lf->steps[op->arg];
-			uint64_t val;
-			out_pad(o, op->align);
-			if (st->field->f->kind == SPEC_ASSERT)
-				continue;
-			if (!fast_step_value(x, s, st, &val))
-				return false;
-			if (st->field->type == SPEC_TYPE_BITSET) {
-				if (!fast_bitset_field(x, s, st, op->po, val))
-					return false;
-			} else {
-				cx_print_value(x, st->field, val);
-			}
-			continue;
-		}
-		case F_PARAM: {
-			if (!((s->pbound >> op->arg) & 1u))
-				return false;
-			const cfield *f = s->pfield[op->arg];
-			uint64_t v = s->pval[op->arg];
-			out_pad(o, op->align);
-			if (f->type == SPEC_TYPE_ENUM && v < 256 && f->en && !f->en->nl && f->en->dense[v])
-				fast_put(o, f->en->dense[v], f->en->dense_len[v]);
-			else if (f->type == SPEC_TYPE_UINT)
-				out_u64(o, v);
-			else if (f->type != SPEC_TYPE_BITSET)
-				cx_print_value(x, f, v);
+			if (en->dense[v])
+				fast_put(o, en->dense[v], en->dense_len[v]);
 			else
+				out_u64(o, v);
+			continue;
+		}
+		case F_UINT:
+			out_pad(o, op->align);
+			out_u64(o, (s->val[op->word] >> op->shift) & op->mask);
+			continue;
+		case F_HEX:
+			out_pad(o, op->align);
+			out_hex(o, (s->val[op->word] >> op->shift) & op->mask, false);
+			continue;
+		case F_INLINE: {
+			const finl *in = op->inl;
+			out_pad(o, op->align);
+			int idx = inline_plan_index(x, s, op);
+			if (idx < 0)
 				return false;
+			if (!in->prog[idx] ? !fast_sub(x, s, in->orig)
+			                   : !fast_ops(x, s, in->prog[idx], in->prog[idx] + in->nprog[idx]))
+				return false;
+			continue;
+		}
+		case F_MEMO: {
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			const cmemo_ent *e = &op->mm->ent[v];
+			out_pad(o, op->align);
+			if (e->noleaf || e->nerr || e->nl || s->depth + op->depth > CODEC_MAX_SCOPES ||
+			    s->cused + op->slots > CODEC_CACHE_SLOTS)
+				return fast_rare_op(x, s, op);
+			fast_put(o, op->mm->pool + e->text, e->len);
 			continue;
 		}
 		default:
-			return false;
+			if (!fast_rare_op(x, s, op))
+				return false;
+			continue;
 		}
 	}
 	return !o->over;
@@ -662,6 +812,73 @@ static bool acc_add(fast_build *F, seg_acc *a, const cleaf *lf, unsigned v, cons
 	return true;
 }
 
+/* The key of ranges a->r: in bit order, neighbours in one word merged
+ * (fewer gathers: the key's layout is ours to choose).  Returns the
+ * number of inputs written to in. */
+static unsigned key_layout(const seg_acc *a, fseg_in *in)
+{
+	unsigned order[FAST_SEG_INPUTS], at = 0, n = 0;
+	for (unsigned i = 0; i < a->nr; i++) {
+		unsigned j = i;
+		while (j > 0 && a->r[order[j - 1]].low > a->r[i].low) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (unsigned k = 0; k < a->nr; k++) {
+		unsigned low = a->r[order[k]].low, width = a->r[order[k]].width;
+		fseg_in *prev = n ? &in[n - 1] : NULL;
+		if (prev && prev->word == low / 64 &&
+		    prev->shift + (unsigned)__builtin_popcountll(prev->mask) == low % 64) {
+			prev->mask = (prev->mask << width) | (((uint64_t)1 << width) - 1);
+		} else {
+			in[n++] = (fseg_in){(uint8_t)(low / 64), (uint8_t)(low % 64), (uint8_t)at,
+			                    ((uint64_t)1 << width) - 1};
+		}
+		at += width;
+	}
+	return n;
+}
+
+/* Words with the bits of key spread as in[0..n) say. */
+static void key_words(const fseg_in *in, unsigned n, uint32_t key, uint64_t *w, unsigned nw)
+{
+	for (unsigned i = 0; i < nw; i++)
+		w[i] = 0;
+	for (unsigned i = 0; i < n; i++)
+		w[in[i].word] |= ((key >> in[i].at) & in[i].mask) << in[i].shift;
+}
+
+/* A derived value of a leaf under a plan, as a table over the few own
+ * bits it reads (NULL: it reads more, or params, or the generation). */
+static const fvtab *make_vtab(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                              const cstep *st)
+{
+	seg_acc t;
+	memset(&t, 0, sizeof t);
+	if (!pl || st->field->f->kind != SPEC_DERIVED || st->fex < 0 ||
+	    !acc_expr(&t, lf, v, pl, st->fex, 0) || !t.nr)
+		return NULL;
+	fvtab *vt = codec_alloc(F->c, sizeof *vt);
+	size_t nkeys = (size_t)1 << t.bits;
+	uint64_t *val = codec_alloc(F->c, nkeys * sizeof *val);
+	if (!vt || !val) {
+		F->ok = false;
+		return NULL;
+	}
+	vt->nin = key_layout(&t, vt->in);
+	for (uint32_t key = 0; key < nkeys; key++) {
+		uint64_t w[CODEC_MAX_WORDS];
+		key_words(vt->in, vt->nin, key, w, F->c->nw);
+		fscope fs = {.lf = lf, .val = w, .v = v, .pl = pl};
+		if (!fast_step_value(F->x, &fs, st, &val[key]))
+			return NULL;
+	}
+	vt->val = val;
+	return vt;
+}
+
 /* Renders one op of a segment over words w; false when its text cannot
  * be part of a segment's (a nested field that would raise an issue, a
  * newline, too long). */
@@ -795,30 +1012,7 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 	}
 	g->depth = a->depth;
 	g->slots = a->slots;
-	/* the ranges in bit order, neighbours in one word merged: fewer
-	 * gathers (the key's layout is ours to choose) */
-	unsigned order[FAST_SEG_INPUTS], at = 0;
-	for (unsigned i = 0; i < a->nr; i++) {
-		unsigned j = i;
-		while (j > 0 && a->r[order[j - 1]].low > a->r[i].low) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = i;
-	}
-	g->nin = 0;
-	for (unsigned k = 0; k < a->nr; k++) {
-		unsigned low = a->r[order[k]].low, width = a->r[order[k]].width;
-		fseg_in *prev = g->nin ? &g->in[g->nin - 1] : NULL;
-		if (prev && prev->word == low / 64 &&
-		    prev->shift + (unsigned)__builtin_popcountll(prev->mask) == low % 64) {
-			prev->mask = (prev->mask << width) | (((uint64_t)1 << width) - 1);
-		} else {
-			g->in[g->nin++] = (fseg_in){(uint8_t)(low / 64), (uint8_t)(low % 64), (uint8_t)at,
-			                            ((uint64_t)1 << width) - 1};
-		}
-		at += width;
-	}
+	g->nin = key_layout(a, g->in);
 	/* Each op's texts over the bits it reads, rendered once; a key's
 	 * text is theirs joined. */
 	item_tab *its = calloc(a->n, sizeof *its);
@@ -874,10 +1068,7 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 	size_t used = 0;
 	uint64_t w[CODEC_MAX_WORDS];
 	for (uint32_t key = 0; key < nkeys; key++) {
-		for (unsigned i = 0; i < F->c->nw; i++)
-			w[i] = 0;
-		for (unsigned i = 0; i < g->nin; i++)
-			w[g->in[i].word] |= ((key >> g->in[i].at) & g->in[i].mask) << g->in[i].shift;
+		key_words(g->in, g->nin, key, w, F->c->nw);
 		size_t len = 0;
 		bool fits = true;
 		for (unsigned i = 0; fits && i < a->n; i++) {
@@ -1007,7 +1198,8 @@ static bool first_word(const spec_bits *b, uint64_t *w)
 
 /* A bitset field's root, when it has one leaf: how to check it and bind
  * its params without the classifier and the look-ups (NULL: not so). */
-static const fsub *make_sub(fast_build *F, const cleaf *lf, const cpop *po)
+static const fsub *make_sub(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                           const cpop *po)
 {
 	const codec *c = F->c;
 	const cstep *st = &lf->steps[po->arg];
@@ -1044,6 +1236,7 @@ static const fsub *make_sub(fast_build *F, const cleaf *lf, const cpop *po)
 			bd->field = ps->field;
 			bd->arg = src->arg;
 			bd->kind = FB_STEP;
+			bd->vt = make_vtab(F, lf, v, pl, ps);
 			if (sf->kind == SPEC_FIELD && sf->low / 64 == sf->high / 64) {
 				bd->kind = FB_BITS;
 				bd->word = (uint8_t)(sf->low / 64);
@@ -1066,7 +1259,8 @@ static const fsub *make_sub(fast_build *F, const cleaf *lf, const cpop *po)
 }
 
 /* One op that is not part of a segment. */
-static fop single_op(fast_build *F, const cleaf *lf, const cop *op, const cpop *po)
+static fop single_op(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl, const cop *op,
+                     const cpop *po)
 {
 	switch (po->kind) {
 	case PO_LIT: {
@@ -1086,7 +1280,7 @@ static fop single_op(fast_build *F, const cleaf *lf, const cop *op, const cpop *
 	case PO_HEX:
 		return (fop){.kind = (uint8_t)(F_BOOL + (po->kind - PO_BOOL)), .word = po->word,
 		             .shift = po->shift, .mask = po->mask, .arg = po->arg,
-		             .align = op->align};
+		             .align = op->align, .field = lf->steps[po->arg].field};
 	case PO_STEP: {
 		const cfield *f = lf->steps[po->arg].field;
 		const spec_field *sf = f->f;
@@ -1096,8 +1290,9 @@ static fop single_op(fast_build *F, const cleaf *lf, const cop *op, const cpop *
 			             .word = (uint8_t)(sf->low / 64), .shift = (uint8_t)(sf->low % 64),
 			             .mask = f->width >= 64 ? ~(uint64_t)0
 			                                    : ((uint64_t)1 << f->width) - 1,
-			             .sub = make_sub(F, lf, po)};
-		return (fop){.kind = F_STEP, .arg = po->arg, .align = op->align, .po = po};
+			             .sub = make_sub(F, lf, v, pl, po)};
+		return (fop){.kind = F_STEP, .arg = po->arg, .align = op->align, .po = po,
+		             .vt = make_vtab(F, lf, v, pl, &lf->steps[po->arg])};
 	}
 	case PO_PARAM:
 		return (fop){.kind = F_PARAM, .arg = po->arg, .align = op->align};
@@ -1127,7 +1322,7 @@ static bool compile_plan(fast_build *F, const cleaf *lf, unsigned v, cplan *pl)
 			return false;
 		if (acc_add(F, &a, lf, v, pl, &op[i], po))
 			continue;
-		out[n++] = single_op(F, lf, &op[i], po);
+		out[n++] = single_op(F, lf, v, pl, &op[i], po);
 	}
 	if (!flush_acc(F, lf, v, pl, &a, out, &n))
 		return false;
@@ -1136,6 +1331,381 @@ static bool compile_plan(fast_build *F, const cleaf *lf, unsigned v, cplan *pl)
 	pl->fops = out;
 	pl->nfops = n;
 	return true;
+}
+
+/* ------------------------------------------------------------- inlining
+ *
+ * A nested field whose root has one leaf, whose params all come from
+ * bits of the scope, is printed inside the scope: its leaf's match is
+ * checked on the field's bits, its plan key gathered from the scope's
+ * bits, and the program of that plan run with every range moved to the
+ * scope's bits.  Nested fields inside it are inlined the same way.
+ */
+
+/* Where the bits of an inlined scope are in the scope that runs it. */
+typedef struct fmap {
+	unsigned base, width;      /* its bit b is bit base + b, for b < width */
+	unsigned depth, slots;     /* the scopes and cache slots up to and with it */
+	struct {
+		bool ok;
+		unsigned low, width;
+		const cfield *f;
+		const fvtab *vt;   /* not bits: a table over bits of the scope */
+	} p[CODEC_MAX_PNAMES];     /* its params, as bits of the scope */
+} fmap;
+
+static bool map_range(const fmap *m, unsigned low, unsigned width, uint8_t *word, uint8_t *shift);
+
+/* Table vt over bits of an inlined scope, moved to the running scope's
+ * by m (NULL: it is the running scope's already). */
+static const fvtab *reloc_vtab(fast_build *F, const fvtab *vt, const fmap *m)
+{
+	if (!m)
+		return vt;
+	fvtab *r = codec_alloc(F->c, sizeof *r);
+	if (!r) {
+		F->ok = false;
+		return NULL;
+	}
+	*r = *vt;
+	for (unsigned k = 0; k < r->nin; k++)
+		if (!map_range(m, r->in[k].word * 64u + r->in[k].shift,
+		               (unsigned)__builtin_popcountll(r->in[k].mask), &r->in[k].word,
+		               &r->in[k].shift))
+			return NULL;
+	return r;
+}
+
+/* Bits [low, low+width) of an inlined scope, as a word and shift of the
+ * running scope (false: not within one word, or beyond the field). */
+static bool map_range(const fmap *m, unsigned low, unsigned width, uint8_t *word, uint8_t *shift)
+{
+	if (!width || width > 64 || low + width > m->width)
+		return false;
+	unsigned sl = m->base + low;
+	if (sl / 64 != (sl + width - 1) / 64)
+		return false;
+	*word = (uint8_t)(sl / 64);
+	*shift = (uint8_t)(sl % 64);
+	return true;
+}
+
+static uint64_t low_mask(unsigned width)
+{
+	return width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1;
+}
+
+static const finl *make_inline(fast_build *F, const fop *sop,
+                               const fmap *pm);
+
+/* An op that prints field f's value from bits of the running scope. */
+static fop value_op(const cfield *f, uint8_t word, uint8_t shift, int32_t align)
+{
+	fop r = {.kind = F_VAL, .word = word, .shift = shift, .mask = low_mask(f->width),
+	         .align = align, .field = f};
+	switch (f->type) {
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		if (f->f->display && !f->disp_nl)
+			r.kind = F_BOOL;
+		break;
+	case SPEC_TYPE_ENUM:
+		if (f->en && !f->en->nl && f->width <= 8)
+			r.kind = F_ENUM;
+		break;
+	case SPEC_TYPE_UINT: r.kind = F_UINT; break;
+	case SPEC_TYPE_HEX: r.kind = F_HEX; break;
+	default: break;
+	}
+	return r;
+}
+
+/* The memo op of an F_SUB whose root is memoised (at bits word, shift
+ * of the running scope), or kind F_BAIL when it is not. */
+static fop memo_op(const fast_build *F, const cleaf *lf, const fop *sop, uint8_t word,
+                   uint8_t shift, unsigned depth, unsigned slots)
+{
+	const cfield *f = lf->steps[sop->arg].field;
+	const cmemo *mm = F->c->memo[f->root_index];
+	if (!mm || f->nparams || f->width > f->root->bitset->size)
+		return (fop){.kind = F_BAIL};
+	return (fop){.kind = F_MEMO, .word = word, .shift = shift, .mask = sop->mask,
+	             .align = sop->align, .mm = mm, .depth = depth + 1 + mm->depth,
+	             .slots = slots + mm->slots};
+}
+
+/* Program src[0..n) of inlined leaf lf moved to the running scope's bits
+ * by m, into out (room for n ops); false when some op cannot be. */
+static bool reloc_ops(fast_build *F, const cleaf *lf, const fop *src, uint32_t n, const fmap *m,
+                      fop *out)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const fop *op = &src[i];
+		fop *r = &out[i];
+		*r = *op;
+		switch (op->kind) {
+		case F_TEXT:
+		case F_PAD:
+		case F_BAIL:
+			break;
+		case F_SEG: {
+			fseg *g = codec_alloc(F->c, sizeof *g);
+			if (!g) {
+				F->ok = false;
+				return false;
+			}
+			*g = *op->seg;
+			for (unsigned k = 0; k < g->nin; k++) {
+				unsigned low = g->in[k].word * 64u + g->in[k].shift;
+				if (!map_range(m, low, (unsigned)__builtin_popcountll(g->in[k].mask),
+				               &g->in[k].word, &g->in[k].shift))
+					return false;
+			}
+			if (g->depth) {
+				g->depth += m->depth;
+				g->slots += m->slots;
+			}
+			r->seg = g;
+			break;
+		}
+		case F_BOOL:
+		case F_ENUM:
+		case F_UINT:
+		case F_HEX:
+			if (!map_range(m, op->word * 64u + op->shift, (unsigned)__builtin_popcountll(op->mask),
+			               &r->word, &r->shift))
+				return false;
+			break;
+		case F_PARAM: {
+			unsigned j = (unsigned)op->arg;
+			uint8_t word, shift;
+			if (j < CODEC_MAX_PNAMES && m->p[j].ok && m->p[j].vt &&
+			    m->p[j].f->type != SPEC_TYPE_BITSET) {
+				*r = (fop){.kind = F_TVAL, .align = op->align, .field = m->p[j].f,
+				           .vt = m->p[j].vt};
+				break;
+			}
+			if (j >= CODEC_MAX_PNAMES || !m->p[j].ok || m->p[j].vt ||
+			    m->p[j].f->type == SPEC_TYPE_BITSET ||
+			    m->p[j].width > 64 || m->p[j].low / 64 != (m->p[j].low + m->p[j].width - 1) / 64)
+				return false;
+			word = (uint8_t)(m->p[j].low / 64);
+			shift = (uint8_t)(m->p[j].low % 64);
+			*r = value_op(m->p[j].f, word, shift, op->align);
+			break;
+		}
+		case F_SUB: {
+			uint8_t word, shift;
+			if (!map_range(m, op->word * 64u + op->shift, (unsigned)__builtin_popcountll(op->mask),
+			               &word, &shift))
+				return false;
+			fop mo = memo_op(F, lf, op, word, shift, m->depth, m->slots);
+			if (mo.kind == F_MEMO) {
+				*r = mo;
+				break;
+			}
+			const finl *in = make_inline(F, op, m);
+			if (!in)
+				return false;
+			*r = (fop){.kind = F_INLINE, .word = word, .shift = shift, .mask = op->mask,
+			           .align = op->align, .inl = in};
+			break;
+		}
+		case F_STEP: {
+			const cfield *f = lf->steps[op->arg].field;
+			if (f->f->kind == SPEC_ASSERT) {
+				*r = (fop){.kind = F_PAD, .align = op->align};
+				break;
+			}
+			if (!op->vt || f->type == SPEC_TYPE_BITSET)
+				return false;
+			*r = (fop){.kind = F_TVAL, .align = op->align, .field = f,
+			           .vt = reloc_vtab(F, op->vt, m)};
+			if (!r->vt)
+				return false;
+			break;
+		}
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The inline of op sop (an F_SUB of leaf lf, whose bits m maps to the
+ * running scope's; NULL: lf is the running scope), or NULL. */
+static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
+{
+	const fsub *sb = sop->sub;
+	if (!sb || !F->ok)
+		return NULL;
+	const cleaf *L = sb->only;
+	unsigned width = (unsigned)__builtin_popcountll(sop->mask);
+	unsigned low = sop->word * 64u + sop->shift;
+	fmap cm;
+	memset(&cm, 0, sizeof cm);
+	if (pm) {
+		uint8_t w, sh;
+		if (!map_range(pm, low, width, &w, &sh))
+			return NULL;
+		cm.base = w * 64u + sh;
+	} else {
+		cm.base = low;
+	}
+	cm.width = width;
+	cm.depth = (pm ? pm->depth : 0) + 1;
+	cm.slots = (pm ? pm->slots : 0) + (unsigned)L->nex;
+	if (cm.depth > 8)
+		return NULL;
+	bool all = sb->all;
+	for (unsigned i = 0; i < sb->nbind; i++) {
+		const fbind *bd = &sb->bind[i];
+		if (bd->kind == FB_BITS) {
+			unsigned bl = bd->word * 64u + bd->shift, bw = bd->field->width;
+			if (pm) {
+				uint8_t w, sh;
+				if (!map_range(pm, bl, bw, &w, &sh))
+					return NULL;
+				bl = w * 64u + sh;
+			}
+			cm.p[bd->j].ok = true;
+			cm.p[bd->j].low = bl;
+			cm.p[bd->j].width = bw;
+			cm.p[bd->j].f = bd->field;
+		} else if (bd->kind == FB_PARAM && pm && pm->p[bd->arg].ok) {
+			cm.p[bd->j] = pm->p[bd->arg];
+		} else if (bd->kind == FB_STEP && bd->vt) {
+			cm.p[bd->j].ok = true;
+			cm.p[bd->j].f = bd->field;
+			cm.p[bd->j].vt = reloc_vtab(F, bd->vt, pm);
+			if (!cm.p[bd->j].vt)
+				return NULL;
+		} else {
+			return NULL; /* known only when it runs */
+		}
+	}
+	unsigned v = L->v1 && all;
+	const cplans *ps = L->plan[v];
+	if (!ps)
+		return NULL;
+	finl *in = codec_alloc(F->c, sizeof *in);
+	const fop **prog = codec_alloc(F->c, ps->nplans * sizeof *prog);
+	uint32_t *nprog = codec_alloc(F->c, ps->nplans * sizeof *nprog);
+	if (!in || !prog || !nprog) {
+		F->ok = false;
+		return NULL;
+	}
+	in->match = sb->match;
+	in->mask = sb->mask;
+	in->dontcare = sb->dontcare;
+	in->gmin = sb->gmin;
+	in->gmax = sb->gmax;
+	in->depth = cm.depth;
+	in->slots = cm.slots;
+	in->ps = ps;
+	in->nin = ps->nin;
+	unsigned at = 0;
+	for (unsigned i = 0; i < ps->nin; i++) {
+		const cplan_in *pi = &ps->in[i];
+		fkin *k = &in->in[i];
+		k->at = (uint8_t)at;
+		k->width = (uint8_t)pi->width;
+		at += pi->width;
+		if (pi->slot == -2) {
+			k->kind = FK_GEN;
+		} else if (pi->slot == -1) {
+			k->kind = FK_BITS;
+			k->mask = low_mask(pi->width);
+			if (!map_range(&cm, pi->low, pi->width, &k->word, &k->shift))
+				return NULL;
+		} else if (cm.p[pi->slot].ok && cm.p[pi->slot].vt) {
+			k->kind = FK_TAB;
+			k->vt = cm.p[pi->slot].vt;
+		} else {
+			unsigned j = (unsigned)pi->slot;
+			if (!cm.p[j].ok || cm.p[j].width > 64 ||
+			    cm.p[j].low / 64 != (cm.p[j].low + cm.p[j].width - 1) / 64)
+				return NULL;
+			k->kind = FK_PARAM;
+			k->word = (uint8_t)(cm.p[j].low / 64);
+			k->shift = (uint8_t)(cm.p[j].low % 64);
+			k->mask = low_mask(cm.p[j].width);
+		}
+	}
+	for (unsigned pi = 0; pi < ps->nplans; pi++) {
+		const cplan *cp = &ps->plans[pi];
+		/* its asserts first, as bits of the running scope */
+		unsigned na = 0;
+		for (int d = 0; cp->asserts && d <= cp->ds; d++)
+			if (L->ds[d].cex < 0 || cx_plan_holds(L, cp, L->ds[d].cex))
+				na += L->ds[d].nasserts;
+		fop *out = codec_alloc(F->c, (na + cp->nfops + 1) * sizeof *out);
+		if (!out) {
+			F->ok = false;
+			return NULL;
+		}
+		uint32_t n = 0;
+		for (int d = 0; cp->asserts && d <= cp->ds; d++) {
+			if (L->ds[d].cex >= 0 && !cx_plan_holds(L, cp, L->ds[d].cex))
+				continue;
+			for (uint32_t j = 0; j < L->ds[d].nasserts; j++) {
+				const cfield *a = L->asserts[L->ds[d].assert0 + j];
+				unsigned aw = a->f->high - a->f->low + 1;
+				for (unsigned q = 1; q < F->c->nw; q++)
+					if (a->aval[q])
+						return NULL;
+				fop *r = &out[n++];
+				*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0]};
+				if (!map_range(&cm, a->f->low, aw, &r->word, &r->shift))
+					return NULL;
+			}
+		}
+		if (!cp->fops) {
+			out[n++] = (fop){.kind = F_BAIL};
+		} else if (reloc_ops(F, L, cp->fops, cp->nfops, &cm, out + n)) {
+			n += cp->nfops;
+		} else if (!pm && F->ok) {
+			/* this plan reads what only its own scope can give (a
+			 * derived value of its params, say): it opens one */
+			out = NULL;
+		} else {
+			return NULL;
+		}
+		prog[pi] = out;
+		nprog[pi] = n;
+	}
+	in->prog = prog;
+	in->nprog = nprog;
+	in->orig = sop;
+	return in;
+}
+
+/* Plan pl of leaf lf with its nested fields inlined where they can be
+ * (kept apart from pl->fops until every plan is done: inlining reads
+ * the programs as compiled). */
+static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl)
+{
+	fop *out = codec_alloc(F->c, (pl->nfops + 1) * sizeof *out);
+	if (!out) {
+		F->ok = false;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < pl->nfops; i++) {
+		const fop *op = &pl->fops[i];
+		out[i] = *op;
+		if (op->kind != F_SUB)
+			continue;
+		fop mo = memo_op(F, lf, op, op->word, op->shift, 0, 0);
+		if (mo.kind == F_MEMO) {
+			out[i] = mo;
+			continue;
+		}
+		const finl *in = make_inline(F, op, NULL);
+		if (in)
+			out[i] = (fop){.kind = F_INLINE, .word = op->word, .shift = op->shift,
+			               .mask = op->mask, .align = op->align, .inl = in};
+	}
+	return out;
 }
 
 bool codec_build_fast(codec *c)
@@ -1157,6 +1727,26 @@ bool codec_build_fast(codec *c)
 				compile_plan(&F, lf, v, (cplan *)&ps->plans[k]);
 		}
 	}
+	/* then nested fields inlined, every plan from the programs as compiled */
+	size_t np = 0, k = 0;
+	for (size_t i = 0; i < c->m->nbitsets; i++)
+		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
+			np += c->leaf[i]->plan[v] ? c->leaf[i]->plan[v]->nplans : 0;
+	const fop **inl = calloc(np + 1, sizeof *inl);
+	F.ok = F.ok && inl;
+	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
+		for (unsigned v = 0; c->leaf[i] && v < 2 && F.ok; v++)
+			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++, k++) {
+				const cplan *pl = &c->leaf[i]->plan[v]->plans[q];
+				inl[k] = pl->fops ? inline_plan(&F, c->leaf[i], pl) : NULL;
+			}
+	k = 0;
+	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
+		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
+			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++, k++)
+				if (inl[k])
+					((cplan *)&c->leaf[i]->plan[v]->plans[q])->fops = inl[k];
+	free(inl);
 	free(F.x);
 	free(F.known);
 	return F.ok;
