@@ -40,6 +40,7 @@ enum {
 	F_ASSERT, /* bits (word, shift, mask) must equal arg's value (aval) */
 	F_VAL,    /* a field's value from bits (word, shift, mask), any type but bitset */
 	F_TVAL,   /* a field's value from a table (vt), any type but bitset */
+	F_EXPR,   /* a derived value evaluated over bits and tables (ex), any type but bitset */
 };
 
 #define FAST_SEG_BITS   8u /* a segment renders at most 2^this texts */
@@ -112,13 +113,27 @@ typedef struct fop {
 	const fseg *seg;
 	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
 	const fsub *sub;          /* SUB: NULL when the root has several leaves */
-	const cfield *field;      /* BOOL..HEX, VAL, TVAL */
+	const fsub *const *subs;  /* SUB: per leaf of a root with several (NULL: none) */
+	const cfield *field;      /* BOOL..HEX, VAL, TVAL, EXPR; SUB: the bitset field */
 	const fvtab *vt;          /* STEP: its derived value by table (else NULL); TVAL */
 	const struct finl *inl;   /* INLINE */
+	const struct fexpr *ex;   /* EXPR */
 	const cmemo *mm;          /* MEMO */
 	uint64_t aval;            /* ASSERT */
 	unsigned depth, slots;    /* MEMO: the room Mesa's walk needs */
 } fop;
+
+/* An expression of an inlined scope, its references read from the
+ * running scope's bits (or tables over them). */
+typedef struct fexpr {
+	const cins *prog;
+	unsigned nrefs;
+	struct {
+		uint8_t word, shift;
+		uint64_t mask;
+		const fvtab *vt;      /* not NULL: the value is this table's */
+	} ref[];
+} fexpr;
 
 /* An input of a nested scope's plan key, in the enclosing scope's bits. */
 enum { FK_BITS, FK_PARAM, FK_GEN, FK_TAB };
@@ -143,6 +158,11 @@ typedef struct finl {
 	const fop *const *prog;   /* per plan; NULL: open the scope (orig) */
 	const uint32_t *nprog;
 	const struct fop *orig;   /* the F_SUB it replaces in the running scope's program */
+	/* A root with several leaves: the value is classified first, and
+	 * the inline of the leaf found is run (NULL: give up / open). */
+	const classifier *cls;
+	const spec_root *root;
+	const struct finl *const *alt; /* per leaf of root */
 } finl;
 
 /* --------------------------------------------------------------- running */
@@ -439,10 +459,27 @@ static bool fast_scope(cx *x, fscope *s)
 /* The plan index of an F_INLINE op's nested scope, or -1: give up
  * (its leaf does not match, don't-care bits are set, a limit is met, a
  * param is wider than its plan assumed). */
-static int inline_plan_index(const cx *x, const fscope *s, const fop *op)
+static int inline_plan_index(const cx *x, const fscope *s, const fop *op, const finl **which)
 {
 	const finl *in = op->inl;
 	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+	if (in->cls) {
+		uint64_t w[CODEC_MAX_WORDS];
+		unsigned nw = x->c->nw;
+		w[0] = v;
+		for (unsigned i = 1; i < nw; i++)
+			w[i] = 0;
+		const spec_bitset *hit[2];
+		if (classifier_run(in->cls, w, x->gen, hit, 2) != 1)
+			return -1;
+		size_t li = 0;
+		while (li < in->root->nleaves && in->root->leaves[li] != hit[0])
+			li++;
+		if (li == in->root->nleaves || !in->alt[li])
+			return in->orig ? -2 : -1; /* -2: open the scope */
+		in = in->alt[li];
+	}
+	*which = in;
 	if ((v & in->mask) != in->match || (v & in->dontcare) ||
 	    x->gen - in->gmin > in->gmax - in->gmin || s->depth + in->depth >= CODEC_MAX_SCOPES ||
 	    s->cused + in->slots > CODEC_CACHE_SLOTS)
@@ -500,6 +537,19 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 		out_pad(o, op->align);
 		cx_print_value(x, op->field, vtab_value(op->vt, s->val));
 		return true;
+	case F_EXPR: {
+		const fexpr *e = op->ex;
+		int64_t vals[64], r;
+		for (unsigned i = 0; i < e->nrefs; i++)
+			vals[i] = (int64_t)(e->ref[i].vt ? vtab_value(e->ref[i].vt, s->val)
+			                                 : (s->val[e->ref[i].word] >> e->ref[i].shift) &
+			                                       e->ref[i].mask);
+		if (!codec_vm_run(e->prog, vals, (int64_t)x->gen, &r))
+			return false;
+		out_pad(o, op->align);
+		cx_print_value(x, op->field, (uint64_t)r);
+		return true;
+	}
 	case F_STEP: {
 		const cstep *st = &lf->steps[op->arg];
 		uint64_t val;
@@ -598,11 +648,11 @@ static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
 		case F_INLINE: {
 			const finl *in = op->inl;
 			out_pad(o, op->align);
-			int idx = inline_plan_index(x, s, op);
-			if (idx < 0)
-				return false;
-			if (!in->prog[idx] ? !fast_sub(x, s, in->orig)
-			                   : !fast_ops(x, s, in->prog[idx], in->prog[idx] + in->nprog[idx]))
+			int idx = inline_plan_index(x, s, op, &in);
+			if (idx == -2 ? !fast_sub(x, s, op->inl->orig)
+			    : idx < 0 ? true
+			    : !in->prog[idx] ? !fast_sub(x, s, in->orig)
+			                     : !fast_ops(x, s, in->prog[idx], in->prog[idx] + in->nprog[idx]))
 				return false;
 			continue;
 		}
@@ -858,7 +908,7 @@ static const fvtab *make_vtab(fast_build *F, const cleaf *lf, unsigned v, const 
 	seg_acc t;
 	memset(&t, 0, sizeof t);
 	if (!pl || st->field->f->kind != SPEC_DERIVED || st->fex < 0 ||
-	    !acc_expr(&t, lf, v, pl, st->fex, 0) || !t.nr)
+	    !acc_expr(&t, lf, v, pl, st->fex, 0))
 		return NULL;
 	fvtab *vt = codec_alloc(F->c, sizeof *vt);
 	size_t nkeys = (size_t)1 << t.bits;
@@ -1198,16 +1248,47 @@ static bool first_word(const spec_bits *b, uint64_t *w)
 
 /* A bitset field's root, when it has one leaf: how to check it and bind
  * its params without the classifier and the look-ups (NULL: not so). */
+static const fsub *make_sub_leaf(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                                const cpop *po, const spec_bitset *b);
+
+/* The F_SUB of a bitset field whose root has one leaf (NULL: several,
+ * or memoised). */
 static const fsub *make_sub(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
                            const cpop *po)
+{
+	const cfield *f = lf->steps[po->arg].field;
+	if (f->root->nleaves != 1 || (F->c->memo[f->root_index] && !f->nparams))
+		return NULL;
+	return make_sub_leaf(F, lf, v, pl, po, f->root->leaves[0]);
+}
+
+/* The same for each leaf of a root with several (NULL: one, or
+ * memoised, or too many). */
+static const fsub *const *make_subs(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                                    const cpop *po)
+{
+	const cfield *f = lf->steps[po->arg].field;
+	size_t n = f->root->nleaves;
+	if (n < 2 || n > 64 || (F->c->memo[f->root_index] && !f->nparams))
+		return NULL;
+	const fsub **subs = codec_alloc(F->c, n * sizeof *subs);
+	if (!subs) {
+		F->ok = false;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		subs[i] = make_sub_leaf(F, lf, v, pl, po, f->root->leaves[i]);
+	return subs;
+}
+
+/* How a bitset field's nested scope would be bound when its value
+ * matches leaf b: its check and its params' sources here. */
+static const fsub *make_sub_leaf(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                                const cpop *po, const spec_bitset *b)
 {
 	const codec *c = F->c;
 	const cstep *st = &lf->steps[po->arg];
 	const cfield *f = st->field;
-	const spec_root *r = f->root;
-	if (r->nleaves != 1 || (c->memo[f->root_index] && !f->nparams))
-		return NULL; /* several leaves, or memoised */
-	const spec_bitset *b = r->leaves[0];
 	const cleaf *only = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
 	fsub *sb = codec_alloc(F->c, sizeof *sb);
 	fbind *bind = only ? codec_alloc(F->c, (only->nbn + 1) * sizeof *bind) : NULL;
@@ -1290,7 +1371,8 @@ static fop single_op(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl
 			             .word = (uint8_t)(sf->low / 64), .shift = (uint8_t)(sf->low % 64),
 			             .mask = f->width >= 64 ? ~(uint64_t)0
 			                                    : ((uint64_t)1 << f->width) - 1,
-			             .sub = make_sub(F, lf, v, pl, po)};
+			             .sub = make_sub(F, lf, v, pl, po), .subs = make_subs(F, lf, v, pl, po),
+			             .field = f};
 		return (fop){.kind = F_STEP, .arg = po->arg, .align = op->align, .po = po,
 		             .vt = make_vtab(F, lf, v, pl, &lf->steps[po->arg])};
 	}
@@ -1434,10 +1516,56 @@ static fop memo_op(const fast_build *F, const cleaf *lf, const fop *sop, uint8_t
 	             .slots = slots + mm->slots};
 }
 
+/* Derived field st of inlined leaf lf (variant v, plan pl), its
+ * expression's references moved to the running scope's bits by m; NULL
+ * when one reads anything else (another derived value, say). */
+static const fexpr *reloc_expr(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                               const cstep *st, const fmap *m)
+{
+	if (st->field->f->kind != SPEC_DERIVED || st->fex < 0)
+		return NULL;
+	const cexpr *ce = &lf->ex[st->fex];
+	if (!ce->prog || ce->nrefs > 64 || (!ce->pure[v] && ce->is_case))
+		return NULL;
+	fexpr *e = codec_alloc(F->c, sizeof *e + ce->nrefs * sizeof e->ref[0]);
+	if (!e) {
+		F->ok = false;
+		return NULL;
+	}
+	e->prog = ce->prog;
+	e->nrefs = ce->nrefs;
+	for (uint32_t i = 0; i < ce->nrefs; i++) {
+		int ss, slot;
+		if (!ref_resolve(lf, v, pl, &lf->refs[ce->ref0 + i], &ss, &slot))
+			return NULL;
+		if (ss >= 0) {
+			const spec_field *f = lf->steps[ss].field->f;
+			unsigned w = f->high - f->low + 1;
+			if (f->kind != SPEC_FIELD || !map_range(m, f->low, w, &e->ref[i].word, &e->ref[i].shift))
+				return NULL;
+			e->ref[i].mask = low_mask(w);
+		} else if (slot >= 0 && slot < (int)CODEC_MAX_PNAMES && m->p[slot].ok) {
+			if (m->p[slot].vt) {
+				e->ref[i].vt = m->p[slot].vt;
+			} else {
+				unsigned lo = m->p[slot].low, w = m->p[slot].width;
+				if (w > 64 || lo / 64 != (lo + w - 1) / 64)
+					return NULL;
+				e->ref[i].word = (uint8_t)(lo / 64);
+				e->ref[i].shift = (uint8_t)(lo % 64);
+				e->ref[i].mask = low_mask(w);
+			}
+		} else {
+			return NULL;
+		}
+	}
+	return e;
+}
+
 /* Program src[0..n) of inlined leaf lf moved to the running scope's bits
  * by m, into out (room for n ops); false when some op cannot be. */
-static bool reloc_ops(fast_build *F, const cleaf *lf, const fop *src, uint32_t n, const fmap *m,
-                      fop *out)
+static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl, const fop *src,
+                      uint32_t n, const fmap *m, fop *out)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		const fop *op = &src[i];
@@ -1517,8 +1645,22 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, const fop *src, uint32_t n
 				*r = (fop){.kind = F_PAD, .align = op->align};
 				break;
 			}
-			if (!op->vt || f->type == SPEC_TYPE_BITSET)
+			if (f->type == SPEC_TYPE_BITSET)
 				return false;
+			if (f->f->kind == SPEC_FIELD) {
+				uint8_t word, shift;
+				if (!map_range(m, f->f->low, f->f->high - f->f->low + 1, &word, &shift))
+					return false;
+				*r = value_op(f, word, shift, op->align);
+				break;
+			}
+			if (!op->vt) {
+				const fexpr *e = reloc_expr(F, lf, v, pl, &lf->steps[op->arg], m);
+				if (!e)
+					return false;
+				*r = (fop){.kind = F_EXPR, .align = op->align, .field = f, .ex = e};
+				break;
+			}
 			*r = (fop){.kind = F_TVAL, .align = op->align, .field = f,
 			           .vt = reloc_vtab(F, op->vt, m)};
 			if (!r->vt)
@@ -1534,9 +1676,41 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, const fop *src, uint32_t n
 
 /* The inline of op sop (an F_SUB of leaf lf, whose bits m maps to the
  * running scope's; NULL: lf is the running scope), or NULL. */
+static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *sb,
+                                    const fmap *pm);
+
+/* The inline of op sop (an F_SUB of a leaf whose bits m maps to the
+ * running scope's; NULL: it is the running scope), or NULL. */
 static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
 {
-	const fsub *sb = sop->sub;
+	if (sop->sub || !sop->subs)
+		return make_inline_leaf(F, sop, sop->sub, pm);
+	const cfield *f = sop->field;
+	const spec_root *root = f->root;
+	finl *in = codec_alloc(F->c, sizeof *in);
+	const finl **alt = codec_alloc(F->c, root->nleaves * sizeof *alt);
+	if (!in || !alt) {
+		F->ok = false;
+		return NULL;
+	}
+	bool any = false;
+	for (size_t i = 0; i < root->nleaves && F->ok; i++) {
+		alt[i] = make_inline_leaf(F, sop, sop->subs[i], pm);
+		any |= alt[i] != NULL;
+	}
+	if (!any)
+		return NULL;
+	in->cls = F->c->cls[f->root_index];
+	in->root = root;
+	in->alt = alt;
+	in->orig = pm ? NULL : sop; /* a leaf not inlined opens its scope */
+	return in;
+}
+
+/* The inline of op sop for the nested scope of leaf sb->only. */
+static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *sb,
+                                    const fmap *pm)
+{
 	if (!sb || !F->ok)
 		return NULL;
 	const cleaf *L = sb->only;
@@ -1662,7 +1836,7 @@ static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
 		}
 		if (!cp->fops) {
 			out[n++] = (fop){.kind = F_BAIL};
-		} else if (reloc_ops(F, L, cp->fops, cp->nfops, &cm, out + n)) {
+		} else if (reloc_ops(F, L, v, cp, cp->fops, cp->nfops, &cm, out + n)) {
 			n += cp->nfops;
 		} else if (!pm && F->ok) {
 			/* this plan reads what only its own scope can give (a
