@@ -30,8 +30,10 @@
 #define N(a) (sizeof(a) / sizeof(*(a)))
 
 /* Private to src/codec (internal.h): the codec without its fast paths,
- * the plain interpretation the fast one must agree with. */
+ * the plain interpretation the fast one must agree with; and how many
+ * instructions print straight through (fast.c), without a scope. */
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
+size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
 
 /* ------------------------------------------------------------ helpers */
 
@@ -1126,6 +1128,78 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 	spec_model_free(m);
 }
 
+/* Printing straight through (fast.c) covers the vectors that decode
+ * cleanly, and whole programs come out as the plain interpretation
+ * prints them: in a stream across many buffer flushes, with branch
+ * labels, and cut to every buffer size. */
+static void straight_through(const char *xml, const vector *v, size_t n, unsigned stride,
+                             size_t min_fast, codec_no_match_style nm)
+{
+	loaded l = load_mesa(xml);
+	codec *slow = l.m ? codec_new_opt(l.m, NULL, false) : NULL;
+	CHECK(l.c != NULL && slow != NULL);
+	if (!l.c || !slow) {
+		codec_free(slow);
+		unload(&l);
+		return;
+	}
+	/* every vector at its generation: how many print straight through */
+	size_t fast = 0;
+	for (size_t i = 0; i < n; i++)
+		fast += codec_fast_count(l.c, v[i].words, 1, v[i].gen);
+	printf("straight through %s: %zu of %zu vectors\n", xml, fast, n);
+	CHECK(fast >= min_fast);
+	CHECK_INT(codec_fast_count(slow, v[0].words, 1, v[0].gen), 0);
+	/* a program of the vectors (at the first one's generation) 60 times
+	 * over: about 200 KB of text, so the stream's buffer is flushed
+	 * mid-instruction many times */
+	size_t reps = 60, ni = n * reps;
+	uint32_t *prog = malloc(ni * stride * sizeof *prog);
+	CHECK(prog != NULL);
+	for (size_t k = 0; prog && k < ni; k++)
+		memcpy(prog + k * stride, v[k % n].words, stride * sizeof *prog);
+	for (int labels = 0; prog && labels < 2; labels++) {
+		codec_disasm_options o = {.gen = v[0].gen, .show_errors = true,
+		                          .branch_labels = labels, .no_match = nm};
+		size_t oka, okb;
+		char *a = disasm_str(l.c, prog, ni, &o, &oka);
+		char *b = disasm_str(slow, prog, ni, &o, &okb);
+		CHECK(a && b && strlen(a) > 100000 && !strcmp(a, b));
+		CHECK_INT(oka, okb);
+		free(a);
+		free(b);
+	}
+	/* cut: each buffer size gives the text's start and its whole length */
+	for (size_t i = 0; i < n; i += 7) {
+		codec_disasm_options o = {.gen = v[i].gen, .show_errors = true, .no_match = nm};
+		char full[1024], cut[1024];
+		size_t len = codec_disasm_one(l.c, v[i].words, &o, full, sizeof full);
+		CHECK(len < sizeof full);
+		for (size_t cap = 1; cap <= len + 1 && len < sizeof full; cap++) {
+			memset(cut, 'X', sizeof cut);
+			size_t got = codec_disasm_one(l.c, v[i].words, &o, cut, cap);
+			if (got != len || strlen(cut) != cap - 1 || strncmp(cut, full, cap - 1)) {
+				CHECK(!"a cut text is the full text's start");
+				break;
+			}
+		}
+	}
+	free(prog);
+	codec_free(slow);
+	unload(&l);
+}
+
+TEST(straight_through_vectors)
+{
+	/* ir3: 322 rows, of which a few print errors or match nothing and
+	 * so take the general way; etnaviv: all 156 */
+	if (nir3)
+		straight_through("freedreno/isa/ir3.xml", ir3_vec, nir3, 2, 305, CODEC_NO_MATCH_IR3);
+	if (netna)
+		straight_through("etnaviv/isa/etnaviv.xml", etna_vec, netna, 4, 156,
+		                 CODEC_NO_MATCH_MESA);
+}
+
 TEST(leaf_seeded_shipped)
 {
 	static const uint32_t none[] = {0};
@@ -1165,6 +1239,7 @@ int main(void)
 		RUN(random_words);
 		RUN(mutated_vectors);
 		RUN(leaf_seeded_mesa);
+		RUN(straight_through_vectors);
 		RUN(speed);
 	}
 	free_vectors(ir3_vec, nir3);

@@ -414,9 +414,16 @@ static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_option
 	cx_out *o = x->out;
 	unsigned issues0 = x->issues;
 	uint64_t w[CODEC_MAX_WORDS];
-	memset(w, 0, c->nw * sizeof *w);
-	for (unsigned i = 0; i < c->instr_words && i / 2 < c->nw; i++)
-		w[i / 2] |= (uint64_t)words[i] << (32 * (i % 2));
+	/* 32-bit words, low first, two to a 64-bit word */
+	unsigned k = 0, iw = c->instr_words;
+	for (; k + 1 < iw && k / 2 < c->nw; k += 2)
+		w[k / 2] = words[k] | (uint64_t)words[k + 1] << 32;
+	if (k < iw && k / 2 < c->nw) {
+		w[k / 2] = words[k];
+		k += 2;
+	}
+	for (k /= 2; k < c->nw; k++)
+		w[k] = 0;
 	o->col = 0;
 	size_t ri = (size_t)(c->defroot - c->m->roots);
 	const spec_bitset *b = cx_find_bitset(x, ri, w);

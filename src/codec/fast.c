@@ -174,6 +174,7 @@ typedef struct fscope {
 	unsigned depth;            /* scopes around it, as cx_push counts them */
 	unsigned cused;            /* expression cache slots of those and its own */
 	const cplan *pl;           /* its plan, once found */
+	uint64_t truth, known;     /* which overrides hold, of those decided (case bits) */
 	uint32_t pbound;           /* bit j: pnames[j] bound in pval, pfield */
 	uint64_t pval[CODEC_MAX_PNAMES];
 	const cfield *pfield[CODEC_MAX_PNAMES];
@@ -199,19 +200,24 @@ static bool fast_eval(const cx *x, const fscope *s, int k, unsigned depth, uint6
  * look-up ends is fixed when the expression is pure, else by the plan's
  * truth vector (the overrides hold or not whatever is being evaluated:
  * fast_eval takes no override's own expression). */
-static bool ref_resolve(const cleaf *lf, unsigned v, const cplan *pl, const cref *r, int *step,
-                        int *slot)
+static bool ref_resolve(const cleaf *lf, unsigned v, uint64_t truth, uint64_t known,
+                        const cref *r, int *step, int *slot)
 {
 	int ss = r->sstep[v];
 	*slot = ss == -2 ? r->pslot : -1;
 	if (ss == -1) {
-		if (!pl)
-			return false;
 		uint32_t j0 = r->lk < 0 ? lf->none0 : lf->lk[r->lk].step0;
 		uint32_t n = r->lk < 0 ? lf->nnone : lf->lk[r->lk].nsteps;
 		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
 			const cstep *st = &lf->steps[j];
-			if ((st->cex < 0 || cx_plan_holds(lf, pl, st->cex)) && st->field)
+			if (st->cex >= 0) {
+				uint64_t bit = (uint64_t)1 << lf->ex[st->cex].case_bit;
+				if (!(known & bit))
+					return false; /* not decided yet */
+				if (!(truth & bit))
+					continue;
+			}
+			if (st->field)
 				ss = (int)j;
 		}
 		for (unsigned j = 0; ss < 0 && *slot < 0 && j < lf->nbn; j++)
@@ -228,7 +234,7 @@ static bool fast_ref(const cx *x, const fscope *s, const cref *r, unsigned depth
 {
 	const cleaf *lf = s->lf;
 	int ss, slot;
-	if (!ref_resolve(lf, s->v, s->pl, r, &ss, &slot))
+	if (!ref_resolve(lf, s->v, s->truth, s->known, r, &ss, &slot))
 		return false;
 	if (ss < 0) {
 		if (slot < 0 || !((s->pbound >> slot) & 1u))
@@ -248,11 +254,22 @@ static bool fast_ref(const cx *x, const fscope *s, const cref *r, unsigned depth
 
 /* The value of expression k: pure, or one whose references the plan
  * settles (false when it settles them not, or evaluation fails). */
+static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bool as_case,
+                         uint64_t *out);
+
 static bool fast_eval(const cx *x, const fscope *s, int k, unsigned depth, uint64_t *out)
+{
+	return fast_eval_as(x, s, k, depth, false, out);
+}
+
+/* as_case: k is an override's expression, evaluated as find_display
+ * does (that override counts as holding meanwhile: s->truth says so). */
+static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bool as_case,
+                         uint64_t *out)
 {
 	const cleaf *lf = s->lf;
 	const cexpr *ce = &lf->ex[k];
-	if (depth > 16 || (!ce->pure[s->v] && ce->is_case))
+	if (depth > 16 || (!ce->pure[s->v] && ce->is_case && !as_case))
 		return false;
 	const cref *refs = lf->refs + ce->ref0;
 	if (ce->tab[s->v]) {
@@ -435,10 +452,33 @@ static bool fast_scope(cx *x, fscope *s)
 	const cplans *ps = lf->plan[s->v];
 	if (!ps)
 		return false;
-	const cplan *pl = cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
+	const cplan *pl;
+	if (ps->eval) {
+		/* the overrides in the order find_display evaluates them, each
+		 * holding while its own expression is evaluated; a look-up that
+		 * meets one not decided yet gives up */
+		unsigned comb = 0;
+		s->pl = NULL;
+		s->truth = s->known = 0;
+		for (unsigned i = 0; i < ps->ncase; i++) {
+			uint64_t r, bit = (uint64_t)1 << lf->ex[ps->cases[i]].case_bit;
+			s->truth |= bit;
+			s->known |= bit;
+			if (!fast_eval_as(x, s, ps->cases[i], 0, true, &r))
+				return false;
+			if (!r)
+				s->truth &= ~bit;
+			comb |= (unsigned)(r != 0) << i;
+		}
+		pl = ps->eidx[comb] == 0xff ? NULL : &ps->plans[ps->eidx[comb]];
+	} else {
+		pl = cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
+	}
 	if (!pl || !pl->fops)
 		return false;
 	s->pl = pl;
+	s->truth = pl->truth;
+	s->known = ~(uint64_t)0;
 	if (pl->asserts) {
 		for (int i = 0; i <= pl->ds; i++) {
 			const cdstep *d = &lf->ds[i];
@@ -675,38 +715,69 @@ static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
 	return !o->over;
 }
 
-bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w)
+/* Leaf b's display over words w straight through; false (nothing
+ * printed) when the plans do not cover it or it would raise an issue. */
+static bool display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 {
 	const codec *c = x->c;
 	cx_out *o = x->out;
 	const cleaf *lf = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
 	unsigned v = lf && lf->v1 && !lf->npn;
-	if (lf && lf->plan[v] && x->mode == CX_DISASM && !x->nsc && !x->esp && o->buf &&
-	    lf->nex <= CODEC_CACHE_SLOTS) {
-		if (o->f && o->cap - o->len < 1024)
-			cx_out_flush(o);
-		cx_out saved = *o;
-		fscope s; /* not zeroed: pval and pfield are read only where bound */
-		s.lf = lf;
-		s.val = w;
-		s.v = v;
-		s.depth = 0;
-		s.cused = (unsigned)lf->nex;
-		s.pl = NULL;
-		s.pbound = 0;
-		o->hold = true;
-		bool done = fast_scope(x, &s);
-		o->hold = false;
-		if (done)
-			return true;
+	if (!lf || !lf->plan[v] || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf ||
+	    lf->nex > CODEC_CACHE_SLOTS)
+		return false;
+	if (o->f && o->cap - o->len < 1024)
+		cx_out_flush(o);
+	cx_out saved = *o;
+	fscope s; /* not zeroed: pval and pfield are read only where bound */
+	s.lf = lf;
+	s.val = w;
+	s.v = v;
+	s.depth = 0;
+	s.cused = (unsigned)lf->nex;
+	s.pl = NULL;
+	s.truth = s.known = 0;
+	s.pbound = 0;
+	o->hold = true;
+	bool done = fast_scope(x, &s);
+	o->hold = false;
+	if (!done)
 		*o = saved; /* gave up: take it all back */
-	}
+	return done;
+}
+
+bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w)
+{
+	if (display_fast(x, b, w))
+		return true;
 	cx_scope *s = cx_push(x, b, NULL, w, NULL);
 	if (!s)
 		return false;
 	cx_display(x, s);
 	cx_pop(x);
 	return true;
+}
+
+size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen)
+{
+	cx *x = c ? malloc(sizeof *x) : NULL;
+	if (!x)
+		return 0;
+	char buf[4096];
+	size_t fast = 0;
+	size_t ri = (size_t)(c->defroot - c->m->roots);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t w[CODEC_MAX_WORDS] = {0};
+		for (unsigned i = 0; i < c->instr_words && i / 2 < c->nw; i++)
+			w[i / 2] |= (uint64_t)words[k * c->instr_words + i] << (32 * (i % 2));
+		cx_init(x, c, CX_DISASM, gen);
+		cx_out o = {.buf = buf, .cap = sizeof buf};
+		x->out = &o;
+		const spec_bitset *b = cx_find_bitset(x, ri, w);
+		fast += b && display_fast(x, b, w);
+	}
+	free(x);
+	return fast;
 }
 
 /* ------------------------------------------------------------- compiling */
@@ -766,7 +837,8 @@ static bool acc_expr(seg_acc *a, const cleaf *lf, unsigned v, const cplan *pl, i
 		return false;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		int ss, slot;
-		if (!ref_resolve(lf, v, pl, &lf->refs[ce->ref0 + i], &ss, &slot) || ss < 0)
+		if (!ref_resolve(lf, v, pl ? pl->truth : 0, pl ? ~(uint64_t)0 : 0,
+		                 &lf->refs[ce->ref0 + i], &ss, &slot) || ss < 0)
 			return false;
 		const cstep *st = &lf->steps[ss];
 		const spec_field *f = st->field->f;
@@ -921,7 +993,8 @@ static const fvtab *make_vtab(fast_build *F, const cleaf *lf, unsigned v, const 
 	for (uint32_t key = 0; key < nkeys; key++) {
 		uint64_t w[CODEC_MAX_WORDS];
 		key_words(vt->in, vt->nin, key, w, F->c->nw);
-		fscope fs = {.lf = lf, .val = w, .v = v, .pl = pl};
+		fscope fs = {.lf = lf, .val = w, .v = v, .pl = pl, .truth = pl->truth,
+		             .known = ~(uint64_t)0};
 		if (!fast_step_value(F->x, &fs, st, &val[key]))
 			return NULL;
 	}
@@ -937,7 +1010,8 @@ static bool render_item(fast_build *F, const cleaf *lf, unsigned v, const cplan 
 {
 	const codec *c = F->c;
 	cx *x = F->x;
-	fscope s = {.lf = lf, .val = w, .v = v, .pl = pl};
+	fscope s = {.lf = lf, .val = w, .v = v, .pl = pl, .truth = pl->truth,
+	            .known = ~(uint64_t)0};
 	cx_out o = {.buf = buf, .cap = FAST_SEG_LEN + 1};
 	x->out = &o;
 	const cop *op = it->op;
@@ -1536,7 +1610,7 @@ static const fexpr *reloc_expr(fast_build *F, const cleaf *lf, unsigned v, const
 	e->nrefs = ce->nrefs;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		int ss, slot;
-		if (!ref_resolve(lf, v, pl, &lf->refs[ce->ref0 + i], &ss, &slot))
+		if (!ref_resolve(lf, v, pl->truth, ~(uint64_t)0, &lf->refs[ce->ref0 + i], &ss, &slot))
 			return NULL;
 		if (ss >= 0) {
 			const spec_field *f = lf->steps[ss].field->f;
@@ -1760,7 +1834,7 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 	}
 	unsigned v = L->v1 && all;
 	const cplans *ps = L->plan[v];
-	if (!ps)
+	if (!ps || ps->eval)
 		return NULL;
 	finl *in = codec_alloc(F->c, sizeof *in);
 	const fop **prog = codec_alloc(F->c, ps->nplans * sizeof *prog);
@@ -1800,12 +1874,27 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 			if (!cm.p[j].ok || cm.p[j].width > 64 ||
 			    cm.p[j].low / 64 != (cm.p[j].low + cm.p[j].width - 1) / 64)
 				return NULL;
-			k->kind = FK_PARAM;
+			/* a param no wider than the plan assumed needs no check */
+			k->kind = cm.p[j].width <= pi->width ? FK_BITS : FK_PARAM;
 			k->word = (uint8_t)(cm.p[j].low / 64);
 			k->shift = (uint8_t)(cm.p[j].low % 64);
 			k->mask = low_mask(cm.p[j].width);
 		}
 	}
+	/* neighbours in the scope's bits and in the key gathered at once */
+	unsigned nk = 0;
+	for (unsigned i = 0; i < in->nin; i++) {
+		fkin *prev = nk ? &in->in[nk - 1] : NULL, *k = &in->in[i];
+		unsigned pw = prev ? (unsigned)__builtin_popcountll(prev->mask) : 0;
+		if (prev && prev->kind == FK_BITS && k->kind == FK_BITS && prev->word == k->word &&
+		    prev->shift + pw == k->shift && prev->at + pw == k->at &&
+		    pw + (unsigned)__builtin_popcountll(k->mask) < 64) {
+			prev->mask |= k->mask << pw;
+			continue;
+		}
+		in->in[nk++] = *k;
+	}
+	in->nin = nk;
 	for (unsigned pi = 0; pi < ps->nplans; pi++) {
 		const cplan *cp = &ps->plans[pi];
 		/* its asserts first, as bits of the running scope */

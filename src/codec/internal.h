@@ -245,6 +245,7 @@ typedef struct cplan {
 #define CODEC_PLAN_BITS   14u
 
 #define CODEC_PLAN_GENS 8u      /* generation bounds a plan tells apart */
+#define CODEC_PLAN_EVAL 6u      /* overrides of a leaf with evaluated plans, at most */
 
 typedef struct cplan_in {
 	int slot;                 /* >= 0: a bound param; -1: own bits; -2: the generation */
@@ -261,6 +262,13 @@ typedef struct cplans {
 	unsigned ngb;
 	const cplan *plans;
 	unsigned nplans;
+	/* Evaluated plans (no table: the overrides read too many bits):
+	 * bit i of a combination is whether cases[i] holds, eidx its plan
+	 * (0xff: none).  Only fast.c uses them; cx_scope_plan does not. */
+	bool eval;
+	unsigned ncase;
+	const int *cases;
+	uint8_t eidx[1u << CODEC_PLAN_EVAL];
 } cplans;
 
 /* Appends sz bytes at p to a signature of n bytes with room for cap:
@@ -488,7 +496,7 @@ static inline const cplan *cx_plan_find(const cplans *ps, const uint64_t *val, u
 static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
 {
 	const cplans *ps = s->lf->plan[s->pb];
-	if (!ps || x->esp)
+	if (!ps || ps->eval || x->esp)
 		return NULL;
 	return cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
 }
@@ -509,6 +517,9 @@ void cx_display(cx *x, cx_scope *s);
  * scope open): straight through the plans when they cover it, else
  * with a scope and cx_display.  False when no scope could be opened. */
 bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w);
+/* For the tests: how many of n instructions (of the default root) print
+ * straight through, without opening a scope. */
+size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
 
 /* Renders value v of root ri alone, as a field without params: text
  * into buf (NUL-terminated, *len), its errors (at most CODEC_MAX_ERRORS)

@@ -470,6 +470,64 @@ static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 	return true;
 }
 
+/* Plans for a leaf whose overrides read too many bits for a table (ir3's
+ * #cat1-immed-src compares a 32-bit immediate): one per combination of
+ * which of them hold; the fast printer (fast.c) evaluates them to
+ * choose, as find_display would.  The interpretation does not use
+ * these. */
+static const cplans *build_evaluated(plan_build *P, const int *cases, unsigned nc)
+{
+	const cleaf *lf = P->lf;
+	if (!nc || nc > CODEC_PLAN_EVAL)
+		return NULL;
+	cplans *ps = codec_alloc(P->c, sizeof *ps);
+	int *cs = codec_alloc(P->c, nc * sizeof *cs);
+	cplan *pl = codec_alloc(P->c, ((size_t)1 << nc) * sizeof *pl);
+	if (!ps || !cs || !pl) {
+		P->ok = false;
+		return NULL;
+	}
+	/* in the order find_display evaluates them (fast.c evaluates them
+	 * so): the display steps' first, then any other */
+	unsigned n = 0;
+	for (size_t d = 0; d < lf->nds; d++)
+		for (unsigned i = 0; i < nc; i++)
+			if (lf->ds[d].cex == cases[i]) {
+				unsigned j = 0;
+				while (j < n && cs[j] != cases[i])
+					j++;
+				if (j == n)
+					cs[n++] = cases[i];
+			}
+	for (unsigned i = 0; i < nc; i++) {
+		unsigned j = 0;
+		while (j < n && cs[j] != cases[i])
+			j++;
+		if (j == n)
+			cs[n++] = cases[i];
+	}
+	unsigned np = 0;
+	for (unsigned comb = 0; comb < (1u << nc); comb++) {
+		uint64_t truth = 0;
+		for (unsigned i = 0; i < nc; i++)
+			if ((comb >> i) & 1u)
+				truth |= (uint64_t)1 << lf->ex[cs[i]].case_bit;
+		ps->eidx[comb] = 0xff;
+		if (make_plan(P, truth, &pl[np]))
+			ps->eidx[comb] = (uint8_t)np++;
+		else if (!P->ok)
+			return NULL;
+	}
+	if (!np)
+		return NULL;
+	ps->eval = true;
+	ps->ncase = nc;
+	ps->cases = cs;
+	ps->plans = pl;
+	ps->nplans = np;
+	return ps;
+}
+
 static const cplans *build_one(plan_build *P)
 {
 	const cleaf *lf = P->lf;
@@ -478,13 +536,17 @@ static const cplans *build_one(plan_build *P)
 		return NULL;
 	int cases[64];
 	unsigned nc = 0;
+	bool narrow = true, compiled = true;
 	for (size_t k = 0; k < lf->nex; k++) {
 		if (!lf->ex[k].is_case)
 			continue;
-		if (!collect_inputs(P, (int)k, 0))
-			return NULL;
+		compiled &= lf->ex[k].prog != NULL;
+		if (narrow && !collect_inputs(P, (int)k, 0))
+			narrow = false;
 		cases[nc++] = (int)k;
 	}
+	if (!narrow)
+		return compiled ? build_evaluated(P, cases, nc) : NULL;
 	for (unsigned i = 0; i < P->ps.nin; i++)
 		if (P->ps.in[i].slot == -2)
 			while ((1u << P->ps.in[i].width) <= P->ps.ngb)
@@ -500,7 +562,7 @@ static const cplans *build_one(plan_build *P)
 			nparam++;
 	}
 	if (bits + nparam > CODEC_PLAN_BITS)
-		return NULL;
+		return compiled ? build_evaluated(P, cases, nc) : NULL;
 	for (unsigned i = 0; i < P->ps.nin; i++) {
 		cplan_in *in = &P->ps.in[i];
 		if (in->slot < 0)
