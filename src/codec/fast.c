@@ -103,22 +103,24 @@ typedef struct fsub {
 
 typedef struct fop {
 	uint8_t kind;
-	uint8_t word, shift;      /* BOOL..HEX */
+	uint8_t word, shift;      /* BOOL..HEX, SUB, INLINE, MEMO, ASSERT, VAL */
 	int32_t align;
 	int32_t arg;
 	int32_t col;              /* TEXT */
 	uint32_t len;             /* TEXT */
-	uint64_t mask;            /* BOOL..HEX */
-	const char *text;         /* TEXT: FAST_PAD bytes readable past len */
-	const fseg *seg;
+	uint64_t mask;            /* as word, shift */
+	union {
+		const char *text;     /* TEXT: FAST_PAD bytes readable past len */
+		const fseg *seg;      /* SEG */
+		const fvtab *vt;      /* STEP: its derived value by table (else NULL); TVAL */
+		const struct finl *inl; /* INLINE */
+		const struct fexpr *ex; /* EXPR */
+		const cmemo *mm;      /* MEMO */
+	};
+	const cfield *field;      /* BOOL..HEX, VAL, TVAL, EXPR; SUB: the bitset field */
 	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
 	const fsub *sub;          /* SUB: NULL when the root has several leaves */
 	const fsub *const *subs;  /* SUB: per leaf of a root with several (NULL: none) */
-	const cfield *field;      /* BOOL..HEX, VAL, TVAL, EXPR; SUB: the bitset field */
-	const fvtab *vt;          /* STEP: its derived value by table (else NULL); TVAL */
-	const struct finl *inl;   /* INLINE */
-	const struct fexpr *ex;   /* EXPR */
-	const cmemo *mm;          /* MEMO */
 	uint64_t aval;            /* ASSERT */
 	unsigned depth, slots;    /* MEMO: the room Mesa's walk needs */
 } fop;
@@ -791,9 +793,9 @@ typedef struct fast_build {
 		uint64_t hash;
 		char *sig;
 		size_t siglen;
-		const fseg *seg;
-	} *known;
-	size_t nknown, capknown;
+		const void *val;       /* a segment, or an inline's programs */
+	} *known;                  /* open addressing; val NULL: empty */
+	size_t nknown, capknown;   /* capknown: a power of 2 */
 } fast_build;
 
 /* One op of a segment being gathered. */
@@ -1078,6 +1080,7 @@ static size_t seg_signature(const cleaf *lf, unsigned v, const cplan *pl, const 
 {
 	size_t n = 0;
 	bool own = false;
+	CODEC_SIG_PUT(sig, n, cap, 'S');
 	for (unsigned i = 0; i < a->n; i++) {
 		const cpop *po = a->items[i].po;
 		own |= po->kind == PO_NAME ||
@@ -1112,6 +1115,86 @@ static size_t seg_signature(const cleaf *lf, unsigned v, const cplan *pl, const 
 	return n;
 }
 
+/* What was built before with this signature (a segment, an inline's
+ * programs: the signature says which), or NULL. */
+static const void *known_find(const fast_build *F, const char *sig, size_t siglen, uint64_t h)
+{
+	if (!F->capknown)
+		return NULL;
+	for (size_t i = h & (F->capknown - 1); F->known[i].val; i = (i + 1) & (F->capknown - 1))
+		if (F->known[i].hash == h && F->known[i].siglen == siglen &&
+		    !memcmp(F->known[i].sig, sig, siglen))
+			return F->known[i].val;
+	return NULL;
+}
+
+/* Remembers g under its signature (only memory can fail). */
+static void known_add(fast_build *F, const char *sig, size_t siglen, uint64_t h, const void *g)
+{
+	if (2 * (F->nknown + 1) > F->capknown) {
+		size_t cap = F->capknown ? 2 * F->capknown : 1024;
+		struct known_seg *k = calloc(cap, sizeof *k);
+		if (!k) {
+			F->ok = false;
+			return;
+		}
+		for (size_t i = 0; i < F->capknown; i++) {
+			if (!F->known[i].val)
+				continue;
+			size_t j = F->known[i].hash & (cap - 1);
+			while (k[j].val)
+				j = (j + 1) & (cap - 1);
+			k[j] = F->known[i];
+		}
+		free(F->known);
+		F->known = k;
+		F->capknown = cap;
+	}
+	char *copy = codec_alloc(F->c, siglen + 1);
+	if (!copy) {
+		F->ok = false;
+		return;
+	}
+	memcpy(copy, sig, siglen);
+	size_t j = h & (F->capknown - 1);
+	while (F->known[j].val)
+		j = (j + 1) & (F->capknown - 1);
+	F->known[j] = (struct known_seg){h, copy, siglen, g};
+	F->nknown++;
+}
+
+/* A segment of nkeys texts being built: its entries and scratch room for
+ * the longest texts (NULL, memory noted, when there is none). */
+static fseg *seg_begin(fast_build *F, size_t nkeys, uint32_t **ent, char **tmp)
+{
+	fseg *g = codec_alloc(F->c, sizeof *g);
+	*ent = codec_alloc(F->c, nkeys * sizeof **ent);
+	*tmp = malloc(nkeys * (FAST_SEG_LEN + 1) + FAST_PAD);
+	if (!g || !*ent || !*tmp) {
+		free(*tmp);
+		*tmp = NULL;
+		F->ok = false;
+		return NULL;
+	}
+	g->ent = *ent;
+	return g;
+}
+
+/* Moves texts tmp[0..used) where segment g keeps them (tmp freed). */
+static const fseg *seg_finish(fast_build *F, fseg *g, char *tmp, size_t used)
+{
+	char *pool = used < (1u << 24) ? codec_alloc(F->c, used + FAST_PAD) : NULL;
+	if (pool)
+		memcpy(pool, tmp, used);
+	free(tmp);
+	if (!pool) {
+		F->ok = false;
+		return NULL;
+	}
+	g->pool = pool;
+	return g;
+}
+
 /* The segment of the gathered ops, rendered (or found rendered). */
 static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
                             const seg_acc *a)
@@ -1121,19 +1204,15 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 	if (siglen > sizeof sig)
 		return NULL;
 	uint64_t h = sig_hash(sig, siglen);
-	for (size_t i = 0; i < F->nknown; i++)
-		if (F->known[i].hash == h && F->known[i].siglen == siglen &&
-		    !memcmp(F->known[i].sig, sig, siglen))
-			return F->known[i].seg;
-	fseg *g = codec_alloc(F->c, sizeof *g);
+	const fseg *found = known_find(F, sig, siglen, h);
+	if (found)
+		return found;
 	size_t nkeys = (size_t)1 << a->bits;
-	uint32_t *ent = codec_alloc(F->c, nkeys * sizeof *ent);
-	char *tmp = malloc(nkeys * (FAST_SEG_LEN + 1) + FAST_PAD);
-	if (!g || !ent || !tmp) {
-		free(tmp);
-		F->ok = false;
+	uint32_t *ent;
+	char *tmp;
+	fseg *g = seg_begin(F, nkeys, &ent, &tmp);
+	if (!g)
 		return NULL;
-	}
 	g->depth = a->depth;
 	g->slots = a->slots;
 	g->nin = key_layout(a, g->in);
@@ -1226,33 +1305,9 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 		free(its[i].ent);
 	free(its);
 	free(itext);
-	char *pool = codec_alloc(F->c, used + FAST_PAD);
-	if (!pool) {
-		free(tmp);
-		F->ok = false;
+	if (!seg_finish(F, g, tmp, used))
 		return NULL;
-	}
-	memcpy(pool, tmp, used);
-	free(tmp);
-	g->ent = ent;
-	g->pool = pool;
-	if (F->nknown == F->capknown) {
-		size_t cap = F->capknown ? 2 * F->capknown : 64;
-		struct known_seg *k = realloc(F->known, cap * sizeof *k);
-		if (!k) {
-			F->ok = false;
-			return NULL;
-		}
-		F->known = k;
-		F->capknown = cap;
-	}
-	char *s = codec_alloc(F->c, siglen);
-	if (!s) {
-		F->ok = false;
-		return NULL;
-	}
-	memcpy(s, sig, siglen);
-	F->known[F->nknown++] = (struct known_seg){h, s, siglen, g};
+	known_add(F, sig, siglen, h, g);
 	return g;
 }
 
@@ -1553,6 +1608,7 @@ static uint64_t low_mask(unsigned width)
 
 static const finl *make_inline(fast_build *F, const fop *sop,
                                const fmap *pm);
+static void merge_program(fast_build *F, fop *ops, uint32_t *n);
 
 /* An op that prints field f's value from bits of the running scope. */
 static fop value_op(const cfield *f, uint8_t word, uint8_t shift, int32_t align)
@@ -1895,6 +1951,35 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 		in->in[nk++] = *k;
 	}
 	in->nin = nk;
+	/* the same scope at the same bits elsewhere: its programs shared */
+	char sig[1024];
+	size_t sl = 0;
+	CODEC_SIG_PUT(sig, sl, sizeof sig, 'I');
+	CODEC_SIG_PUT(sig, sl, sizeof sig, L);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, v);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, pm != NULL);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, cm.base);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, cm.width);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, cm.depth);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, cm.slots);
+	for (unsigned j = 0; j < CODEC_MAX_PNAMES; j++) {
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].ok);
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].low);
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].width);
+		/* a field prints as its spec field says, whichever leaf it is in */
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].f ? cm.p[j].f->f : NULL);
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].f ? cm.p[j].f->type : SPEC_TYPE_UINT);
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].f ? cm.p[j].f->en : NULL);
+		CODEC_SIG_PUT(sig, sl, sizeof sig, cm.p[j].vt);
+	}
+	uint64_t h = sl <= sizeof sig ? sig_hash(sig, sl) : 0;
+	const finl *same = sl <= sizeof sig ? known_find(F, sig, sl, h) : NULL;
+	if (same) {
+		in->prog = same->prog;
+		in->nprog = same->nprog;
+		in->orig = sop;
+		return in;
+	}
 	for (unsigned pi = 0; pi < ps->nplans; pi++) {
 		const cplan *cp = &ps->plans[pi];
 		/* its asserts first, as bits of the running scope */
@@ -1926,7 +2011,9 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 		if (!cp->fops) {
 			out[n++] = (fop){.kind = F_BAIL};
 		} else if (reloc_ops(F, L, v, cp, cp->fops, cp->nfops, &cm, out + n)) {
-			n += cp->nfops;
+			uint32_t m = cp->nfops;
+			merge_program(F, out + n, &m);
+			n += m;
 		} else if (!pm && F->ok) {
 			/* this plan reads what only its own scope can give (a
 			 * derived value of its params, say): it opens one */
@@ -1940,13 +2027,274 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 	in->prog = prog;
 	in->nprog = nprog;
 	in->orig = sop;
+	if (sl <= sizeof sig)
+		known_add(F, sig, sl, h, in);
 	return in;
+}
+
+/* ------------------------------------------------------------- merging
+ *
+ * Once nested scopes are inlined, neighbouring ops of one program that
+ * print from a few bits (segments, small plain fields, memoised nested
+ * fields, literal text) are merged into one segment of at most
+ * FAST_MERGE_BITS bits: its texts are theirs joined, so it costs one
+ * gather and one copy.
+ */
+
+#define FAST_MERGE_BITS 9u
+
+/* An op as a segment (inputs and texts), when it is one. */
+typedef struct segform {
+	fseg g;
+	unsigned bits;
+	uint32_t one;             /* a constant text's entry */
+} segform;
+
+/* The text of value v of a small plain field op, as fast_ops prints it. */
+static bool small_text(fast_build *F, const fop *op, uint64_t v, char *buf, size_t *len)
+{
+	cx_out o = {.buf = buf, .cap = FAST_SEG_LEN + 1};
+	F->x->out = &o;
+	const cfield *f = op->field;
+	switch (op->kind) {
+	case F_BOOL:
+		if ((v != 0) == (f->type == SPEC_TYPE_BOOL))
+			out_raw(&o, f->f->display, f->disp_len);
+		break;
+	case F_ENUM:
+		if (f->en->dense[v])
+			out_raw(&o, f->en->dense[v], f->en->dense_len[v]);
+		else
+			out_u64(&o, v);
+		break;
+	case F_UINT:
+		out_u64(&o, v);
+		break;
+	case F_HEX:
+		out_hex(&o, v, false);
+		break;
+	default: /* F_VAL */
+		cx_print_value(F->x, f, v);
+		break;
+	}
+	*len = o.len;
+	return o.total <= FAST_SEG_LEN && !memchr(buf, '\n', o.len);
+}
+
+/* op as a segment into sf; false when it is not one.  pool collects the
+ * texts of ops that had none (malloc'd, *pn bytes used). */
+static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, size_t *pn,
+                       size_t *pcap)
+{
+	memset(sf, 0, sizeof *sf);
+	switch (op->kind) {
+	case F_SEG:
+		sf->g = *op->seg;
+		for (unsigned i = 0; i < sf->g.nin; i++)
+			sf->bits += (unsigned)__builtin_popcountll(sf->g.in[i].mask);
+		return sf->bits <= FAST_MERGE_BITS;
+	case F_TEXT:
+		if (op->align || op->col >= 0 || op->len > FAST_SEG_LEN)
+			return false;
+		sf->g.pool = op->text;
+		sf->one = op->len;
+		sf->g.ent = &sf->one;
+		return true;
+	case F_VAL:
+		if (op->field->type == SPEC_TYPE_BRANCH || op->field->type == SPEC_TYPE_ABSBRANCH ||
+		    op->field->type == SPEC_TYPE_BITSET)
+			return false;
+		__attribute__((fallthrough));
+	case F_BOOL:
+	case F_ENUM:
+	case F_UINT:
+	case F_HEX:
+	case F_MEMO: {
+		unsigned w = (unsigned)__builtin_popcountll(op->mask);
+		if (op->align || w > 8)
+			return false;
+		size_t nk = (size_t)1 << w;
+		uint32_t *ent = codec_alloc(F->c, nk * sizeof *ent);
+		if (!ent) {
+			F->ok = false;
+			return false;
+		}
+		for (uint64_t v = 0; v < nk; v++) {
+			if (*pcap - *pn < FAST_SEG_LEN + 1) {
+				size_t cap = 2 * *pcap + 4096;
+				char *np = realloc(*pool, cap);
+				if (!np) {
+					F->ok = false;
+					return false;
+				}
+				*pool = np;
+				*pcap = cap;
+			}
+			size_t len = 0;
+			bool ok;
+			if (op->kind == F_MEMO) {
+				const cmemo_ent *e = &op->mm->ent[v];
+				ok = !e->noleaf && !e->nerr && !e->nl && e->len <= FAST_SEG_LEN;
+				if (ok) {
+					len = e->len;
+					memcpy(*pool + *pn, op->mm->pool + e->text, len);
+				}
+			} else {
+				ok = small_text(F, op, v, *pool + *pn, &len);
+			}
+			ent[v] = ok ? (uint32_t)(*pn << 8) | (uint32_t)len : FAST_NOSEG;
+			*pn += ok ? len : 0;
+		}
+		sf->g.nin = 1;
+		sf->g.in[0] = (fseg_in){op->word, op->shift, 0, op->mask};
+		sf->g.ent = ent;
+		sf->g.pool = NULL; /* in the collected pool: fixed up by the caller */
+		sf->bits = w;
+		if (op->kind == F_MEMO) {
+			sf->g.depth = op->depth;
+			sf->g.slots = op->slots;
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* The segment of parts[0..n) printed one after the other (pools[i]
+ * holds part i's texts). */
+static const fseg *join_segments(fast_build *F, const segform *parts, const char *const *pools,
+                                 unsigned n)
+{
+	unsigned bits = 0, nin = 0;
+	for (unsigned i = 0; i < n; i++) {
+		bits += parts[i].bits;
+		nin += parts[i].g.nin;
+	}
+	if (nin > FAST_SEG_INPUTS)
+		return NULL;
+	size_t nk = (size_t)1 << bits;
+	uint32_t *ent;
+	char *tmp;
+	fseg *g = seg_begin(F, nk, &ent, &tmp);
+	if (!g)
+		return NULL;
+	unsigned at = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < parts[i].g.nin; j++) {
+			g->in[g->nin] = parts[i].g.in[j];
+			g->in[g->nin++].at = (uint8_t)(parts[i].g.in[j].at + at);
+		}
+		at += parts[i].bits;
+		if (parts[i].g.depth > g->depth)
+			g->depth = parts[i].g.depth;
+		if (parts[i].g.slots > g->slots)
+			g->slots = parts[i].g.slots;
+	}
+	size_t used = 0;
+	for (size_t k = 0; k < nk; k++) {
+		size_t len = 0, rest = k;
+		bool ok = true;
+		for (unsigned i = 0; ok && i < n; i++) {
+			uint32_t e = parts[i].g.ent[rest & (((size_t)1 << parts[i].bits) - 1)];
+			rest >>= parts[i].bits;
+			ok = e != FAST_NOSEG && len + (e & 255u) <= FAST_SEG_LEN;
+			if (ok)
+				memcpy(tmp + used + len, pools[i] + (e >> 8), e & 255u);
+			len += e & 255u;
+		}
+		ent[k] = ok ? (uint32_t)(used << 8) | (uint32_t)len : FAST_NOSEG;
+		used += ok ? len : 0;
+	}
+	return seg_finish(F, g, tmp, used);
+}
+
+/* Merges runs of neighbouring ops of ops[0..*n) that print from few bits. */
+static void merge_program(fast_build *F, fop *ops, uint32_t *n)
+{
+	char *pool = NULL;
+	size_t pn = 0, pcap = 0;
+	uint32_t out = 0, i = 0;
+	segform parts[FAST_SEG_INPUTS];
+	while (i < *n && F->ok) {
+		/* the longest run from i within the bits and inputs allowed */
+		unsigned np = 0, bits = 0, nin = 0;
+		pn = 0;
+		while (i + np < *n && np < FAST_SEG_INPUTS) {
+			segform sf;
+			size_t mark = pn;
+			if (!as_segment(F, &ops[i + np], &sf, &pool, &pn, &pcap) ||
+			    bits + sf.bits > FAST_MERGE_BITS || nin + sf.g.nin > FAST_SEG_INPUTS) {
+				pn = mark;
+				break;
+			}
+			parts[np] = sf;
+			if (sf.g.ent == &sf.one) /* a constant text: its entry moves with it */
+				parts[np].g.ent = &parts[np].one;
+			np++;
+			bits += sf.bits;
+			nin += sf.g.nin;
+		}
+		if (np >= 2) {
+			/* the same run elsewhere (the same ops at the same bits) */
+			char sig[512];
+			size_t sl = 0;
+			CODEC_SIG_PUT(sig, sl, sizeof sig, 'M');
+			for (unsigned j = 0; j < np; j++) {
+				const fop *op = &ops[i + j];
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->kind);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->word);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->shift);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->mask);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->len);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->text); /* or mm, seg */
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->field);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->depth);
+				CODEC_SIG_PUT(sig, sl, sizeof sig, op->slots);
+				if (op->kind == F_SEG) {
+					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->ent);
+					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->pool);
+					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->nin);
+					for (unsigned q = 0; q < op->seg->nin; q++) {
+						const fseg_in *si = &op->seg->in[q];
+						CODEC_SIG_PUT(sig, sl, sizeof sig, si->word);
+						CODEC_SIG_PUT(sig, sl, sizeof sig, si->shift);
+						CODEC_SIG_PUT(sig, sl, sizeof sig, si->at);
+						CODEC_SIG_PUT(sig, sl, sizeof sig, si->mask);
+					}
+					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->depth);
+					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->slots);
+				}
+			}
+			uint64_t h = sl <= sizeof sig ? sig_hash(sig, sl) : 0;
+			const fseg *old = sl <= sizeof sig ? known_find(F, sig, sl, h) : NULL;
+			if (old) {
+				ops[out++] = (fop){.kind = F_SEG, .seg = old};
+				i += np;
+				continue;
+			}
+			const char *pools[FAST_SEG_INPUTS];
+			for (unsigned j = 0; j < np; j++)
+				pools[j] = parts[j].g.pool ? parts[j].g.pool : pool;
+			const fseg *g = join_segments(F, parts, pools, np);
+			if (g) {
+				if (sl <= sizeof sig)
+					known_add(F, sig, sl, h, g);
+				ops[out++] = (fop){.kind = F_SEG, .seg = g};
+				i += np;
+				continue;
+			}
+		}
+		ops[out++] = ops[i++];
+	}
+	free(pool);
+	*n = out;
 }
 
 /* Plan pl of leaf lf with its nested fields inlined where they can be
  * (kept apart from pl->fops until every plan is done: inlining reads
  * the programs as compiled). */
-static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl)
+static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, uint32_t *n)
 {
 	fop *out = codec_alloc(F->c, (pl->nfops + 1) * sizeof *out);
 	if (!out) {
@@ -1968,6 +2316,8 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl)
 			out[i] = (fop){.kind = F_INLINE, .word = op->word, .shift = op->shift,
 			               .mask = op->mask, .align = op->align, .inl = in};
 	}
+	*n = pl->nfops;
+	merge_program(F, out, n);
 	return out;
 }
 
@@ -1996,20 +2346,24 @@ bool codec_build_fast(codec *c)
 		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
 			np += c->leaf[i]->plan[v] ? c->leaf[i]->plan[v]->nplans : 0;
 	const fop **inl = calloc(np + 1, sizeof *inl);
-	F.ok = F.ok && inl;
+	uint32_t *ninl = calloc(np + 1, sizeof *ninl);
+	F.ok = F.ok && inl && ninl;
 	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
 		for (unsigned v = 0; c->leaf[i] && v < 2 && F.ok; v++)
 			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++, k++) {
 				const cplan *pl = &c->leaf[i]->plan[v]->plans[q];
-				inl[k] = pl->fops ? inline_plan(&F, c->leaf[i], pl) : NULL;
+				inl[k] = pl->fops ? inline_plan(&F, c->leaf[i], pl, &ninl[k]) : NULL;
 			}
 	k = 0;
 	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
 		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
 			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++, k++)
-				if (inl[k])
+				if (inl[k]) {
 					((cplan *)&c->leaf[i]->plan[v]->plans[q])->fops = inl[k];
+					((cplan *)&c->leaf[i]->plan[v]->plans[q])->nfops = ninl[k];
+				}
 	free(inl);
+	free(ninl);
 	free(F.x);
 	free(F.known);
 	return F.ok;
