@@ -1609,6 +1609,7 @@ static uint64_t low_mask(unsigned width)
 static const finl *make_inline(fast_build *F, const fop *sop,
                                const fmap *pm);
 static void merge_program(fast_build *F, fop *ops, uint32_t *n);
+static void absorb_texts(fast_build *F, fop *ops, uint32_t *n);
 
 /* An op that prints field f's value from bits of the running scope. */
 static fop value_op(const cfield *f, uint8_t word, uint8_t shift, int32_t align)
@@ -2013,6 +2014,7 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 		} else if (reloc_ops(F, L, v, cp, cp->fops, cp->nfops, &cm, out + n)) {
 			uint32_t m = cp->nfops;
 			merge_program(F, out + n, &m);
+			absorb_texts(F, out + n, &m);
 			n += m;
 		} else if (!pm && F->ok) {
 			/* this plan reads what only its own scope can give (a
@@ -2291,6 +2293,75 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 	*n = out;
 }
 
+/* An inline whose every program starts with text t (an F_TEXT op) and
+ * is merged again, or NULL when some leaf or plan opens a scope instead
+ * (the text would then be lost). */
+static const finl *absorb_text(fast_build *F, const finl *in, const fop *t)
+{
+	finl *r = codec_alloc(F->c, sizeof *r);
+	if (!r) {
+		F->ok = false;
+		return NULL;
+	}
+	*r = *in;
+	if (in->cls) {
+		const finl **alt = codec_alloc(F->c, in->root->nleaves * sizeof *alt);
+		if (!alt) {
+			F->ok = false;
+			return NULL;
+		}
+		for (size_t i = 0; i < in->root->nleaves; i++)
+			if (!in->alt[i] || !(alt[i] = absorb_text(F, in->alt[i], t)))
+				return NULL;
+		r->alt = alt;
+		return r;
+	}
+	const fop **prog = codec_alloc(F->c, in->ps->nplans * sizeof *prog);
+	uint32_t *nprog = codec_alloc(F->c, in->ps->nplans * sizeof *nprog);
+	if (!prog || !nprog) {
+		F->ok = false;
+		return NULL;
+	}
+	for (unsigned pi = 0; pi < in->ps->nplans; pi++) {
+		if (!in->prog[pi])
+			return NULL;
+		fop *p = codec_alloc(F->c, (in->nprog[pi] + 1) * sizeof *p);
+		if (!p) {
+			F->ok = false;
+			return NULL;
+		}
+		p[0] = *t;
+		memcpy(p + 1, in->prog[pi], in->nprog[pi] * sizeof *p);
+		nprog[pi] = in->nprog[pi] + 1;
+		merge_program(F, p, &nprog[pi]);
+		prog[pi] = p;
+	}
+	r->prog = prog;
+	r->nprog = nprog;
+	return r;
+}
+
+/* Text right before an inlined field joins the field's programs, where
+ * it merges with their first segment: one op fewer per instruction. */
+static void absorb_texts(fast_build *F, fop *ops, uint32_t *n)
+{
+	uint32_t out = 0;
+	for (uint32_t i = 0; i < *n; i++) {
+		if (i + 1 < *n && ops[i].kind == F_TEXT && !ops[i].align && ops[i].col < 0 &&
+		    ops[i + 1].kind == F_INLINE && !ops[i + 1].align) {
+			const finl *in = absorb_text(F, ops[i + 1].inl, &ops[i]);
+			if (in) {
+				ops[out] = ops[i + 1];
+				ops[out++].inl = in;
+				i++;
+				continue;
+			}
+		}
+		ops[out++] = ops[i];
+	}
+	*n = out;
+}
+
 /* Plan pl of leaf lf with its nested fields inlined where they can be
  * (kept apart from pl->fops until every plan is done: inlining reads
  * the programs as compiled). */
@@ -2318,6 +2389,7 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, u
 	}
 	*n = pl->nfops;
 	merge_program(F, out, n);
+	absorb_texts(F, out, n);
 	return out;
 }
 
