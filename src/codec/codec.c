@@ -1493,9 +1493,11 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			if (slot)
 				*slot = op->name;
 		}
+		lf->nsb = lf->v1 ? (unsigned)pn1.n : 0;
 		/* ... and so do the names its bitset fields pass on to their
 		 * params from further up: bound here, they bind the nested
-		 * scope's params too (fast.c). */
+		 * scope's params too (fast.c; the interpretation does not bind
+		 * them, it has no use for them). */
 		for (size_t i = 0; lf->v1 && i < steps.n && pn1.n < CODEC_MAX_PNAMES; i++) {
 			const cfield *f = ((cstep *)steps.v)[i].field;
 			for (size_t q = 0; f && f->type == SPEC_TYPE_BITSET && q < f->nparams &&

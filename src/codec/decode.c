@@ -238,7 +238,7 @@ static unsigned bind_params(cx *x, cx_scope *s)
 	if (!s->pf || !s->parent)
 		return lf->npn ? 0 : 1;
 	unsigned v1 = 1;
-	for (unsigned j = 0; j < lf->nbn; j++)
+	for (unsigned j = 0; j < lf->nsb; j++)
 		if (!bind_param(x, s, j) && j < lf->npn)
 			v1 = 0;
 	return v1;

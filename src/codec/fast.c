@@ -1063,12 +1063,20 @@ static uint32_t item_key(const item_tab *t, const uint64_t *w)
 	return k;
 }
 
+/* A hash of n bytes, eight at a time (signatures and texts at load). */
 static uint64_t sig_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t v;
+		memcpy(&v, s, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	uint64_t t = 0;
+	memcpy(&t, s, n);
+	h = (h ^ t) * 0xc4ceb9fe1a85ec53u;
+	return h ^ (h >> 29);
 }
 
 /* What a segment's texts depend on: the inputs and each op's identity.
@@ -1238,7 +1246,9 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 				}
 				itext = nt;
 			}
-			uint64_t w[CODEC_MAX_WORDS] = {0};
+			uint64_t w[CODEC_MAX_WORDS];
+			for (unsigned q = 0; q < F->c->nw; q++)
+				w[q] = 0;
 			unsigned at2 = 0;
 			for (unsigned r = 0; r < t->in.nr; r++) {
 				unsigned low = t->in.r[r].low, width = t->in.r[r].width;

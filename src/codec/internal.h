@@ -199,6 +199,8 @@ typedef struct cleaf {
 	const uint32_t *pnames;
 	unsigned npn;
 	unsigned nbn;             /* pnames[npn..nbn): display names bound when they can be */
+	unsigned nsb;             /* ... of which cx_push binds [0..nsb); the rest only pass
+	                           * through to nested fields (fast.c binds them) */
 	bool v1;                  /* variant 1 can be used at all */
 	const struct cplans *plan[2]; /* per variant; NULL: interpret (plan.c) */
 } cleaf;

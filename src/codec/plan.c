@@ -317,6 +317,18 @@ static const uint64_t *case_results(plan_build *P, const int *cases, unsigned nc
 	memcpy(copy, sig, siglen);
 	/* kept (and freed) with the rest; siglen 0 never matches */
 	P->tm[P->ntm++] = (truth_memo){copy, siglen, res};
+	/* each case's references as inputs, worked out once (a case that
+	 * reads a derived value goes through eval_over) */
+	int map[64][64];
+	bool direct[64];
+	for (unsigned i = 0; i < nc; i++) {
+		const cexpr *ce = &P->lf->ex[cases[i]];
+		direct[i] = ce->nrefs <= 64 && ce->prog;
+		for (uint32_t j = 0; direct[i] && j < ce->nrefs; j++) {
+			map[i][j] = ref_input(P, &P->lf->refs[ce->ref0 + j]);
+			direct[i] = map[i][j] >= 0;
+		}
+	}
 	for (size_t key = 0; key < nkeys; key++) {
 		uint64_t in[CODEC_PLAN_INPUTS];
 		unsigned sh = 0;
@@ -333,7 +345,15 @@ static const uint64_t *case_results(plan_build *P, const int *cases, unsigned nc
 		bool ok = gpu >= 0;
 		for (unsigned i = 0; i < nc && ok; i++) {
 			int64_t v;
-			ok = eval_over(P, cases[i], in, gpu, 0, &v);
+			if (direct[i]) {
+				const cexpr *ce = &P->lf->ex[cases[i]];
+				int64_t vals[64];
+				for (uint32_t j = 0; j < ce->nrefs; j++)
+					vals[j] = (int64_t)in[map[i][j]];
+				ok = codec_vm_run(ce->prog, vals, gpu, &v);
+			} else {
+				ok = eval_over(P, cases[i], in, gpu, 0, &v);
+			}
 			if (ok && v)
 				r |= (uint64_t)1 << i;
 		}
