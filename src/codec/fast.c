@@ -5,12 +5,19 @@
  * without opening scopes at all: the plans say which display each scope
  * shows, where every {NAME} ends and where each param of a nested
  * bitset field comes from, so what is left is reading bits, evaluating
- * pure expressions and printing.  Each plan's display is compiled once
- * into fops; a run of ops whose text depends only on a few of the
- * scope's own bits (flags, small enums, a register number, a memoised
- * nested field, literal text between them) becomes one segment whose
- * every text is rendered when compiled, so printing it is a gather of
- * bits and a copy.
+ * pure expressions and printing.  At load, in three passes:
+ *
+ * - compiling: each plan's display becomes fops; a run of ops whose text
+ *   depends only on a few of the scope's own bits (flags, small enums, a
+ *   register number, a memoised nested field, literal text between them)
+ *   becomes one segment whose every text is rendered now, so printing it
+ *   is a gather of bits and a copy;
+ * - inlining: a nested bitset field whose params come from the
+ *   instruction's bits is printed inside the instruction's program (its
+ *   leaf checked, its plan chosen and its program run over the
+ *   instruction's bits), recursively;
+ * - merging: neighbouring bit-printing ops of a program become one
+ *   segment again, and text before an inlined field joins its programs.
  *
  * Anything a plan does not settle, and anything that would raise an
  * issue (a failed assert, a nested field that matches no leaf or
@@ -34,10 +41,10 @@ enum {
 	F_STEP,   /* any other field of the scope: step arg, padded to align */
 	F_PARAM,  /* a bound param: slot arg, padded to align */
 	F_BAIL,   /* a look-up the plan does not settle */
-	/* Only in programs where nested scopes are inlined (see inlining): */
+	/* Made by inlining (see there): */
 	F_INLINE, /* a nested field's scope, printed in this one (inl) */
 	F_MEMO,   /* a memoised nested field (mm) */
-	F_ASSERT, /* bits (word, shift, mask) must equal arg's value (aval) */
+	F_ASSERT, /* bits (word, shift, mask) must equal aval */
 	F_VAL,    /* a field's value from bits (word, shift, mask), any type but bitset */
 	F_TVAL,   /* a field's value from a table (vt), any type but bitset */
 	F_EXPR,   /* a derived value evaluated over bits and tables (ex), any type but bitset */
