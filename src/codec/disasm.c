@@ -405,15 +405,8 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	}
 }
 
-/* One instruction: its line (and errors), with or without the newline.
- * Returns whether it decoded without issues. */
-static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt,
-                         bool newline)
+void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
 {
-	const codec *c = x->c;
-	cx_out *o = x->out;
-	unsigned issues0 = x->issues;
-	uint64_t w[CODEC_MAX_WORDS];
 	/* 32-bit words, low first, two to a 64-bit word */
 	unsigned k = 0, iw = c->instr_words;
 	for (; k + 1 < iw && k / 2 < c->nw; k += 2)
@@ -424,6 +417,18 @@ static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_option
 	}
 	for (k /= 2; k < c->nw; k++)
 		w[k] = 0;
+}
+
+/* One instruction: its line (and errors), with or without the newline.
+ * Returns whether it decoded without issues. */
+static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt,
+                         bool newline)
+{
+	const codec *c = x->c;
+	cx_out *o = x->out;
+	unsigned issues0 = x->issues;
+	uint64_t w[CODEC_MAX_WORDS];
+	cx_instr_words(c, words, w);
 	o->col = 0;
 	size_t ri = (size_t)(c->defroot - c->m->roots);
 	const spec_bitset *b = cx_find_bitset(x, ri, w);

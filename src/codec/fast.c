@@ -776,9 +776,8 @@ size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_
 	size_t fast = 0;
 	size_t ri = (size_t)(c->defroot - c->m->roots);
 	for (size_t k = 0; k < n; k++) {
-		uint64_t w[CODEC_MAX_WORDS] = {0};
-		for (unsigned i = 0; i < c->instr_words && i / 2 < c->nw; i++)
-			w[i / 2] |= (uint64_t)words[k * c->instr_words + i] << (32 * (i % 2));
+		uint64_t w[CODEC_MAX_WORDS];
+		cx_instr_words(c, words + k * c->instr_words, w);
 		cx_init(x, c, CX_DISASM, gen);
 		cx_out o = {.buf = buf, .cap = sizeof buf};
 		x->out = &o;

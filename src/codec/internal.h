@@ -511,6 +511,9 @@ static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
 
 /* ---------------------------------------------- display (disasm.c) */
 
+/* The words (c->nw) of one default-root instruction from its 32-bit
+ * memory words, low first. */
+void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w);
 /* Prints a value of any type but bitset as Mesa's display_field does. */
 void cx_print_value(cx *x, const cfield *f, uint64_t val);
 /* Prints scope s's display into x->out (a sink counts columns only). */
