@@ -34,6 +34,8 @@
  * instructions print straight through (fast.c), without a scope. */
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
 size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
+int codec_format_f6(double d, char *buf);
+bool codec_fast_set_pext(codec *c, bool on);
 
 /* ------------------------------------------------------------ helpers */
 
@@ -624,6 +626,79 @@ TEST(field_types)
 	tfree(&t);
 }
 
+/* Float fields print with our own "%f": byte for byte glibc's printf on
+ * every half, on every dyadic k / 2^n that can tie at the sixth decimal,
+ * and on random floats; what it does not print (NaN, infinities, values
+ * of 2^64 and more) it leaves to printf. */
+static unsigned long f6_bad;
+
+static void f6_check(double d)
+{
+	char mine[40], libc[400];
+	int n = codec_format_f6(d, mine);
+	snprintf(libc, sizeof libc, "%f", d);
+	if (n < 0 ? !(d != d || d - d != 0 || d >= 18446744073709551616.0 ||
+	              d <= -18446744073709551616.0)
+	          : (strcmp(mine, libc) || (size_t)n != strlen(libc))) {
+		if (f6_bad++ < 5)
+			fprintf(stderr, "  %%f of %a: ours %s, printf %s\n", d, n < 0 ? "(none)" : mine,
+			        libc);
+	}
+}
+
+static double f32_of(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+TEST(float_text_as_printf)
+{
+	f6_bad = 0;
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		/* a half as a float: sign, exponent rebased by 112, mantissa */
+		uint32_t e = (h >> 10) & 31, m = h & 1023, u = (h & 0x8000u) << 16;
+		double d;
+		if (e == 31)
+			u |= 0x7f800000u | m << 13, d = f32_of(u);
+		else if (e == 0)
+			d = (h & 0x8000u ? -1.0 : 1.0) * m / 16777216.0;
+		else
+			d = f32_of(u | (e + 112) << 23 | m << 13);
+		f6_check(d);
+	}
+	for (unsigned n = 0; n <= 40; n++)
+		for (unsigned k = 0; k < 4096; k++) {
+			double d = (double)k / (double)((uint64_t)1 << n);
+			f6_check(d);
+			f6_check(-d);
+			f6_check(d + 1048576.0);
+		}
+	uint64_t r = 0x9e3779b97f4a7c15u;
+	for (unsigned i = 0; i < 400000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		f6_check(f32_of((uint32_t)r));
+		/* exponents near the range printed without printf */
+		f6_check(f32_of(((uint32_t)(r >> 32) & 0x807fffffu) | (uint32_t)(100 + r % 100) << 23));
+	}
+	f6_check(18446744073709551616.0);
+	f6_check(18446744073709549568.0);
+	f6_check(-0.0);
+	f6_check(1e-300);
+	f6_check(0.0000005);
+	f6_check(0.0000015);
+	f6_check(0.9999995);
+	f6_check(9.9999995);
+	CHECK_INT(f6_bad, 0);
+	char b[40];
+	CHECK_INT(codec_format_f6(0.0078125, b), 8); /* a tie: to even */
+	CHECK_STR(b, "0.007812");
+	CHECK_INT(codec_format_f6(0.0234375, b), 8);
+	CHECK_STR(b, "0.023438");
+	CHECK_INT(codec_format_f6(1.0 / 0.0, b), -1);
+}
+
 static const char branch_xml[] = HDR
 	"<bitset name=\"#b\" size=\"32\">\n"
 	"  <field name=\"OP\" low=\"16\" high=\"31\" type=\"uint\"/>\n"
@@ -1158,10 +1233,15 @@ static void straight_through(const char *xml, const vector *v, size_t n, unsigne
 	CHECK(prog != NULL);
 	for (size_t k = 0; prog && k < ni; k++)
 		memcpy(prog + k * stride, v[k % n].words, stride * sizeof *prog);
-	for (int labels = 0; prog && labels < 2; labels++) {
+	/* with labels and without; segment keys by the CPU's bit extraction
+	 * where it has it, and by the runs */
+	bool has_pext = codec_fast_set_pext((codec *)l.c, true);
+	for (int run = 0; prog && run < 4; run++) {
+		int labels = run & 1;
+		codec_fast_set_pext((codec *)l.c, run < 2 && has_pext);
 		codec_disasm_options o = {.gen = v[0].gen, .show_errors = true,
 		                          .branch_labels = labels, .no_match = nm};
-		size_t oka, okb;
+		size_t oka = 0, okb = 0;
 		char *a = disasm_str(l.c, prog, ni, &o, &oka);
 		char *b = disasm_str(slow, prog, ni, &o, &okb);
 		CHECK(a && b && strlen(a) > 100000 && !strcmp(a, b));
@@ -1169,6 +1249,7 @@ static void straight_through(const char *xml, const vector *v, size_t n, unsigne
 		free(a);
 		free(b);
 	}
+	codec_fast_set_pext((codec *)l.c, true);
 	/* cut: each buffer size gives the text's start and its whole length */
 	for (size_t i = 0; i < n; i += 7) {
 		codec_disasm_options o = {.gen = v[i].gen, .show_errors = true, .no_match = nm};
@@ -1223,6 +1304,7 @@ TEST(leaf_seeded_mesa)
 int main(void)
 {
 	RUN(field_types);
+	RUN(float_text_as_printf);
 	RUN(branches);
 	RUN(overrides_derived_templates);
 	RUN(params_and_bitset_fields);

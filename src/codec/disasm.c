@@ -138,6 +138,63 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 }
 
 /* A value of any type but bitset, as display_field prints it. */
+int codec_format_f6(double d, char *buf)
+{
+	__extension__ typedef unsigned __int128 u128;
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	int ex = (int)((bits >> 52) & 0x7ff);
+	uint64_t m = bits & (((uint64_t)1 << 52) - 1), ip;
+	uint32_t frac;
+	if (ex == 0x7ff)
+		return -1;
+	if (ex)
+		m |= (uint64_t)1 << 52;
+	else
+		ex = 1;
+	int e = ex - 1075; /* d = m * 2^e, m < 2^53 */
+	if (e >= 0) {
+		if (e > 11)
+			return -1;
+		ip = m << e;
+		frac = 0;
+	} else if (e < -100) {
+		ip = 0; /* below 2^-47: six zeros */
+		frac = 0;
+	} else {
+		/* the fraction times 10^6 is exact in 120 bits: round it to an
+		 * integer, ties to even as glibc does */
+		unsigned s = (unsigned)-e;
+		u128 one = 1, fmask = (one << s) - 1;
+		ip = s < 64 ? m >> s : 0;
+		u128 t = ((u128)m & fmask) * 1000000u;
+		u128 q = t >> s, r = t & fmask, half = one << (s - 1);
+		if (r > half || (r == half && (q & 1)))
+			q++;
+		if (q == 1000000) {
+			q = 0;
+			ip++;
+		}
+		frac = (uint32_t)q;
+	}
+	char tmp[32], *p = tmp + sizeof tmp;
+	for (int i = 0; i < 6; i++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (bits >> 63)
+		*--p = '-';
+	int n = (int)(tmp + sizeof tmp - p);
+	memcpy(buf, p, (size_t)n);
+	buf[n] = '\0';
+	return n;
+}
+
 void cx_print_value(cx *x, const cfield *f, uint64_t val)
 {
 	cx_out *o = x->out;

@@ -55,19 +55,46 @@ enum {
 #define FAST_PAD        CODEC_TEXT_PAD /* bytes readable past every text copied whole */
 #define FAST_SEG_LEN    254u
 #define FAST_NOSEG      UINT32_MAX
+#define FAST_RETURNS    16u /* inlined programs run without a call, this deep */
 
 typedef struct fseg_in {
 	uint8_t word, shift, at;  /* bits of word >> shift, at this bit of the key */
 	uint64_t mask;
 } fseg_in;
 
+/* A segment's key has the bits it reads in order, lowest word and bit
+ * first: the runs in[] place them (seg_canonical), and so does one bit
+ * extraction per word, pm[0] of word pw[0] below pm[1] of word pw[1]
+ * (np: how many are needed; 0: the runs must be used). */
 typedef struct fseg {
 	unsigned nin;
 	fseg_in in[FAST_SEG_INPUTS];
 	const uint32_t *ent;      /* per key: offset << 8 | length; FAST_NOSEG: give up */
 	const char *pool;
 	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
+	uint8_t np, pw[2], pn0;   /* pn0: bits of pm[0] */
+	uint64_t pm[2];
 } fseg;
+
+/* x86's pext, written out so that no compiler flag is needed: used only
+ * where the running CPU has it (codec.pext). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FAST_HAVE_PEXT 1
+static inline uint64_t fast_pext(uint64_t v, uint64_t mask)
+{
+	uint64_t r;
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "rm"(mask));
+	return r;
+}
+#else
+#define FAST_HAVE_PEXT 0
+static inline uint64_t fast_pext(uint64_t v, uint64_t mask)
+{
+	(void)v;
+	(void)mask;
+	return 0; /* never called: codec.pext is false */
+}
+#endif
 
 /* A derived value as a table over the few bits it reads. */
 typedef struct fvtab {
@@ -134,8 +161,15 @@ typedef struct fop {
 
 /* An expression of an inlined scope, its references read from the
  * running scope's bits (or tables over them). */
+#define FAST_GATHERS 16u
+
 typedef struct fexpr {
 	const cins *prog;
+	/* ng > 0: the program only moves bits, so its value is cbits with
+	 * gather g[i] of the bits placed at its bit at (gather_expr) */
+	unsigned ng;
+	uint64_t cbits;
+	fseg_in g[FAST_GATHERS];
 	unsigned nrefs;
 	struct {
 		uint8_t word, shift;
@@ -172,6 +206,10 @@ typedef struct finl {
 	const classifier *cls;
 	const spec_root *root;
 	const struct finl *const *alt; /* per leaf of root */
+	/* plain: one leaf whose match and don't-care bits check as
+	 * (value & chk) == match, a plan table, every key input FK_BITS */
+	bool plain;
+	uint64_t chk;
 } finl;
 
 /* --------------------------------------------------------------- running */
@@ -508,7 +546,8 @@ static bool fast_scope(cx *x, fscope *s)
 /* The plan index of an F_INLINE op's nested scope, or -1: give up
  * (its leaf does not match, don't-care bits are set, a limit is met, a
  * param is wider than its plan assumed). */
-static int inline_plan_index(const cx *x, const fscope *s, const fop *op, const finl **which)
+static __attribute__((noinline)) int inline_plan_slow(const cx *x, const fscope *s,
+                                                      const fop *op, const finl **which)
 {
 	const finl *in = op->inl;
 	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
@@ -558,6 +597,26 @@ static int inline_plan_index(const cx *x, const fscope *s, const fop *op, const 
 	return idx == 0xff ? -1 : idx;
 }
 
+/* inline_plan_slow, for the plain inlines without a call. */
+static inline int inline_plan_index(const cx *x, const fscope *s, const fop *op,
+                                    const finl **which)
+{
+	const finl *in = op->inl;
+	if (!in->plain)
+		return inline_plan_slow(x, s, op, which);
+	*which = in;
+	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+	if ((v & in->chk) != in->match || x->gen - in->gmin > in->gmax - in->gmin ||
+	    s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
+		return -1;
+	uint32_t key = 0;
+	for (unsigned i = 0; i < in->nin; i++)
+		key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
+		       << in->in[i].at;
+	uint8_t idx = in->ps->tab[key];
+	return idx == 0xff ? -1 : idx;
+}
+
 /* The ops fast_ops does not expect often. */
 static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *op)
 {
@@ -588,6 +647,14 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 		return true;
 	case F_EXPR: {
 		const fexpr *e = op->ex;
+		if (e->ng) {
+			uint64_t u = e->cbits;
+			for (unsigned i = 0; i < e->ng; i++)
+				u |= ((s->val[e->g[i].word] >> e->g[i].shift) & e->g[i].mask) << e->g[i].at;
+			out_pad(o, op->align);
+			cx_print_value(x, op->field, u);
+			return true;
+		}
 		int64_t vals[64], r;
 		for (unsigned i = 0; i < e->nrefs; i++)
 			vals[i] = (int64_t)(e->ref[i].vt ? vtab_value(e->ref[i].vt, s->val)
@@ -636,10 +703,25 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 }
 
 /* The ops [op, end) over scope s (inlined ones included). */
-static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
+static bool fast_ops(cx *x, fscope *s, const fop *pc, const fop *end)
 {
 	cx_out *o = x->out;
-	for (; op < end; op++) {
+	const bool pext = x->c->pext;
+	/* inlined programs run in this loop: where each one returns to */
+	struct {
+		const fop *pc, *end;
+	} ret[FAST_RETURNS];
+	unsigned nret = 0;
+	for (;;) {
+		if (pc == end) {
+			if (!nret)
+				break;
+			nret--;
+			pc = ret[nret].pc;
+			end = ret[nret].end;
+			continue;
+		}
+		const fop *op = pc++;
 		switch (op->kind) {
 		case F_TEXT:
 			if (op->align)
@@ -659,10 +741,17 @@ static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
 			if (g->depth && (s->depth + g->depth > CODEC_MAX_SCOPES ||
 			                 s->cused + g->slots > CODEC_CACHE_SLOTS))
 				return false;
-			const fseg_in *in = g->in;
-			uint32_t key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
-			for (unsigned i = 1; i < g->nin; i++)
-				key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask) << in[i].at;
+			uint32_t key;
+			if (pext && g->np) {
+				key = (uint32_t)(fast_pext(s->val[g->pw[0]], g->pm[0]) |
+				                 fast_pext(s->val[g->pw[1]], g->pm[1]) << g->pn0);
+			} else {
+				const fseg_in *in = g->in;
+				key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
+				for (unsigned i = 1; i < g->nin; i++)
+					key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask)
+					       << in[i].at;
+			}
 			uint32_t e = g->ent[key];
 			if (e == FAST_NOSEG)
 				return false;
@@ -698,6 +787,14 @@ static bool fast_ops(cx *x, fscope *s, const fop *op, const fop *end)
 			const finl *in = op->inl;
 			out_pad(o, op->align);
 			int idx = inline_plan_index(x, s, op, &in);
+			if (idx >= 0 && in->prog[idx] && nret < FAST_RETURNS) {
+				ret[nret].pc = pc;
+				ret[nret].end = end;
+				nret++;
+				pc = in->prog[idx];
+				end = pc + in->nprog[idx];
+				continue;
+			}
 			if (idx == -2 ? !fast_sub(x, s, op->inl->orig)
 			    : idx < 0 ? true
 			    : !in->prog[idx] ? !fast_sub(x, s, in->orig)
@@ -1194,6 +1291,93 @@ static fseg *seg_begin(fast_build *F, size_t nkeys, uint32_t **ent, char **tmp)
 	return g;
 }
 
+static uint64_t low_mask(unsigned width);
+
+/* The bit extractions of segment g, whose runs are in key order. */
+static void seg_pext_masks(fseg *g)
+{
+	g->np = 0;
+	unsigned at = 0, next = 0; /* the key's next bit; the lowest bit a run may start at */
+	for (unsigned i = 0; i < g->nin; i++) {
+		const fseg_in *in = &g->in[i];
+		unsigned width = (unsigned)__builtin_popcountll(in->mask), pos = in->word * 64u + in->shift;
+		if (in->at != at || pos < next || in->shift + width > 64)
+			return; /* not in key order (cannot happen after seg_canonical) */
+		at += width;
+		next = pos + width;
+	}
+	uint8_t pw[2] = {0, 0};
+	uint64_t pm[2] = {0, 0};
+	unsigned np = 0;
+	for (unsigned i = 0; i < g->nin; i++) {
+		if (!np || g->in[i].word != pw[np - 1]) {
+			if (np == 2)
+				return;
+			pw[np++] = g->in[i].word;
+		}
+		pm[np - 1] |= g->in[i].mask << g->in[i].shift;
+	}
+	if (!np)
+		return;
+	g->np = (uint8_t)np;
+	g->pw[0] = pw[0];
+	g->pw[1] = np == 2 ? pw[1] : pw[0];
+	g->pm[0] = pm[0];
+	g->pm[1] = np == 2 ? pm[1] : 0;
+	g->pn0 = (uint8_t)__builtin_popcountll(pm[0]);
+}
+
+/* Segment g keyed by the bits it reads in order (a joined segment's
+ * parts may read them in any order, or the same bits twice), its table
+ * rebuilt when that changes it; then its bit extractions. */
+static void seg_canonical(fast_build *F, fseg *g)
+{
+	uint64_t M[CODEC_MAX_WORDS] = {0};
+	unsigned top = 0;
+	for (unsigned i = 0; i < g->nin; i++) {
+		M[g->in[i].word] |= g->in[i].mask << g->in[i].shift;
+		if (g->in[i].word >= top)
+			top = g->in[i].word + 1u;
+	}
+	fseg_in in[FAST_SEG_INPUTS];
+	unsigned n = 0, at = 0;
+	for (unsigned w = 0; w < top; w++)
+		for (uint64_t m = M[w]; m;) {
+			unsigned lo = (unsigned)__builtin_ctzll(m), len = 0;
+			while (lo + len < 64 && ((m >> (lo + len)) & 1))
+				len++;
+			if (n == FAST_SEG_INPUTS)
+				return; /* cannot happen: no more runs than inputs */
+			in[n++] = (fseg_in){(uint8_t)w, (uint8_t)lo, (uint8_t)at, low_mask(len)};
+			at += len;
+			m &= ~(low_mask(len) << lo);
+		}
+	bool same = n == g->nin;
+	for (unsigned i = 0; same && i < n; i++)
+		same = in[i].word == g->in[i].word && in[i].shift == g->in[i].shift &&
+		       in[i].at == g->in[i].at && in[i].mask == g->in[i].mask;
+	if (!same) {
+		uint32_t *ent = codec_alloc(F->c, ((size_t)1 << at) * sizeof *ent);
+		if (!ent) {
+			F->ok = false;
+			return;
+		}
+		for (uint32_t k = 0; k < (uint32_t)1 << at; k++) {
+			uint64_t w[CODEC_MAX_WORDS];
+			key_words(in, n, k, w, top);
+			uint32_t old = 0;
+			for (unsigned i = 0; i < g->nin; i++)
+				old |= (uint32_t)((w[g->in[i].word] >> g->in[i].shift) & g->in[i].mask)
+				       << g->in[i].at;
+			ent[k] = g->ent[old];
+		}
+		memcpy(g->in, in, sizeof in);
+		g->nin = n;
+		g->ent = ent;
+	}
+	seg_pext_masks(g);
+}
+
 /* Moves texts tmp[0..used) where segment g keeps them (tmp freed). */
 static const fseg *seg_finish(fast_build *F, fseg *g, char *tmp, size_t used)
 {
@@ -1206,7 +1390,8 @@ static const fseg *seg_finish(fast_build *F, fseg *g, char *tmp, size_t used)
 		return NULL;
 	}
 	g->pool = pool;
-	return g;
+	seg_canonical(F, g);
+	return F->ok ? g : NULL;
 }
 
 /* The segment of the gathered ops, rendered (or found rendered). */
@@ -1663,6 +1848,127 @@ static fop memo_op(const fast_build *F, const cleaf *lf, const fop *sop, uint8_t
 	             .slots = slots + mm->slots};
 }
 
+/* Where each bit of a value comes from, while gather_expr runs its
+ * program: a constant 0 or 1, or bit b of reference r (GB_REF + r * 64 +
+ * b). */
+enum { GB_ZERO, GB_ONE, GB_REF };
+
+static bool gb_const(const uint16_t *v, uint64_t *c)
+{
+	*c = 0;
+	for (unsigned b = 0; b < 64; b++) {
+		if (v[b] >= GB_REF)
+			return false;
+		*c |= (uint64_t)v[b] << b;
+	}
+	return true;
+}
+
+/* Fills e->ng, e->g and e->cbits when e's program only shifts its
+ * references by constants and joins them with |, + or & with a
+ * constant, none of them touching the sign bit: etnaviv's immediates,
+ * twenty bits from five fields.  The program's value is then the
+ * references' bits moved (checked against the VM at load by the
+ * tests' comparison with the interpretation).  Otherwise e->ng stays 0
+ * and the VM runs. */
+static void gather_expr(fexpr *e)
+{
+	uint16_t st[CODEC_VM_STACK + 1][64];
+	int sp = -1;
+	e->ng = 0;
+	for (const cins *p = e->prog;; p++) {
+		uint64_t c;
+		switch (p->op) {
+		case VI_CONST:
+			if (p->imm < 0 || sp >= CODEC_VM_STACK)
+				return;
+			sp++;
+			for (unsigned b = 0; b < 64; b++)
+				st[sp][b] = (uint16_t)((p->imm >> b) & 1);
+			continue;
+		case VI_REF: {
+			if (sp >= CODEC_VM_STACK || (unsigned)p->arg >= e->nrefs || e->ref[p->arg].vt ||
+			    e->ref[p->arg].mask >> 63)
+				return;
+			unsigned w = (unsigned)__builtin_popcountll(e->ref[p->arg].mask);
+			sp++;
+			for (unsigned b = 0; b < 64; b++)
+				st[sp][b] = (uint16_t)(b < w ? GB_REF + (unsigned)p->arg * 64 + b : GB_ZERO);
+			continue;
+		}
+		case VI_END: {
+			if (sp != 0)
+				return;
+			/* runs of consecutive bits of one reference */
+			uint64_t cb = 0;
+			unsigned ng = 0;
+			for (unsigned b = 0; b < 64;) {
+				if (st[0][b] < GB_REF) {
+					cb |= (uint64_t)st[0][b] << b;
+					b++;
+					continue;
+				}
+				unsigned r = (st[0][b] - GB_REF) / 64, sb = (st[0][b] - GB_REF) % 64, n = 1;
+				while (b + n < 64 && st[0][b + n] == st[0][b] + n && sb + n < 64)
+					n++;
+				if (ng == FAST_GATHERS || e->ref[r].shift + sb + n > 64)
+					return;
+				e->g[ng++] = (fseg_in){e->ref[r].word, (uint8_t)(e->ref[r].shift + sb),
+				                       (uint8_t)b, low_mask(n)};
+				b += n;
+			}
+			e->cbits = cb;
+			e->ng = ng;
+			return;
+		}
+		case VI_SHL:
+		case VI_SHR:
+			if (sp < 1 || !gb_const(st[sp], &c) || c > 63)
+				return;
+			sp--;
+			if (p->op == VI_SHL) {
+				for (unsigned b = 64; b-- > 0;) {
+					if (b >= 63 - c && st[sp][b] != GB_ZERO)
+						return; /* into the sign bit or past it */
+					st[sp][b] = b >= c ? st[sp][b - c] : GB_ZERO;
+				}
+			} else {
+				if (st[sp][63] != GB_ZERO)
+					return;
+				for (unsigned b = 0; b < 64; b++)
+					st[sp][b] = b + c < 64 ? st[sp][b + c] : GB_ZERO;
+			}
+			continue;
+		case VI_BITOR:
+		case VI_ADD:
+		case VI_BITAND:
+			if (sp < 1)
+				return;
+			for (unsigned b = 0; b < 64; b++) {
+				uint16_t l = st[sp - 1][b], r = st[sp][b];
+				if (p->op == VI_BITAND) {
+					if (l >= GB_REF && r >= GB_REF)
+						return;
+					l = l == GB_ZERO || r == GB_ZERO ? GB_ZERO : l == GB_ONE ? r : l;
+				} else if (l == GB_ZERO) {
+					l = r;
+				} else if (r != GB_ZERO) {
+					/* both set: | of two constants only (+ would carry) */
+					if (p->op == VI_ADD || l >= GB_REF || r >= GB_REF)
+						return;
+				}
+				st[sp - 1][b] = l;
+			}
+			sp--;
+			if (st[sp][63] != GB_ZERO)
+				return;
+			continue;
+		default:
+			return;
+		}
+	}
+}
+
 /* Derived field st of inlined leaf lf (variant v, plan pl), its
  * expression's references moved to the running scope's bits by m; NULL
  * when one reads anything else (another derived value, say). */
@@ -1706,6 +2012,7 @@ static const fexpr *reloc_expr(fast_build *F, const cleaf *lf, unsigned v, const
 			return NULL;
 		}
 	}
+	gather_expr(e);
 	return e;
 }
 
@@ -1740,6 +2047,7 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 				g->depth += m->depth;
 				g->slots += m->slots;
 			}
+			seg_pext_masks(g);
 			r->seg = g;
 			break;
 		}
@@ -1968,6 +2276,10 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 		in->in[nk++] = *k;
 	}
 	in->nin = nk;
+	in->chk = in->mask | in->dontcare;
+	in->plain = ps->tab && !(in->match & ~in->mask) && !(in->mask & in->dontcare);
+	for (unsigned i = 0; i < nk; i++)
+		in->plain &= in->in[i].kind == FK_BITS;
 	/* the same scope at the same bits elsewhere: its programs shared */
 	char sig[1024];
 	size_t sl = 0;
@@ -2409,8 +2721,22 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, u
 	return out;
 }
 
+bool codec_fast_set_pext(codec *c, bool on)
+{
+#if FAST_HAVE_PEXT
+	/* Zen 1 and 2 have pext in microcode: slower than the runs */
+	c->pext = on && __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+	          !__builtin_cpu_is("znver2");
+#else
+	(void)on;
+	c->pext = false;
+#endif
+	return c->pext;
+}
+
 bool codec_build_fast(codec *c)
 {
+	codec_fast_set_pext(c, true);
 	fast_build F = {.c = c, .ok = true};
 	F.x = malloc(sizeof *F.x);
 	if (!F.x)

@@ -120,6 +120,13 @@ typedef struct cins {
 	int64_t imm;
 } cins;
 
+/* printf's "%f" of d into buf (32 bytes at least), exactly as glibc
+ * prints it (the exact value rounded to six decimals, ties to even),
+ * without printf: the values of floats and halves below 2^64.  Returns
+ * the length, or -1 for the others (NaN, infinities, larger values),
+ * which printf must print. */
+int codec_format_f6(double d, char *buf);
+
 /* Runs a program over the values of the expression's references (in
  * cexpr order); false on an evaluation error. */
 bool codec_vm_run(const cins *p, const int64_t *refs, int64_t gpu_id, int64_t *out);
@@ -325,6 +332,9 @@ struct codec {
 	const char **names;        /* name ids -> text */
 	size_t nnames;
 	struct codec_arena *arena;
+	/* fast.c gathers a segment's key with the CPU's bit extraction
+	 * (x86's pext), where it is fast */
+	bool pext;
 };
 
 int codec_lookup_find(const cleaf *lf, uint32_t name);
@@ -525,6 +535,9 @@ bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w);
 /* For the tests: how many of n instructions (of the default root) print
  * straight through, without opening a scope. */
 size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
+/* For the tests: turns the bit extraction off (or back on, where the
+ * CPU has it); returns whether it is on. */
+bool codec_fast_set_pext(codec *c, bool on);
 
 /* Renders value v of root ri alone, as a field without params: text
  * into buf (NUL-terminated, *len), its errors (at most CODEC_MAX_ERRORS)

@@ -100,7 +100,9 @@ static inline void out_hex(cx_out *o, uint64_t v, bool upper)
 static inline void out_fmt_float(cx_out *o, double d)
 {
 	char b[64];
-	int n = snprintf(b, sizeof b, "%f", d);
+	int n = codec_format_f6(d, b);
+	if (n < 0)
+		n = snprintf(b, sizeof b, "%f", d);
 	if (n > 0)
 		out_raw(o, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
 }
