@@ -176,8 +176,9 @@ static void classify_line(const char *name, const char *set, const classifier *c
 }
 
 #ifdef BENCH_WITH_DISASM
-/* Disassembled instructions per second over the vectors. */
-static void disasm_line(const target *t, const spec_model *m, const words *ws, uint64_t *sum)
+/* Disassembled instructions per second over a word set (set: its name). */
+static void disasm_line(const target *t, const spec_model *m, const words *ws, const char *set,
+                        uint64_t *sum)
 {
 	spec_diags d = {0};
 	codec *c = codec_new(m, &d);
@@ -209,7 +210,7 @@ static void disasm_line(const target *t, const spec_model *m, const words *ws, u
 		done += 1024;
 		el = now() - t0;
 	} while (el < MEASURE_SECONDS);
-	printf("disasm %s vectors: %.2f M instr/s\n", t->name, (double)done / el / 1e6);
+	printf("disasm %s %s: %.2f M instr/s\n", t->name, set, (double)done / el / 1e6);
 	fflush(stdout);
 	codec_free(c);
 	free(w32);
@@ -238,7 +239,8 @@ static bool bench_target(const char *shared, const target *t, uint64_t *sum)
 		classify_line(t->name, "vectors", c, r, &vec, t->gen, sum);
 		classify_line(t->name, "random", c, r, &rnd, t->gen, sum);
 #ifdef BENCH_WITH_DISASM
-		disasm_line(t, m, &vec, sum);
+		disasm_line(t, m, &vec, "vectors", sum);
+		disasm_line(t, m, &rnd, "random", sum);
 #endif
 	} else {
 		fprintf(stderr, "bench_codec: %s: setup failed\n", t->name);

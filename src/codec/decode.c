@@ -106,9 +106,13 @@ static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 	char *t = issue_text(x, &cap);
 	if (!t)
 		return;
-	for (size_t i = 0; i < n; i++)
-		for (const char *p = parts[i]; *p && len + 1 < cap; p++)
-			t[len++] = *p;
+	for (size_t i = 0; i < n && len + 1 < cap; i++) {
+		size_t k = strlen(parts[i]);
+		if (k > cap - 1 - len)
+			k = cap - 1 - len;
+		memcpy(t + len, parts[i], k);
+		len += k;
+	}
 	t[len] = '\0';
 	issue_keep(x, kind, leaf, other, f, bits);
 }
@@ -128,6 +132,16 @@ void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t k = 0;
+	if (len > (size_t)x->c->hexw * 8) {
+		/* room for all of it: no check per digit */
+		for (unsigned i = x->c->hexw; i-- > 0;) {
+			uint32_t v = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+			for (int s = 28; s >= 0; s -= 4)
+				buf[k++] = digits[(v >> s) & 15];
+		}
+		buf[k] = '\0';
+		return;
+	}
 	for (unsigned i = x->c->hexw; i-- > 0;) {
 		uint32_t v = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
 		for (int s = 28; s >= 0; s -= 4)

@@ -38,6 +38,10 @@ static inline void out_raw(cx_out *o, const char *s, size_t n)
 /* Any text: Mesa's line_column counts characters since the last newline. */
 static inline void out_put(cx_out *o, const char *s, size_t n)
 {
+	if (!memchr(s, '\n', n)) {
+		out_raw(o, s, n);
+		return;
+	}
 	size_t i = n;
 	while (i > 0 && s[i - 1] != '\n')
 		i--;
