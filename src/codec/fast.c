@@ -103,12 +103,18 @@ typedef struct fvtab {
 	const uint64_t *val;
 } fvtab;
 
-static inline uint64_t vtab_value(const fvtab *vt, const uint64_t *w)
+/* The key that runs in[0..n) gather from words w. */
+static inline uint32_t runs_key(const fseg_in *in, unsigned n, const uint64_t *w)
 {
 	uint32_t key = 0;
-	for (unsigned i = 0; i < vt->nin; i++)
-		key |= (uint32_t)((w[vt->in[i].word] >> vt->in[i].shift) & vt->in[i].mask) << vt->in[i].at;
-	return vt->val[key];
+	for (unsigned i = 0; i < n; i++)
+		key |= (uint32_t)((w[in[i].word] >> in[i].shift) & in[i].mask) << in[i].at;
+	return key;
+}
+
+static inline uint64_t vtab_value(const fvtab *vt, const uint64_t *w)
+{
+	return vt->val[runs_key(vt->in, vt->nin, w)];
 }
 
 /* Where a param of the only leaf of a nested field's root comes from. */
@@ -746,6 +752,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc, const fop *end)
 				key = (uint32_t)(fast_pext(s->val[g->pw[0]], g->pm[0]) |
 				                 fast_pext(s->val[g->pw[1]], g->pm[1]) << g->pn0);
 			} else {
+				/* runs_key, its first run outside the loop (GCC's code
+				 * for this loop is better so) */
 				const fseg_in *in = g->in;
 				key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
 				for (unsigned i = 1; i < g->nin; i++)
@@ -1365,11 +1373,7 @@ static void seg_canonical(fast_build *F, fseg *g)
 		for (uint32_t k = 0; k < (uint32_t)1 << at; k++) {
 			uint64_t w[CODEC_MAX_WORDS];
 			key_words(in, n, k, w, top);
-			uint32_t old = 0;
-			for (unsigned i = 0; i < g->nin; i++)
-				old |= (uint32_t)((w[g->in[i].word] >> g->in[i].shift) & g->in[i].mask)
-				       << g->in[i].at;
-			ent[k] = g->ent[old];
+			ent[k] = g->ent[runs_key(g->in, g->nin, w)];
 		}
 		memcpy(g->in, in, sizeof in);
 		g->nin = n;
