@@ -14,6 +14,11 @@
  * CI=true, where that is a failure.  ISACHECK_BENCH=1 also measures the
  * disassembly speed over the ir3 and etnaviv vectors.
  */
+/* Private to src/codec, by path (src/spec has an internal.h of its own):
+ * the codec without its fast paths (codec_new_opt), the plain
+ * interpretation the fast one must agree with; how many instructions
+ * print straight through (codec_fast_count); the text writer. */
+#include "../src/codec/out.h"
 #include "codec.h"
 #include "spec.h"
 #include "testlib.h"
@@ -29,13 +34,6 @@
 
 #define N(a) (sizeof(a) / sizeof(*(a)))
 
-/* Private to src/codec (internal.h): the codec without its fast paths,
- * the plain interpretation the fast one must agree with; and how many
- * instructions print straight through (fast.c), without a scope. */
-codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
-size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
-int codec_format_f6(double d, char *buf);
-bool codec_fast_set_pext(codec *c, bool on);
 
 /* ------------------------------------------------------------ helpers */
 
@@ -651,6 +649,70 @@ static double f32_of(uint32_t u)
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
+}
+
+/* Hex digits come 8 at a time from bit arithmetic (cx_hex8): each value
+ * prints as printf's %x / %X / %llx do, without leading zeros
+ * (out_hex), and as Mesa's fixed-width words (cx_hex). */
+static size_t hex_bad;
+
+static void hex_check(uint64_t v)
+{
+	char want[40], got[40];
+	for (int upper = 0; upper < 2; upper++) {
+		snprintf(want, sizeof want, upper ? "%llX" : "%llx", (unsigned long long)v);
+		cx_out o = {.buf = got, .cap = sizeof got};
+		out_hex(&o, v, upper);
+		got[o.len] = '\0';
+		if (strcmp(want, got) && hex_bad++ < 5)
+			fprintf(stderr, "out_hex(%llx, %d): \"%s\"\n", (unsigned long long)v, upper, got);
+	}
+	uint64_t d = cx_hex8((uint32_t)v, false);
+	memcpy(got, &d, 8);
+	got[8] = '\0';
+	snprintf(want, sizeof want, "%08x", (unsigned)(uint32_t)v);
+	if (strcmp(want, got) && hex_bad++ < 5)
+		fprintf(stderr, "cx_hex8(%08x): \"%s\"\n", (unsigned)(uint32_t)v, got);
+}
+
+TEST(hex_text_as_printf)
+{
+	hex_bad = 0;
+	hex_check(0);
+	for (unsigned b = 0; b < 64; b++) {
+		uint64_t p = (uint64_t)1 << b;
+		hex_check(p);
+		hex_check(p - 1);
+		hex_check(~(p - 1));
+	}
+	/* every digit in every place */
+	for (uint64_t d = 0; d < 16; d++)
+		for (unsigned place = 0; place < 16; place++) {
+			hex_check(d << (4 * place));
+			hex_check(0x0123456789abcdefull ^ (d << (4 * place)));
+		}
+	uint64_t r = 0x2545f4914f6cdd1dull;
+	for (unsigned i = 0; i < 200000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		hex_check(r >> (i % 64));
+	}
+	CHECK_INT(hex_bad, 0);
+	/* Mesa's words: the model's width (etnaviv: 128 bits), high word first */
+	spec_model *m = spec_load(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml", NULL);
+	codec *c = m ? codec_new(m, NULL) : NULL;
+	CHECK(c != NULL);
+	if (c) {
+		cx x;
+		cx_init(&x, c, CX_DISASM, 0);
+		uint64_t w[CODEC_MAX_WORDS] = {0x0123456789abcdefull, 0xfedcba9876543210ull};
+		char buf[CODEC_MAX_WORDS * 16 + 1];
+		cx_hex(&x, w, buf, sizeof buf);
+		CHECK_STR(buf, "fedcba98765432100123456789abcdef");
+		cx_hex(&x, w, buf, 11); /* cut */
+		CHECK_STR(buf, "fedcba9876");
+	}
+	codec_free(c);
+	spec_model_free(m);
 }
 
 TEST(float_text_as_printf)
@@ -1270,8 +1332,44 @@ static void straight_through(const char *xml, const vector *v, size_t n, unsigne
 	unload(&l);
 }
 
+/* Words that raise issues (a nested field matching no leaf, don't-care
+ * bits set, a failed assert) print straight through too, the issues
+ * recorded in the order the interpretation records them (random_words
+ * compares the texts): of random ir3 words that match a leaf, most do,
+ * and many of those carry issues. */
+static void straight_through_issues(void)
+{
+	loaded l = load_mesa("freedreno/isa/ir3.xml");
+	if (!l.c)
+		return;
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	size_t matched = 0, fast = 0, fast_issues = 0;
+	for (int i = 0; i < 20000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		uint32_t w[2] = {(uint32_t)r, (uint32_t)(r >> 32)};
+		codec_disasm_options o = {.gen = 600, .show_errors = true,
+		                          .no_match = CODEC_NO_MATCH_IR3};
+		char buf[512];
+		codec_disasm_one(l.c, w, &o, buf, sizeof buf);
+		if (!strncmp(buf, "raw 0x", 6))
+			continue;
+		matched++;
+		if (codec_fast_count(l.c, w, 1, 600)) {
+			fast++;
+			fast_issues += strstr(buf, "\t; ") != NULL;
+		}
+	}
+	printf("straight through, random ir3 words: %zu of %zu that match a leaf, %zu of them "
+	       "with issues\n", fast, matched, fast_issues);
+	CHECK(matched > 5000);
+	CHECK(fast * 10 >= matched * 8);
+	CHECK(fast_issues * 4 >= fast);
+	unload(&l);
+}
+
 TEST(straight_through_vectors)
 {
+	straight_through_issues();
 	/* ir3: 322 rows, of which a few print errors or match nothing and
 	 * so take the general way; etnaviv: all 156 */
 	if (nir3)
@@ -1305,6 +1403,7 @@ int main(void)
 {
 	RUN(field_types);
 	RUN(float_text_as_printf);
+	RUN(hex_text_as_printf);
 	RUN(branches);
 	RUN(overrides_derived_templates);
 	RUN(params_and_bitset_fields);

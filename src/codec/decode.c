@@ -133,11 +133,10 @@ void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 	static const char digits[] = "0123456789abcdef";
 	size_t k = 0;
 	if (len > (size_t)x->c->hexw * 8) {
-		/* room for all of it: no check per digit */
-		for (unsigned i = x->c->hexw; i-- > 0;) {
-			uint32_t v = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
-			for (int s = 28; s >= 0; s -= 4)
-				buf[k++] = digits[(v >> s) & 15];
+		/* room for all of it: 8 digits at a time */
+		for (unsigned i = x->c->hexw; i-- > 0; k += 8) {
+			uint64_t d = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
+			memcpy(buf + k, &d, 8);
 		}
 		buf[k] = '\0';
 		return;
@@ -181,8 +180,7 @@ void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, u
 	}
 }
 
-__attribute__((noinline)) static void dontcare_set(cx *x, const spec_bitset *b,
-                                                   const uint64_t *dc)
+__attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc)
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, dc, hex, sizeof hex);
@@ -210,7 +208,7 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 		any |= dc[i] != 0;
 	}
 	if (any)
-		dontcare_set(x, b, dc);
+		cx_dontcare_set(x, b, dc);
 	return b;
 }
 
@@ -591,9 +589,9 @@ static uint64_t decode_field(cx *x, cx_scope *s, const cref *r)
 }
 
 /* Error paths keep their big buffers out of the recursion's frames. */
-__attribute__((noinline)) static void assert_failed(cx *x, const spec_bitset *leaf,
-                                                    const spec_bitset *owner, const cfield *a,
-                                                    const uint64_t *v)
+__attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
+                                                const spec_bitset *owner, const cfield *a,
+                                                const uint64_t *v)
 {
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, v, h1, sizeof h1);
@@ -605,13 +603,23 @@ __attribute__((noinline)) static void assert_failed(cx *x, const spec_bitset *le
 	issue_joined(x, CODEC_ASSERT_MISMATCH, leaf, NULL, a->f, v[0], parts, 10);
 }
 
-__attribute__((noinline)) void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f,
-                                                 const uint64_t *w)
+__attribute__((noinline)) void cx_no_match_named(cx *x, const char *leaf_name,
+                                                 const spec_field *f, const uint64_t *w)
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	cx_hex(x, w, hex, sizeof hex);
-	const char *parts[] = {"no match: FIELD: '", s->lf->name, ".", f->name, "': ", hex};
+	const char *parts[] = {"no match: FIELD: '", leaf_name, ".", f->name, "': ", hex};
 	issue_joined(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], parts, 6);
+}
+
+void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint64_t *w)
+{
+	cx_no_match_named(x, s->lf->name, f, w);
+}
+
+void cx_issue_text(cx *x, codec_issue_kind kind, const spec_field *f, const char *text)
+{
+	issue_joined(x, kind, NULL, NULL, f, 0, &text, 1);
 }
 
 void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a)
@@ -620,7 +628,7 @@ void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a)
 	uint64_t v[CODEC_MAX_WORDS];
 	cx_extract(s->val, a->f->low, a->f->high, v, nw);
 	if (memcmp(v, a->aval, nw * sizeof *v) != 0)
-		assert_failed(x, s->lf->b, d->owner, a, v);
+		cx_assert_failed(x, s->lf->b, d->owner, a, v);
 }
 
 const cdstep *cx_find_display(cx *x, cx_scope *s)

@@ -109,9 +109,7 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 				out_put(x->out, mm->pool + e->text, e->len);
 			else
 				out_raw(x->out, mm->pool + e->text, e->len);
-			for (unsigned i = 0; i < e->nerr; i++)
-				cx_issue(x, CODEC_NO_MATCH, NULL, NULL, f->f, 0, "%s",
-				         mm->pool + mm->errs[e->err0 + i].text);
+			memo_issues(x, mm, e, f->f);
 			return;
 		}
 	}
@@ -441,7 +439,7 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	cx_out *o = x->out;
 	switch (style) {
 	case CODEC_NO_MATCH_IR3:
-		out_put(o, "raw 0x", 6);
+		out_raw(o, "raw 0x", 6);
 		for (unsigned i = 0; i < x->c->instr_words; i++)
 			out_hex(o, words[i], true);
 		break;
@@ -464,6 +462,15 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 
 void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the common case: the instruction fills the words, and memory
+	 * order is already theirs */
+	if (c->instr_words == 2 * c->nw) {
+		for (unsigned i = 0; i < c->nw; i++)
+			memcpy(&w[i], words + 2 * i, sizeof *w);
+		return;
+	}
+#endif
 	/* 32-bit words, low first, two to a 64-bit word */
 	unsigned k = 0, iw = c->instr_words;
 	for (; k + 1 < iw && k / 2 < c->nw; k += 2)

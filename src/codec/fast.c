@@ -157,10 +157,18 @@ typedef struct fop {
 		const struct fexpr *ex; /* EXPR */
 		const cmemo *mm;      /* MEMO */
 	};
-	const cfield *field;      /* BOOL..HEX, VAL, TVAL, EXPR; SUB: the bitset field */
+	/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field; ASSERT:
+	 * the assert */
+	const cfield *field;
 	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
-	const fsub *sub;          /* SUB: NULL when the root has several leaves */
-	const fsub *const *subs;  /* SUB: per leaf of a root with several (NULL: none) */
+	union {
+		const fsub *sub;      /* SUB: NULL when the root has several leaves */
+		const spec_bitset *dsowner; /* ASSERT: the bitset whose case has it */
+	};
+	union {
+		const fsub *const *subs; /* SUB: per leaf of a root with several (NULL: none) */
+		const cleaf *owner;   /* MEMO, ASSERT: the leaf whose field or assert it is */
+	};
 	uint64_t aval;            /* ASSERT */
 	unsigned depth, slots;    /* MEMO: the room Mesa's walk needs */
 } fop;
@@ -216,6 +224,14 @@ typedef struct finl {
 	 * (value & chk) == match, a plan table, every key input FK_BITS */
 	bool plain;
 	uint64_t chk;
+	/* For the issues a value may raise: the leaf whose field it is, the
+	 * field, and the nested leaf (NULL: a root with several) */
+	const cleaf *owner;
+	const cfield *field;
+	const cleaf *leaf;
+	/* Text before the field that its programs print first (absorb_text):
+	 * printed alone when no leaf matches.  NULL: none. */
+	const struct fop *pre;
 } finl;
 
 /* --------------------------------------------------------------- running */
@@ -380,12 +396,11 @@ static bool fast_bitset_field(cx *x, const fscope *s, const cstep *st, const cpo
 	    s->cused + mm->slots <= CODEC_CACHE_SLOTS) {
 		const cmemo_ent *e = &mm->ent[cx_get64(s->val, nw, f->f->low, f->f->high)];
 		if (!e->noleaf) {
-			if (e->nerr)
-				return false;
 			if (e->nl)
 				out_put(x->out, mm->pool + e->text, e->len);
 			else
 				fast_put(x->out, mm->pool + e->text, e->len);
+			memo_issues(x, mm, e, f->f);
 			return true;
 		}
 	}
@@ -399,13 +414,13 @@ static bool fast_bitset_field(cx *x, const fscope *s, const cstep *st, const cpo
 	} else {
 		cx_extract(s->val, f->f->low, f->f->high, w, nw);
 	}
-	const spec_bitset *hit[2];
-	if (classifier_run(c->cls[f->root_index], w, x->gen, hit, 2) != 1)
-		return false;
-	const spec_bitset *b = hit[0];
-	for (unsigned i = 0; i < nw && i < b->dontcare.nwords; i++)
-		if (b->dontcare.w[i] & w[i])
-			return false;
+	/* as display_bitset_field: issues recorded, nothing printed when
+	 * no single leaf matches */
+	const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
+	if (!b) {
+		cx_no_match_named(x, s->lf->name, f->f, w);
+		return true;
+	}
 	ns.lf = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
 	if (!ns.lf || CODEC_CACHE_SLOTS - s->cused < ns.lf->nex)
 		return false;
@@ -542,18 +557,42 @@ static bool fast_scope(cx *x, fscope *s)
 				uint64_t v[CODEC_MAX_WORDS];
 				cx_extract(s->val, a->f->low, a->f->high, v, x->c->nw);
 				if (memcmp(v, a->aval, x->c->nw * sizeof *v) != 0)
-					return false;
+					cx_assert_failed(x, lf->b, d->owner, a, v);
 			}
 		}
 	}
 	return fast_ops(x, s, pl->fops, pl->fops + pl->nfops);
 }
 
-/* The plan index of an F_INLINE op's nested scope, or -1: give up
- * (its leaf does not match, don't-care bits are set, a limit is met, a
- * param is wider than its plan assumed). */
-static __attribute__((noinline)) int inline_plan_slow(const cx *x, const fscope *s,
-                                                      const fop *op, const finl **which)
+/* A nested field's value v that matches no single leaf of its root, as
+ * display_bitset_field has it: the issues recorded (an ambiguity, then
+ * no match) and nothing printed.  False: a leaf matches after all. */
+static __attribute__((noinline)) bool fast_no_match(cx *x, const cleaf *owner, const cfield *f,
+                                                    uint64_t v)
+{
+	uint64_t w[CODEC_MAX_WORDS];
+	w[0] = v;
+	for (unsigned i = 1; i < x->c->nw; i++)
+		w[i] = 0;
+	if (cx_find_bitset(x, f->root_index, w))
+		return false;
+	cx_no_match_named(x, owner->name, f->f, w);
+	return true;
+}
+
+/* What inline_plan_index returns when there is no plan to run. */
+enum {
+	FAST_INL_BAIL = -1,  /* give up */
+	FAST_INL_OPEN = -2,  /* open the scope (orig) */
+	FAST_INL_NONE = -3,  /* no leaf matched: issues recorded, nothing to print */
+};
+
+/* The plan index of an F_INLINE op's nested scope, or a FAST_INL_*: a
+ * value that matches no leaf is FAST_INL_NONE, don't-care bits are an
+ * issue; it gives up when a limit is met or a param is wider than its
+ * plan assumed. */
+static __attribute__((noinline)) int inline_plan_slow(cx *x, const fscope *s, const fop *op,
+                                                      const finl **which)
 {
 	const finl *in = op->inl;
 	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
@@ -565,19 +604,26 @@ static __attribute__((noinline)) int inline_plan_slow(const cx *x, const fscope 
 			w[i] = 0;
 		const spec_bitset *hit[2];
 		if (classifier_run(in->cls, w, x->gen, hit, 2) != 1)
-			return -1;
+			return fast_no_match(x, in->owner, in->field, v) ? FAST_INL_NONE : FAST_INL_BAIL;
 		size_t li = 0;
 		while (li < in->root->nleaves && in->root->leaves[li] != hit[0])
 			li++;
 		if (li == in->root->nleaves || !in->alt[li])
-			return in->orig ? -2 : -1; /* -2: open the scope */
+			return in->orig ? FAST_INL_OPEN : FAST_INL_BAIL;
 		in = in->alt[li];
 	}
 	*which = in;
-	if ((v & in->mask) != in->match || (v & in->dontcare) ||
-	    x->gen - in->gmin > in->gmax - in->gmin || s->depth + in->depth >= CODEC_MAX_SCOPES ||
-	    s->cused + in->slots > CODEC_CACHE_SLOTS)
-		return -1;
+	if ((v & in->mask) != in->match || x->gen - in->gmin > in->gmax - in->gmin)
+		return fast_no_match(x, in->owner, in->field, v) ? FAST_INL_NONE : FAST_INL_BAIL;
+	if (s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
+		return FAST_INL_BAIL;
+	if (v & in->dontcare) {
+		uint64_t dc[CODEC_MAX_WORDS];
+		dc[0] = v & in->dontcare;
+		for (unsigned i = 1; i < x->c->nw; i++)
+			dc[i] = 0;
+		cx_dontcare_set(x, in->leaf->b, dc);
+	}
 	if (!in->ps->tab)
 		return 0;
 	uint32_t key = 0;
@@ -591,21 +637,20 @@ static __attribute__((noinline)) int inline_plan_slow(const cx *x, const fscope 
 		} else if (k->kind == FK_TAB) {
 			kv = vtab_value(k->vt, s->val);
 			if (kv >> k->width)
-				return -1;
+				return FAST_INL_BAIL;
 		} else {
 			kv = (s->val[k->word] >> k->shift) & k->mask;
 			if (k->kind == FK_PARAM && (kv >> k->width))
-				return -1;
+				return FAST_INL_BAIL;
 		}
 		key |= (uint32_t)kv << k->at;
 	}
 	uint8_t idx = in->ps->tab[key];
-	return idx == 0xff ? -1 : idx;
+	return idx == 0xff ? FAST_INL_BAIL : idx;
 }
 
 /* inline_plan_slow, for the plain inlines without a call. */
-static inline int inline_plan_index(const cx *x, const fscope *s, const fop *op,
-                                    const finl **which)
+static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const finl **which)
 {
 	const finl *in = op->inl;
 	if (!in->plain)
@@ -614,13 +659,25 @@ static inline int inline_plan_index(const cx *x, const fscope *s, const fop *op,
 	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
 	if ((v & in->chk) != in->match || x->gen - in->gmin > in->gmax - in->gmin ||
 	    s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
-		return -1;
+		return inline_plan_slow(x, s, op, which);
 	uint32_t key = 0;
 	for (unsigned i = 0; i < in->nin; i++)
 		key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
 		       << in->in[i].at;
 	uint8_t idx = in->ps->tab[key];
-	return idx == 0xff ? -1 : idx;
+	return idx == 0xff ? FAST_INL_BAIL : idx;
+}
+
+/* An F_ASSERT op over the value v of its bits: an issue when it fails. */
+static inline void fast_assert(cx *x, const fop *op, uint64_t v)
+{
+	if (v != op->aval) {
+		uint64_t w[CODEC_MAX_WORDS];
+		w[0] = v;
+		for (unsigned i = 1; i < x->c->nw; i++)
+			w[i] = 0;
+		cx_assert_failed(x, op->owner->b, op->dsowner, op->field, w);
+	}
 }
 
 /* The ops fast_ops does not expect often. */
@@ -634,15 +691,19 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 		return fast_sub(x, s, op);
 	case F_MEMO: {
 		/* the padding is done */
-		const cmemo_ent *e = &op->mm->ent[(s->val[op->word] >> op->shift) & op->mask];
-		if (e->noleaf || e->nerr || s->depth + op->depth > CODEC_MAX_SCOPES ||
-		    s->cused + op->slots > CODEC_CACHE_SLOTS)
+		uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+		const cmemo_ent *e = &op->mm->ent[v];
+		if (s->depth + op->depth > CODEC_MAX_SCOPES || s->cused + op->slots > CODEC_CACHE_SLOTS)
 			return false;
+		if (e->noleaf)
+			return fast_no_match(x, op->owner, op->field, v);
 		out_put(o, op->mm->pool + e->text, e->len);
+		memo_issues(x, op->mm, e, op->field->f);
 		return true;
 	}
 	case F_ASSERT:
-		return ((s->val[op->word] >> op->shift) & op->mask) == op->aval;
+		fast_assert(x, op, (s->val[op->word] >> op->shift) & op->mask);
+		return true;
 	case F_VAL:
 		out_pad(o, op->align);
 		cx_print_value(x, op->field, (s->val[op->word] >> op->shift) & op->mask);
@@ -803,7 +864,12 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc, const fop *end)
 				end = pc + in->nprog[idx];
 				continue;
 			}
-			if (idx == -2 ? !fast_sub(x, s, op->inl->orig)
+			if (idx == FAST_INL_NONE) {
+				if (op->inl->pre)
+					fast_put(o, op->inl->pre->text, op->inl->pre->len);
+				continue;
+			}
+			if (idx == FAST_INL_OPEN ? !fast_sub(x, s, op->inl->orig)
 			    : idx < 0 ? true
 			    : !in->prog[idx] ? !fast_sub(x, s, in->orig)
 			                     : !fast_ops(x, s, in->prog[idx], in->prog[idx] + in->nprog[idx]))
@@ -842,7 +908,10 @@ static bool display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 		return false;
 	if (o->f && o->cap - o->len < 1024)
 		cx_out_flush(o);
-	cx_out saved = *o;
+	/* nothing is flushed while held: these are all that can change */
+	size_t len = o->len, total = o->total;
+	unsigned col = o->col;
+	bool over = o->over;
 	fscope s; /* not zeroed: pval and pfield are read only where bound */
 	s.lf = lf;
 	s.val = w;
@@ -852,11 +921,19 @@ static bool display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	s.pl = NULL;
 	s.truth = s.known = 0;
 	s.pbound = 0;
+	unsigned nerr = x->nerr, issues = x->issues;
 	o->hold = true;
 	bool done = fast_scope(x, &s);
 	o->hold = false;
-	if (!done)
-		*o = saved; /* gave up: take it all back */
+	if (!done) {
+		/* gave up: take it all back */
+		o->len = len;
+		o->total = total;
+		o->col = col;
+		o->over = over;
+		x->nerr = nerr;
+		x->issues = issues;
+	}
 	return done;
 }
 
@@ -1811,7 +1888,7 @@ static uint64_t low_mask(unsigned width)
 	return width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1;
 }
 
-static const finl *make_inline(fast_build *F, const fop *sop,
+static const finl *make_inline(fast_build *F, const cleaf *lf, const fop *sop,
                                const fmap *pm);
 static void merge_program(fast_build *F, fop *ops, uint32_t *n);
 static void absorb_texts(fast_build *F, fop *ops, uint32_t *n);
@@ -1849,7 +1926,7 @@ static fop memo_op(const fast_build *F, const cleaf *lf, const fop *sop, uint8_t
 		return (fop){.kind = F_BAIL};
 	return (fop){.kind = F_MEMO, .word = word, .shift = shift, .mask = sop->mask,
 	             .align = sop->align, .mm = mm, .depth = depth + 1 + mm->depth,
-	             .slots = slots + mm->slots};
+	             .slots = slots + mm->slots, .field = f, .owner = lf};
 }
 
 /* Where each bit of a value comes from, while gather_expr runs its
@@ -2091,7 +2168,7 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 				*r = mo;
 				break;
 			}
-			const finl *in = make_inline(F, op, m);
+			const finl *in = make_inline(F, lf, op, m);
 			if (!in)
 				return false;
 			*r = (fop){.kind = F_INLINE, .word = word, .shift = shift, .mask = op->mask,
@@ -2135,15 +2212,15 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 
 /* The inline of op sop (an F_SUB of leaf lf, whose bits m maps to the
  * running scope's; NULL: lf is the running scope), or NULL. */
-static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *sb,
-                                    const fmap *pm);
+static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *sop,
+                                    const fsub *sb, const fmap *pm);
 
-/* The inline of op sop (an F_SUB of a leaf whose bits m maps to the
- * running scope's; NULL: it is the running scope), or NULL. */
-static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
+/* The inline of op sop (an F_SUB of leaf lf, whose bits pm maps to the
+ * running scope's; NULL: lf is the running scope), or NULL. */
+static const finl *make_inline(fast_build *F, const cleaf *lf, const fop *sop, const fmap *pm)
 {
 	if (sop->sub || !sop->subs)
-		return make_inline_leaf(F, sop, sop->sub, pm);
+		return make_inline_leaf(F, lf, sop, sop->sub, pm);
 	const cfield *f = sop->field;
 	const spec_root *root = f->root;
 	finl *in = codec_alloc(F->c, sizeof *in);
@@ -2154,7 +2231,7 @@ static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
 	}
 	bool any = false;
 	for (size_t i = 0; i < root->nleaves && F->ok; i++) {
-		alt[i] = make_inline_leaf(F, sop, sop->subs[i], pm);
+		alt[i] = make_inline_leaf(F, lf, sop, sop->subs[i], pm);
 		any |= alt[i] != NULL;
 	}
 	if (!any)
@@ -2162,13 +2239,15 @@ static const finl *make_inline(fast_build *F, const fop *sop, const fmap *pm)
 	in->cls = F->c->cls[f->root_index];
 	in->root = root;
 	in->alt = alt;
+	in->owner = lf;
+	in->field = f;
 	in->orig = pm ? NULL : sop; /* a leaf not inlined opens its scope */
 	return in;
 }
 
-/* The inline of op sop for the nested scope of leaf sb->only. */
-static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *sb,
-                                    const fmap *pm)
+/* The inline of op sop of leaf lf for the nested scope of leaf sb->only. */
+static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *sop,
+                                    const fsub *sb, const fmap *pm)
 {
 	if (!sb || !F->ok)
 		return NULL;
@@ -2228,6 +2307,9 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 		F->ok = false;
 		return NULL;
 	}
+	in->owner = lf;
+	in->field = sop->field;
+	in->leaf = L;
 	in->match = sb->match;
 	in->mask = sb->mask;
 	in->dontcare = sb->dontcare;
@@ -2336,7 +2418,8 @@ static const finl *make_inline_leaf(fast_build *F, const fop *sop, const fsub *s
 					if (a->aval[q])
 						return NULL;
 				fop *r = &out[n++];
-				*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0]};
+				*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0],
+				           .field = a, .owner = L, .dsowner = L->ds[d].owner};
 				if (!map_range(&cm, a->f->low, aw, &r->word, &r->shift))
 					return NULL;
 			}
@@ -2635,7 +2718,16 @@ static const finl *absorb_text(fast_build *F, const finl *in, const fop *t)
 		F->ok = false;
 		return NULL;
 	}
+	if (in->pre)
+		return NULL; /* one text only */
 	*r = *in;
+	fop *pre = codec_alloc(F->c, sizeof *pre);
+	if (!pre) {
+		F->ok = false;
+		return NULL;
+	}
+	*pre = *t;
+	r->pre = pre;
 	if (in->cls) {
 		const finl **alt = codec_alloc(F->c, in->root->nleaves * sizeof *alt);
 		if (!alt) {
@@ -2714,7 +2806,7 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, u
 			out[i] = mo;
 			continue;
 		}
-		const finl *in = make_inline(F, op, NULL);
+		const finl *in = make_inline(F, lf, op, NULL);
 		if (in)
 			out[i] = (fop){.kind = F_INLINE, .word = op->word, .shift = op->shift,
 			               .mask = op->mask, .align = op->align, .inl = in};

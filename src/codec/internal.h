@@ -410,8 +410,27 @@ void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
               const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Mesa's BITSET_FORMAT of words: the model's width in hex, high word first. */
 void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len);
+/* The 8 hex digits of v, most significant first, as the bytes of the
+ * result in memory order (store it with memcpy): each nibble spread to a
+ * byte and turned into its digit at once. */
+static inline uint64_t cx_hex8(uint32_t v, bool upper)
+{
+	uint64_t x = v;
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full; /* byte i: nibble i */
+	uint64_t letter = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + letter * (upper ? 'A' - '9' - 1 : 'a' - '9' - 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return x; /* byte 0, the most significant nibble's, comes first */
+#else
+	return __builtin_bswap64(x);
+#endif
+}
 /* find_bitset: the single matching leaf, or NULL (issues recorded). */
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w);
+/* The issue of leaf b's don't-care bits dc (its words) being set. */
+void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc);
 /* Opens a scope for leaf over words w (copied, unless w is cx_next_val). */
 cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64_t *w,
                   const int *plk);
@@ -451,8 +470,15 @@ const cstep *cx_resolve(cx *x, cx_scope *s, uint32_t name, int lk, cx_scope **wh
                         uint64_t *val);
 /* The error of a bitset field whose bits match no leaf of its root. */
 void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint64_t *w);
+/* The same, for field f of the leaf named leaf_name. */
+void cx_no_match_named(cx *x, const char *leaf_name, const spec_field *f, const uint64_t *w);
 /* Checks assert a of case d over the scope's bits (an issue if it fails). */
 void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a);
+/* The issue of assert a of owner failing in a scope of leaf with value v. */
+void cx_assert_failed(cx *x, const spec_bitset *leaf, const spec_bitset *owner, const cfield *a,
+                      const uint64_t *v);
+/* An issue whose text is given whole. */
+void cx_issue_text(cx *x, codec_issue_kind kind, const spec_field *f, const char *text);
 /* find_display: the display's step (asserts checked), or NULL. */
 const cdstep *cx_find_display(cx *x, cx_scope *s);
 void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw);

@@ -89,16 +89,35 @@ static inline void out_i64(cx_out *o, int64_t v, bool plus)
 	out_u64(o, (uint64_t)v);
 }
 
+/* v in hex without leading zeros: the digits stay in registers and are
+ * stored whole (a copy through memory would read back stores of another
+ * size, which the CPU forwards slowly). */
 static inline void out_hex(cx_out *o, uint64_t v, bool upper)
 {
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	uint64_t lo = cx_hex8((uint32_t)v, upper);
+	unsigned digits = v ? (67u - (unsigned)__builtin_clzll(v)) / 4 : 1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (o->len + 16 < o->cap) {
+		char *d = o->buf + o->len;
+		if (digits > 8) {
+			uint64_t hi = cx_hex8((uint32_t)(v >> 32), upper) >> 8 * (16 - digits);
+			memcpy(d, &hi, 8);
+			memcpy(d + digits - 8, &lo, 8);
+		} else {
+			lo >>= 8 * (8 - digits);
+			memcpy(d, &lo, 8);
+		}
+		o->len += digits;
+		o->total += digits;
+		o->col += digits;
+		return;
+	}
+#endif
 	char b[16];
-	char *p = b + sizeof b;
-	do {
-		*--p = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	out_raw(o, p, (size_t)(b + sizeof b - p));
+	uint64_t hi = cx_hex8((uint32_t)(v >> 32), upper);
+	memcpy(b, &hi, 8);
+	memcpy(b + 8, &lo, 8);
+	out_raw(o, b + 16 - digits, digits);
 }
 
 static inline void out_fmt_float(cx_out *o, double d)
@@ -109,6 +128,13 @@ static inline void out_fmt_float(cx_out *o, double d)
 		n = snprintf(b, sizeof b, "%f", d);
 	if (n > 0)
 		out_raw(o, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
+}
+
+/* The issues a memoised nested field's rendering raised (field f). */
+static inline void memo_issues(cx *x, const cmemo *mm, const cmemo_ent *e, const spec_field *f)
+{
+	for (unsigned i = 0; i < e->nerr; i++)
+		cx_issue_text(x, CODEC_NO_MATCH, f, mm->pool + mm->errs[e->err0 + i].text);
 }
 
 /* A display op that prints no field: literal text, alignment, {NAME}. */
