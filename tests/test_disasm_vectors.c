@@ -652,8 +652,8 @@ static double f32_of(uint32_t u)
 }
 
 /* Hex digits come 8 at a time from bit arithmetic (cx_hex8): each value
- * prints as printf's %x / %X / %llx do, without leading zeros
- * (out_hex), and as Mesa's fixed-width words (cx_hex). */
+ * prints as printf's %llx / %llX / %X do, without leading zeros (out_hex,
+ * out_hex32_upper), and as Mesa's fixed-width words (cx_hex). */
 static size_t hex_bad;
 
 static void hex_check(uint64_t v)
@@ -667,6 +667,12 @@ static void hex_check(uint64_t v)
 		if (strcmp(want, got) && hex_bad++ < 5)
 			fprintf(stderr, "out_hex(%llx, %d): \"%s\"\n", (unsigned long long)v, upper, got);
 	}
+	snprintf(want, sizeof want, "%X", (unsigned)(uint32_t)v);
+	cx_out o32 = {.buf = got, .cap = sizeof got};
+	out_hex32_upper(&o32, (uint32_t)v);
+	got[o32.len] = '\0';
+	if (strcmp(want, got) && hex_bad++ < 5)
+		fprintf(stderr, "out_hex32_upper(%08x): \"%s\"\n", (unsigned)(uint32_t)v, got);
 	uint64_t d = cx_hex8((uint32_t)v, false);
 	memcpy(got, &d, 8);
 	got[8] = '\0';

@@ -58,12 +58,12 @@ static char *issue_text(cx *x, size_t *cap)
 	return x->err[x->nerr];
 }
 
-/* Keeps the issue whose text was just written. */
+/* Keeps the issue whose text (len characters) was just written. */
 static void issue_keep(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
-                       const spec_bitset *other, const spec_field *f, uint64_t bits)
+                       const spec_bitset *other, const spec_field *f, uint64_t bits, size_t len)
 {
 	if (x->mode != CX_DECODE) {
-		x->nerr++;
+		x->errlen[x->nerr++] = (uint32_t)len;
 		return;
 	}
 	codec_decoded *d = x->dec;
@@ -90,31 +90,40 @@ void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(t, cap, fmt, ap);
+	int n = vsnprintf(t, cap, fmt, ap);
 	va_end(ap);
-	issue_keep(x, kind, leaf, other, f, bits);
+	issue_keep(x, kind, leaf, other, f, bits,
+	           n < 0 ? strlen(t) : (size_t)n < cap ? (size_t)n : cap - 1);
 }
+
+/* A piece of an issue's text and its length. */
+typedef struct piece {
+	const char *s;
+	size_t n;
+} piece;
+#define PIECE(lit) {(lit), sizeof(lit) - 1}
+#define PIECE_STR(str) {(str), strlen(str)}
 
 /* cx_issue with the text given as pieces to join: on random words most
  * instructions raise one of these, and joining is much cheaper than
  * printf. */
 static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
                          const spec_bitset *other, const spec_field *f, uint64_t bits,
-                         const char *const *parts, size_t n)
+                         const piece *parts, size_t n)
 {
 	size_t cap, len = 0;
 	char *t = issue_text(x, &cap);
 	if (!t)
 		return;
 	for (size_t i = 0; i < n && len + 1 < cap; i++) {
-		size_t k = strlen(parts[i]);
+		size_t k = parts[i].n;
 		if (k > cap - 1 - len)
 			k = cap - 1 - len;
-		memcpy(t + len, parts[i], k);
+		memcpy(t + len, parts[i].s, k);
 		len += k;
 	}
 	t[len] = '\0';
-	issue_keep(x, kind, leaf, other, f, bits);
+	issue_keep(x, kind, leaf, other, f, bits, len);
 }
 
 static const char *utoa_into(char *buf, size_t cap, unsigned v)
@@ -128,7 +137,7 @@ static const char *utoa_into(char *buf, size_t cap, unsigned v)
 	return p;
 }
 
-void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
+size_t cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t k = 0;
@@ -139,7 +148,7 @@ void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 			memcpy(buf + k, &d, 8);
 		}
 		buf[k] = '\0';
-		return;
+		return k;
 	}
 	for (unsigned i = x->c->hexw; i-- > 0;) {
 		uint32_t v = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
@@ -147,8 +156,11 @@ void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 			if (k + 1 < len)
 				buf[k++] = digits[(v >> s) & 15];
 	}
-	if (len)
-		buf[k < len ? k : len - 1] = '\0';
+	if (!len)
+		return 0;
+	k = k < len ? k : len - 1;
+	buf[k] = '\0';
+	return k;
 }
 
 void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw)
@@ -183,8 +195,9 @@ void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, u
 __attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc)
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
-	cx_hex(x, dc, hex, sizeof hex);
-	const char *parts[] = {"dontcare bits in ", spec_display_name(b), ": ", hex};
+	size_t nh = cx_hex(x, dc, hex, sizeof hex);
+	const piece parts[] = {PIECE("dontcare bits in "), PIECE_STR(spec_display_name(b)),
+	                       PIECE(": "), {hex, nh}};
 	issue_joined(x, CODEC_DONTCARE_SET, b, NULL, NULL, dc[0], parts, 4);
 }
 
@@ -594,12 +607,18 @@ __attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
                                                 const uint64_t *v)
 {
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
-	cx_hex(x, v, h1, sizeof h1);
-	cx_hex(x, a->aval, h2, sizeof h2);
+	size_t n1 = cx_hex(x, v, h1, sizeof h1), n2 = cx_hex(x, a->aval, h2, sizeof h2);
 	char lo[16], hi[16];
-	const char *parts[] = {"WARNING: unexpected bits[", utoa_into(lo, sizeof lo, a->f->low),
-	                       ":", utoa_into(hi, sizeof hi, a->f->high), "] in ",
-	                       spec_display_name(owner), ": ", h1, " vs ", h2};
+	const piece parts[] = {PIECE("WARNING: unexpected bits["),
+	                       PIECE_STR(utoa_into(lo, sizeof lo, a->f->low)),
+	                       PIECE(":"),
+	                       PIECE_STR(utoa_into(hi, sizeof hi, a->f->high)),
+	                       PIECE("] in "),
+	                       PIECE_STR(spec_display_name(owner)),
+	                       PIECE(": "),
+	                       {h1, n1},
+	                       PIECE(" vs "),
+	                       {h2, n2}};
 	issue_joined(x, CODEC_ASSERT_MISMATCH, leaf, NULL, a->f, v[0], parts, 10);
 }
 
@@ -607,8 +626,9 @@ __attribute__((noinline)) void cx_no_match_named(cx *x, const char *leaf_name,
                                                  const spec_field *f, const uint64_t *w)
 {
 	char hex[CODEC_MAX_WORDS * 16 + 1];
-	cx_hex(x, w, hex, sizeof hex);
-	const char *parts[] = {"no match: FIELD: '", leaf_name, ".", f->name, "': ", hex};
+	size_t nh = cx_hex(x, w, hex, sizeof hex);
+	const piece parts[] = {PIECE("no match: FIELD: '"), PIECE_STR(leaf_name), PIECE("."),
+	                       PIECE_STR(f->name), PIECE("': "), {hex, nh}};
 	issue_joined(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], parts, 6);
 }
 
@@ -619,7 +639,8 @@ void cx_no_match_field(cx *x, const cx_scope *s, const spec_field *f, const uint
 
 void cx_issue_text(cx *x, codec_issue_kind kind, const spec_field *f, const char *text)
 {
-	issue_joined(x, kind, NULL, NULL, f, 0, &text, 1);
+	const piece p = PIECE_STR(text);
+	issue_joined(x, kind, NULL, NULL, f, 0, &p, 1);
 }
 
 void cx_check_assert(cx *x, cx_scope *s, const cdstep *d, const cfield *a)

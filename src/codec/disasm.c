@@ -441,7 +441,7 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	case CODEC_NO_MATCH_IR3:
 		out_raw(o, "raw 0x", 6);
 		for (unsigned i = 0; i < x->c->instr_words; i++)
-			out_hex(o, words[i], true);
+			out_hex32_upper(o, words[i]);
 		break;
 	case CODEC_NO_MATCH_AFUC: {
 		char b[16];
@@ -510,7 +510,7 @@ static bool disasm_instr(cx *x, const uint32_t *words, const codec_disasm_option
 			for (unsigned i = 0; i < x->nerr; i++) {
 				if (i)
 					out_put(o, ", ", 2);
-				out_str(o, x->err[i]);
+				out_put(o, x->err[i], x->errlen[i]);
 			}
 		}
 		x->nerr = 0;
@@ -632,7 +632,7 @@ size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *
 		for (unsigned i = 0; i < x.nerr; i++) {
 			if (i)
 				out_put(&o, ", ", 2);
-			out_str(&o, x.err[i]);
+			out_put(&o, x.err[i], x.errlen[i]);
 		}
 	}
 	buf[o.len < len ? o.len : len - 1] = '\0';

@@ -613,7 +613,9 @@ static __attribute__((noinline)) int inline_plan_slow(cx *x, const fscope *s, co
 		in = in->alt[li];
 	}
 	*which = in;
-	if ((v & in->mask) != in->match || x->gen - in->gmin > in->gmax - in->gmin)
+	/* a leaf's mask may cover its don't-care bits: they match anything */
+	if ((v & in->mask & ~in->dontcare) != (in->match & ~in->dontcare) ||
+	    x->gen - in->gmin > in->gmax - in->gmin)
 		return fast_no_match(x, in->owner, in->field, v) ? FAST_INL_NONE : FAST_INL_BAIL;
 	if (s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
 		return FAST_INL_BAIL;

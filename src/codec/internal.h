@@ -399,6 +399,7 @@ typedef struct cx {
 	/* errors of the current line (Mesa keeps 4) */
 	unsigned nerr;
 	char err[CODEC_MAX_ERRORS][CODEC_ERR_LEN];
+	uint32_t errlen[CODEC_MAX_ERRORS]; /* strlen of each */
 	unsigned issues;           /* every issue recorded, kept or not */
 	/* CX_DECODE */
 	codec_decoded *dec;
@@ -408,8 +409,9 @@ void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen);
 void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
               const spec_bitset *other, const spec_field *f, uint64_t bits,
               const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-/* Mesa's BITSET_FORMAT of words: the model's width in hex, high word first. */
-void cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len);
+/* Mesa's BITSET_FORMAT of words: the model's width in hex, high word
+ * first; the length written. */
+size_t cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len);
 /* The 8 hex digits of v, most significant first, as the bytes of the
  * result in memory order (store it with memcpy): each nibble spread to a
  * byte and turned into its digit at once. */

@@ -89,35 +89,48 @@ static inline void out_i64(cx_out *o, int64_t v, bool plus)
 	out_u64(o, (uint64_t)v);
 }
 
-/* v in hex without leading zeros: the digits stay in registers and are
- * stored whole (a copy through memory would read back stores of another
- * size, which the CPU forwards slowly). */
-static inline void out_hex(cx_out *o, uint64_t v, bool upper)
+/* The last n (1 to 8) of the 8 digits cx_hex8 made: they stay in a
+ * register and are stored whole (a copy through memory would read back
+ * stores of another size, which the CPU forwards slowly). */
+static inline void out_hex_tail(cx_out *o, uint64_t d, unsigned n)
 {
-	uint64_t lo = cx_hex8((uint32_t)v, upper);
-	unsigned digits = v ? (67u - (unsigned)__builtin_clzll(v)) / 4 : 1;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (o->len + 16 < o->cap) {
-		char *d = o->buf + o->len;
-		if (digits > 8) {
-			uint64_t hi = cx_hex8((uint32_t)(v >> 32), upper) >> 8 * (16 - digits);
-			memcpy(d, &hi, 8);
-			memcpy(d + digits - 8, &lo, 8);
-		} else {
-			lo >>= 8 * (8 - digits);
-			memcpy(d, &lo, 8);
-		}
-		o->len += digits;
-		o->total += digits;
-		o->col += digits;
+	if (o->len + 8 < o->cap) {
+		d >>= 8 * (8 - n);
+		memcpy(o->buf + o->len, &d, 8);
+		o->len += n;
+		o->total += n;
+		o->col += n;
 		return;
 	}
 #endif
-	char b[16];
-	uint64_t hi = cx_hex8((uint32_t)(v >> 32), upper);
-	memcpy(b, &hi, 8);
-	memcpy(b + 8, &lo, 8);
-	out_raw(o, b + 16 - digits, digits);
+	char b[8];
+	memcpy(b, &d, 8);
+	out_raw(o, b + 8 - n, n);
+}
+
+/* The hex digits of a 32-bit v without leading zeros. */
+static inline unsigned hex_digits32(uint32_t v)
+{
+	return v ? (35u - (unsigned)__builtin_clz(v)) / 4 : 1;
+}
+
+/* v in hex without leading zeros. */
+static inline void out_hex(cx_out *o, uint64_t v, bool upper)
+{
+	uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
+	if (hi) {
+		out_hex_tail(o, cx_hex8(hi, upper), hex_digits32(hi));
+		out_hex_tail(o, cx_hex8(lo, upper), 8);
+	} else {
+		out_hex_tail(o, cx_hex8(lo, upper), hex_digits32(lo));
+	}
+}
+
+/* A 32-bit v in upper-case hex without leading zeros (ir3's raw words). */
+static inline void out_hex32_upper(cx_out *o, uint32_t v)
+{
+	out_hex_tail(o, cx_hex8(v, true), hex_digits32(v));
 }
 
 static inline void out_fmt_float(cx_out *o, double d)
