@@ -37,6 +37,7 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 /* Bytes readable past the end of every enum display in cenum.dense and
  * of a memo's pool: fast.c copies short texts as whole blocks. */
 #define CODEC_TEXT_PAD 32u
+#define CODEC_DEC_N    1000u
 
 typedef struct cenum {
 	const spec_enum *e;
@@ -335,6 +336,9 @@ struct codec {
 	/* fast.c gathers a segment's key with the CPU's bit extraction
 	 * (x86's pext), where it is fast */
 	bool pext;
+	/* fast.c: the decimal text of each value below CODEC_DEC_N, 4 bytes
+	 * apart (NUL padded), CODEC_TEXT_PAD bytes readable past the last */
+	const char *dec;
 };
 
 int codec_lookup_find(const cleaf *lf, uint32_t name);
