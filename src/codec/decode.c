@@ -213,15 +213,16 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 		return NULL;
 	}
 	const spec_bitset *b = hit[0];
-	unsigned nw = x->c->nw;
-	uint64_t dc[CODEC_MAX_WORDS];
-	bool any = false;
-	for (unsigned i = 0; i < nw; i++) {
-		dc[i] = i < b->dontcare.nwords ? b->dontcare.w[i] & w[i] : 0;
-		any |= dc[i] != 0;
-	}
-	if (any)
+	unsigned nw = x->c->nw, ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
+	uint64_t any = 0;
+	for (unsigned i = 0; i < ndc; i++)
+		any |= b->dontcare.w[i] & w[i];
+	if (any) {
+		uint64_t dc[CODEC_MAX_WORDS];
+		for (unsigned i = 0; i < nw; i++)
+			dc[i] = i < ndc ? b->dontcare.w[i] & w[i] : 0;
 		cx_dontcare_set(x, b, dc);
+	}
 	return b;
 }
 

@@ -19,13 +19,15 @@
  * - merging: neighbouring bit-printing ops of a program become one
  *   segment again, and text before an inlined field joins its programs.
  *
- * Anything a plan does not settle, and anything that would raise an
- * issue (a failed assert, a nested field that matches no leaf or
- * several, don't-care bits, a limit met), gives up: the output is taken
- * back and the instruction goes the general way (disasm.c), which
- * produces the same text when there is nothing to report.  The tests
- * compare the two on every vector, on mutated and random words and on
- * words seeded from every leaf.
+ * The issues the general way would record on the way (a failed assert,
+ * a nested field that matches no leaf or several, don't-care bits, a
+ * memoised field's own issues) are recorded as it records them, in the
+ * same order.  Anything a plan does not settle (an override that cannot
+ * be decided yet, an unbound param, an expression error, a limit met)
+ * gives up: the output and the issues are taken back and the instruction
+ * goes the general way (disasm.c), which produces the same text.  The
+ * tests compare the two on every vector, on mutated and random words and
+ * on words seeded from every leaf.
  */
 #include "out.h"
 
@@ -935,9 +937,10 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 #pragma GCC diagnostic pop
 #endif
 
-/* Leaf b's display over words w straight through; false (nothing
- * printed) when the plans do not cover it or it would raise an issue. */
-static bool display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
+/* Leaf b's display over words w straight through, its issues recorded;
+ * false (nothing printed, no issue kept) when it gives up. */
+static inline __attribute__((always_inline)) bool
+display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 {
 	const codec *c = x->c;
 	cx_out *o = x->out;
