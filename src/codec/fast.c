@@ -227,6 +227,10 @@ typedef struct finl {
 	 * (value & chk) == match, a plan table, every key input FK_BITS */
 	bool plain;
 	uint64_t chk;
+	/* plain: the key by one bit extraction per word, as a segment's
+	 * (np > 0: in key order, see fseg) */
+	uint8_t np, pw[2], pn0;
+	uint64_t pm[2];
 	/* For the issues a value may raise: the leaf whose field it is, the
 	 * field, and the nested leaf (NULL: a root with several) */
 	const cleaf *owner;
@@ -666,9 +670,14 @@ static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const
 	    s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
 		return inline_plan_slow(x, s, op, which);
 	uint32_t key = 0;
-	for (unsigned i = 0; i < in->nin; i++)
-		key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
-		       << in->in[i].at;
+	if (x->c->pext && in->np) {
+		key = (uint32_t)(fast_pext(s->val[in->pw[0]], in->pm[0]) |
+		                 fast_pext(s->val[in->pw[1]], in->pm[1]) << in->pn0);
+	} else {
+		for (unsigned i = 0; i < in->nin; i++)
+			key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
+			       << in->in[i].at;
+	}
 	uint8_t idx = in->ps->tab[key];
 	return idx == 0xff ? FAST_INL_BAIL : idx;
 }
@@ -2407,9 +2416,23 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 	}
 	in->nin = nk;
 	in->chk = in->mask | in->dontcare;
-	in->plain = ps->tab && !(in->match & ~in->mask) && !(in->mask & in->dontcare);
+	in->plain = ps->tab && !(in->match & ~in->mask) && !(in->mask & in->dontcare) &&
+	            nk <= FAST_SEG_INPUTS;
 	for (unsigned i = 0; i < nk; i++)
 		in->plain &= in->in[i].kind == FK_BITS;
+	if (in->plain) {
+		fseg g = {.nin = nk};
+		for (unsigned i = 0; i < nk; i++)
+			g.in[i] = (fseg_in){.word = in->in[i].word, .shift = in->in[i].shift,
+			                    .at = in->in[i].at, .mask = in->in[i].mask};
+		seg_pext_masks(&g);
+		in->np = g.np;
+		in->pw[0] = g.pw[0];
+		in->pw[1] = g.pw[1];
+		in->pn0 = g.pn0;
+		in->pm[0] = g.pm[0];
+		in->pm[1] = g.pm[1];
+	}
 	/* the same scope at the same bits elsewhere: its programs shared */
 	char sig[1024];
 	size_t sl = 0;
