@@ -67,16 +67,14 @@ typedef struct fseg_in {
 
 /* A segment's key has the bits it reads in order, lowest word and bit
  * first: the runs in[] place them (seg_canonical), and so does one bit
- * extraction per word, pm[0] of word pw[0] below pm[1] of word pw[1]
- * (np: how many are needed; 0: the runs must be used). */
+ * extraction per word (px; px.n 0: the runs must be used). */
 typedef struct fseg {
 	unsigned nin;
 	fseg_in in[FAST_SEG_INPUTS];
 	const uint32_t *ent;      /* per key: offset << 8 | length; FAST_NOSEG: give up */
 	const char *pool;
 	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
-	uint8_t np, pw[2], pn0;   /* pn0: bits of pm[0] */
-	uint64_t pm[2];
+	codec_pext px;
 } fseg;
 
 /* x86's pext, written out so that no compiler flag is needed: used only
@@ -98,6 +96,13 @@ static inline uint64_t fast_pext(uint64_t v, uint64_t mask)
 	return 0; /* never called: codec.pext is false */
 }
 #endif
+
+/* The key px gathers from words w (px->n > 0, the CPU's pext fast). */
+static inline uint32_t pext_key(const codec_pext *px, const uint64_t *w)
+{
+	return (uint32_t)(fast_pext(w[px->pw[0]], px->pm[0]) |
+	                  fast_pext(w[px->pw[1]], px->pm[1]) << px->pn0);
+}
 
 /* A derived value as a table over the few bits it reads. */
 typedef struct fvtab {
@@ -227,10 +232,8 @@ typedef struct finl {
 	 * (value & chk) == match, a plan table, every key input FK_BITS */
 	bool plain;
 	uint64_t chk;
-	/* plain: the key by one bit extraction per word, as a segment's
-	 * (np > 0: in key order, see fseg) */
-	uint8_t np, pw[2], pn0;
-	uint64_t pm[2];
+	/* plain: the key by bit extraction, as a segment's */
+	codec_pext px;
 	/* For the issues a value may raise: the leaf whose field it is, the
 	 * field, and the nested leaf (NULL: a root with several) */
 	const cleaf *owner;
@@ -546,6 +549,9 @@ static bool fast_scope(cx *x, fscope *s)
 			comb |= (unsigned)(r != 0) << i;
 		}
 		pl = ps->eidx[comb] == 0xff ? NULL : &ps->plans[ps->eidx[comb]];
+	} else if (ps->px.n && x->c->pext) {
+		uint32_t key = pext_key(&ps->px, s->val);
+		pl = ps->tab[key] == 0xff ? NULL : &ps->plans[ps->tab[key]];
 	} else {
 		pl = cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
 	}
@@ -670,9 +676,8 @@ static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const
 	    s->depth + in->depth >= CODEC_MAX_SCOPES || s->cused + in->slots > CODEC_CACHE_SLOTS)
 		return inline_plan_slow(x, s, op, which);
 	uint32_t key = 0;
-	if (x->c->pext && in->np) {
-		key = (uint32_t)(fast_pext(s->val[in->pw[0]], in->pm[0]) |
-		                 fast_pext(s->val[in->pw[1]], in->pm[1]) << in->pn0);
+	if (x->c->pext && in->px.n) {
+		key = pext_key(&in->px, s->val);
 	} else {
 		for (unsigned i = 0; i < in->nin; i++)
 			key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
@@ -848,9 +853,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			                 s->cused + g->slots > CODEC_CACHE_SLOTS))
 				return false;
 			uint32_t key;
-			if (pext && g->np) {
-				key = (uint32_t)(fast_pext(s->val[g->pw[0]], g->pm[0]) |
-				                 fast_pext(s->val[g->pw[1]], g->pm[1]) << g->pn0);
+			if (pext && g->px.n) {
+				key = pext_key(&g->px, s->val);
 			} else {
 				/* runs_key, its first run outside the loop (GCC's code
 				 * for this loop is better so) */
@@ -1433,7 +1437,7 @@ static uint64_t low_mask(unsigned width);
 /* The bit extractions of segment g, whose runs are in key order. */
 static void seg_pext_masks(fseg *g)
 {
-	g->np = 0;
+	g->px.n = 0;
 	unsigned at = 0, next = 0; /* the key's next bit; the lowest bit a run may start at */
 	for (unsigned i = 0; i < g->nin; i++) {
 		const fseg_in *in = &g->in[i];
@@ -1456,12 +1460,12 @@ static void seg_pext_masks(fseg *g)
 	}
 	if (!np)
 		return;
-	g->np = (uint8_t)np;
-	g->pw[0] = pw[0];
-	g->pw[1] = np == 2 ? pw[1] : pw[0];
-	g->pm[0] = pm[0];
-	g->pm[1] = np == 2 ? pm[1] : 0;
-	g->pn0 = (uint8_t)__builtin_popcountll(pm[0]);
+	g->px.n = (uint8_t)np;
+	g->px.pw[0] = pw[0];
+	g->px.pw[1] = np == 2 ? pw[1] : pw[0];
+	g->px.pm[0] = pm[0];
+	g->px.pm[1] = np == 2 ? pm[1] : 0;
+	g->px.pn0 = (uint8_t)__builtin_popcountll(pm[0]);
 }
 
 /* Segment g keyed by the bits it reads in order (a joined segment's
@@ -2426,12 +2430,7 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 			g.in[i] = (fseg_in){.word = in->in[i].word, .shift = in->in[i].shift,
 			                    .at = in->in[i].at, .mask = in->in[i].mask};
 		seg_pext_masks(&g);
-		in->np = g.np;
-		in->pw[0] = g.pw[0];
-		in->pw[1] = g.pw[1];
-		in->pn0 = g.pn0;
-		in->pm[0] = g.pm[0];
-		in->pm[1] = g.pm[1];
+		in->px = g.px;
 	}
 	/* the same scope at the same bits elsewhere: its programs shared */
 	char sig[1024];
@@ -2901,6 +2900,27 @@ bool codec_fast_set_pext(codec *c, bool on)
 	return c->pext;
 }
 
+/* A plan table's key by bit extraction, when every input is the scope's
+ * own bits (not a param, not the generation) and in key order. */
+static void plans_pext_masks(cplans *ps)
+{
+	ps->px.n = 0;
+	if (!ps->tab || !ps->nin || ps->nin > FAST_SEG_INPUTS)
+		return;
+	fseg g = {.nin = ps->nin};
+	unsigned at = 0;
+	for (unsigned i = 0; i < ps->nin; i++) {
+		const cplan_in *in = &ps->in[i];
+		if (in->slot != -1 || !in->width || in->low % 64 + in->width > 64)
+			return;
+		g.in[i] = (fseg_in){.word = (uint8_t)(in->low / 64), .shift = (uint8_t)(in->low % 64),
+		                    .at = (uint8_t)at, .mask = low_mask(in->width)};
+		at += in->width;
+	}
+	seg_pext_masks(&g);
+	ps->px = g.px;
+}
+
 bool codec_build_fast(codec *c)
 {
 	codec_fast_set_pext(c, true);
@@ -2923,6 +2943,7 @@ bool codec_build_fast(codec *c)
 			cplans *ps = (cplans *)lf->plan[v];
 			if (!ps)
 				continue;
+			plans_pext_masks(ps);
 			for (unsigned k = 0; k < ps->nplans && F.ok; k++)
 				compile_plan(&F, lf, v, (cplan *)&ps->plans[k]);
 		}

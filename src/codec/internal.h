@@ -262,6 +262,14 @@ typedef struct cplan_in {
 	unsigned low, width;
 } cplan_in;
 
+/* A key gathered by one bit extraction per word (x86's pext, fast.c):
+ * the bits pm[0] of word pw[0] below the bits pm[1] of word pw[1]; n:
+ * the words needed, 0 when the key's bits are not in key order. */
+typedef struct codec_pext {
+	uint8_t n, pw[2], pn0;    /* pn0: bits of pm[0] */
+	uint64_t pm[2];
+} codec_pext;
+
 typedef struct cplans {
 	unsigned nin;
 	cplan_in in[CODEC_PLAN_INPUTS];
@@ -279,6 +287,9 @@ typedef struct cplans {
 	unsigned ncase;
 	const int *cases;
 	uint8_t eidx[1u << CODEC_PLAN_EVAL];
+	/* fast.c: when every input is the scope's own bits, in key order,
+	 * the key by bit extraction */
+	codec_pext px;
 } cplans;
 
 /* Appends sz bytes at p to a signature of n bytes with room for cap:
