@@ -74,6 +74,9 @@ typedef struct fuzz_spec {
  * FUZZ_EXIT_SKIP when the file is absent, or 2 when it does not load;
  * prints why on stderr. */
 int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match);
+/* fuzz_spec_load, or exit with its code: most targets cannot run at all
+ * without their spec. */
+void fuzz_spec_load_or_exit(fuzz_spec *s, const char *spec, codec_no_match_style no_match);
 void fuzz_spec_free(fuzz_spec *s);
 
 /* The same spec seen through another root (a2xx's #cf, a Midgard part's

@@ -134,6 +134,13 @@ int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match
 	return rc;
 }
 
+void fuzz_spec_load_or_exit(fuzz_spec *s, const char *spec, codec_no_match_style no_match)
+{
+	int rc = fuzz_spec_load(s, spec, no_match);
+	if (rc)
+		exit(rc);
+}
+
 fuzz_spec fuzz_spec_view(const fuzz_spec *s, const spec_root *root)
 {
 	fuzz_spec v = *s;

@@ -140,9 +140,17 @@ isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(text_mesa_afuc SOURCE text.c
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c
+                     SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
+isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c
+                     SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
+isacheck_fuzz_target(straight_mesa_afuc SOURCE straight.c
+                     SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
 
 # Ours (isa/), each enabled when its file exists.
 isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC repo:isa/etnaviv.xml STRICT_SPEC
+                     REQUIRES isa/etnaviv.xml)
+isacheck_fuzz_target(straight_etnaviv SOURCE straight.c SPEC repo:isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)
 isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC repo:isa/a2xx.xml STRICT_SPEC
                      REQUIRES isa/a2xx.xml)

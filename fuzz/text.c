@@ -37,9 +37,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	int rc = fuzz_spec_load(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
-	if (rc)
-		exit(rc);
+	fuzz_spec_load_or_exit(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
 	const char *st = getenv("FUZZ_STATS");
 	if (st && *st && *st != '0')
 		atexit(print_tally);

@@ -1,0 +1,79 @@
+/*
+ * straight.c - fuzz target straight_<spec>: the codec's two ways of
+ * printing an instruction must agree.  Built once per spec (FUZZ_SPEC,
+ * FUZZ_TARGET from fuzz/targets.cmake).
+ *
+ * The codec prints most instructions straight through (src/codec/fast.c:
+ * display plans compiled into programs at load, nested fields inlined,
+ * issues recorded on the way) and falls back to interpreting Mesa's
+ * display walk (disasm.c) for the rest.  A codec built without the fast
+ * paths (codec_new_opt) interprets everything.  For every instruction of
+ * the input, at the generation its header selects, both print the line
+ * with its errors, with and without branch labels, into a roomy buffer
+ * and into one cut short: the texts, their full lengths and whether each
+ * decoded cleanly must be the same.  The unit tests compare the two on
+ * vectors, mutated, random and leaf-seeded words; this keeps looking.
+ */
+#include "fuzz.h"
+
+/* Private to src/codec (codec_new_opt), by path: src/spec has an
+ * internal.h of its own. */
+#include "../src/codec/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The spec (its codec prints straight through) and the plain codec,
+ * loaded once per process (libFuzzer gives no context). */
+static fuzz_spec spec;
+static codec *plain;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_spec_load_or_exit(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
+	plain = codec_new_opt(spec.m, NULL, false);
+	if (!plain) {
+		fprintf(stderr, "fuzz: %s: no plain codec\n", spec.path);
+		exit(2);
+	}
+	return 0;
+}
+
+/* One instruction (words w, memory words u) both ways, with the options
+ * of this round; false after a finding. */
+static bool straight_one(const uint8_t *data, size_t size, const uint64_t *w, const uint32_t *u,
+                         uint32_t gen, bool labels, size_t cut)
+{
+	codec_disasm_options opt = {.gen = gen, .show_errors = true, .branch_labels = labels,
+	                            .no_match = spec.no_match};
+	char a[1024], b[1024], what[512];
+	size_t cap = cut ? cut : sizeof a;
+	size_t na = codec_disasm_one(spec.c, u, &opt, a, cap);
+	size_t nb = codec_disasm_one(plain, u, &opt, b, cap);
+	if (na == nb && !strcmp(a, b))
+		return true;
+	snprintf(what, sizeof what, "printed straight through and interpreted, the texts differ "
+	         "(lengths %zu and %zu; buffer %zu; labels %s)", na, nb, cap,
+	         labels ? "on" : "off");
+	fuzz_side fa = {"straight through", w, NULL, a}, fb = {"interpreted", w, NULL, b};
+	fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &fa, &fb);
+	return false;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	uint32_t gen = fuzz_spec_gen(&spec, (uint16_t)(data[0] | data[1] << 8));
+	/* the header's top bits: branch labels, and a buffer cut short */
+	bool labels = data[1] & 0x80;
+	size_t cut = data[1] & 0x40 ? 1 + data[0] % 64 : 0;
+	uint64_t w[FUZZ_MAX_WORDS];
+	uint32_t u[FUZZ_MAX_WORDS * 2];
+	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
+		if (!straight_one(data, size, w, u, gen, labels, cut))
+			break;
+	return 0;
+}
