@@ -69,12 +69,14 @@ typedef struct fseg_in {
  * first: the runs in[] place them (seg_canonical), and so does one bit
  * extraction per word (px; px.n 0: the runs must be used). */
 typedef struct fseg {
-	unsigned nin;
-	fseg_in in[FAST_SEG_INPUTS];
+	/* what printing needs first, in one cache line: on whole programs
+	 * the tables outgrow the first-level cache, and every line counts */
 	const uint32_t *ent;      /* per key: offset << 8 | length; FAST_NOSEG: give up */
 	const char *pool;
 	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
 	codec_pext px;
+	unsigned nin;
+	fseg_in in[FAST_SEG_INPUTS];
 } fseg;
 
 /* x86's pext, written out so that no compiler flag is needed: used only
@@ -149,13 +151,33 @@ typedef struct fsub {
 	bool all;                 /* every required param (pnames[0..npn)) has a source */
 } fsub;
 
+/* An op of a program, 64 bytes: one cache line each where the program
+ * is aligned (fast_ops_alloc), since whole programs outgrow the
+ * first-level cache.  Fields no kind uses together share room. */
 typedef struct fop {
 	uint8_t kind;
-	uint8_t word, shift;      /* BOOL..HEX, SUB, INLINE, MEMO, ASSERT, VAL */
+	/* BOOL..HEX, SUB, INLINE, MEMO, ASSERT, VAL; SEG: the words of its
+	 * bit extraction (seg_op: a segment's op carries what printing it
+	 * needs, so that it is one cache line, not three) */
+	uint8_t word, shift;
 	int32_t align;
-	int32_t arg;
-	int32_t col;              /* TEXT */
-	uint32_t len;             /* TEXT */
+	union {
+		int32_t arg;
+		struct {
+			uint8_t pn, pn0;  /* SEG: its codec_pext's n, pn0 */
+		};
+	};
+	union {
+		int32_t col;          /* TEXT */
+		uint32_t depth;       /* MEMO, SEG: the room Mesa's walk needs, with slots */
+	};
+	union {
+		struct {
+			uint32_t len;     /* TEXT */
+			uint32_t slots;   /* MEMO */
+		};
+		const fsub *const *subs; /* SUB: per leaf of a root with several (NULL: none) */
+	};
 	uint64_t mask;            /* as word, shift */
 	union {
 		const char *text;     /* TEXT: FAST_PAD bytes readable past len */
@@ -164,22 +186,26 @@ typedef struct fop {
 		const struct finl *inl; /* INLINE */
 		const struct fexpr *ex; /* EXPR */
 		const cmemo *mm;      /* MEMO */
+		uint64_t aval;        /* ASSERT */
 	};
-	/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field; ASSERT:
-	 * the assert */
-	const cfield *field;
-	const cpop *po;           /* STEP, SUB: the plan's op (its params' sources) */
+	union {
+		/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field;
+		 * ASSERT: the assert */
+		const cfield *field;
+		const uint32_t *ent;  /* SEG: its entries */
+	};
+	union {
+		const cpop *po;       /* STEP, SUB: the plan's op (its params' sources) */
+		const spec_bitset *dsowner; /* ASSERT: the bitset whose case has it */
+		const char *pool;     /* SEG: its texts */
+	};
 	union {
 		const fsub *sub;      /* SUB: NULL when the root has several leaves */
-		const spec_bitset *dsowner; /* ASSERT: the bitset whose case has it */
-	};
-	union {
-		const fsub *const *subs; /* SUB: per leaf of a root with several (NULL: none) */
 		const cleaf *owner;   /* MEMO, ASSERT: the leaf whose field or assert it is */
+		uint64_t pm1;         /* SEG: its codec_pext's pm[1] (mask: pm[0]) */
 	};
-	uint64_t aval;            /* ASSERT */
-	unsigned depth, slots;    /* MEMO: the room Mesa's walk needs */
 } fop;
+_Static_assert(sizeof(fop) <= 64, "an op fits a cache line");
 
 /* An expression of an inlined scope, its references read from the
  * running scope's bits (or tables over them). */
@@ -214,13 +240,21 @@ typedef struct fkin {
  * runs the program: its leaf's check, its plan's key and the programs of
  * its plans with every bit and param moved to the scope's bits. */
 typedef struct finl {
-	uint64_t match, mask, dontcare; /* the leaf's, over the field's value */
+	/* What the plain way needs, first: one leaf whose match and
+	 * don't-care bits check as (value & chk) == match, a plan table
+	 * (tab, ps's), every key input FK_BITS, the key by bit extraction
+	 * as a segment's (px) */
+	bool plain;
 	uint32_t gmin, gmax;
+	uint64_t chk, match;
 	unsigned depth, slots;    /* the room its scope would take */
+	const uint8_t *tab;
+	codec_pext px;
+	const fop *const *prog;   /* per plan; NULL: open the scope (orig) */
+	uint64_t mask, dontcare;  /* the leaf's, over the field's value */
 	const cplans *ps;
 	unsigned nin;
 	fkin in[CODEC_PLAN_INPUTS];
-	const fop *const *prog;   /* per plan; NULL: open the scope (orig) */
 	const uint32_t *nprog;
 	const struct fop *orig;   /* the F_SUB it replaces in the running scope's program */
 	/* A root with several leaves: the value is classified first, and
@@ -228,12 +262,6 @@ typedef struct finl {
 	const classifier *cls;
 	const spec_root *root;
 	const struct finl *const *alt; /* per leaf of root */
-	/* plain: one leaf whose match and don't-care bits check as
-	 * (value & chk) == match, a plan table, every key input FK_BITS */
-	bool plain;
-	uint64_t chk;
-	/* plain: the key by bit extraction, as a segment's */
-	codec_pext px;
 	/* For the issues a value may raise: the leaf whose field it is, the
 	 * field, and the nested leaf (NULL: a root with several) */
 	const cleaf *owner;
@@ -683,7 +711,7 @@ static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const
 			key |= (uint32_t)((s->val[in->in[i].word] >> in->in[i].shift) & in->in[i].mask)
 			       << in->in[i].at;
 	}
-	uint8_t idx = in->ps->tab[key];
+	uint8_t idx = in->tab[key];
 	return idx == 0xff ? FAST_INL_BAIL : idx;
 }
 
@@ -848,26 +876,27 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			continue;
 		case F_SEG:
 		FAST_LABEL(l_seg) {
-			const fseg *g = op->seg;
-			if (g->depth && (s->depth + g->depth > CODEC_MAX_SCOPES ||
-			                 s->cused + g->slots > CODEC_CACHE_SLOTS))
+			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
+			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
 				return false;
 			uint32_t key;
-			if (pext && g->px.n) {
-				key = pext_key(&g->px, s->val);
+			if (pext && op->pn) {
+				key = (uint32_t)(fast_pext(s->val[op->word], op->mask) |
+				                 fast_pext(s->val[op->shift], op->pm1) << op->pn0);
 			} else {
 				/* runs_key, its first run outside the loop (GCC's code
 				 * for this loop is better so) */
+				const fseg *g = op->seg;
 				const fseg_in *in = g->in;
 				key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
 				for (unsigned i = 1; i < g->nin; i++)
 					key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask)
 					       << in[i].at;
 			}
-			uint32_t e = g->ent[key];
+			uint32_t e = op->ent[key];
 			if (e == FAST_NOSEG)
 				return false;
-			fast_put(o, g->pool + (e >> 8), e & 255u);
+			fast_put(o, op->pool + (e >> 8), e & 255u);
 			continue;
 		}
 		case F_BOOL:
@@ -1041,6 +1070,24 @@ typedef struct fast_build {
 	} *known;                  /* open addressing; val NULL: empty */
 	size_t nknown, capknown;   /* capknown: a power of 2 */
 } fast_build;
+
+/* The op that prints segment g. */
+static fop seg_op(const fseg *g)
+{
+	return (fop){.kind = F_SEG, .seg = g, .word = g->px.pw[0], .shift = g->px.pw[1],
+	             .pn = g->px.n, .pn0 = g->px.pn0, .mask = g->px.pm[0], .pm1 = g->px.pm[1],
+	             .depth = g->depth, .slots = g->slots, .ent = g->ent, .pool = g->pool};
+}
+
+/* Room for n ops (zeroed), the first at the start of a cache line, so
+ * that each op takes one (NULL: out of memory). */
+static fop *fast_ops_alloc(fast_build *F, size_t n)
+{
+	char *p = codec_alloc(F->c, n * sizeof(fop) + 48); /* the arena aligns to 16 */
+	if (!p)
+		return NULL;
+	return (fop *)(p + (64 - (uintptr_t)p % 64) % 64);
+}
 
 /* One op of a segment being gathered. */
 typedef struct seg_item {
@@ -1697,7 +1744,7 @@ static bool flush_acc(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 		const fseg *g = make_seg(F, lf, v, pl, a);
 		if (!g)
 			return false;
-		out[(*n)++] = (fop){.kind = F_SEG, .seg = g};
+		out[(*n)++] = seg_op(g);
 	}
 	memset(a, 0, sizeof *a);
 	return true;
@@ -1854,7 +1901,7 @@ static fop single_op(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl
 static bool compile_plan(fast_build *F, const cleaf *lf, unsigned v, cplan *pl)
 {
 	const cdstep *d = &lf->ds[pl->ds];
-	fop *out = codec_alloc(F->c, (d->nops + 2) * sizeof *out);
+	fop *out = fast_ops_alloc(F, d->nops + 2);
 	if (!out) {
 		F->ok = false;
 		return false;
@@ -2186,7 +2233,7 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 				g->slots += m->slots;
 			}
 			seg_pext_masks(g);
-			r->seg = g;
+			*r = seg_op(g);
 			break;
 		}
 		case F_BOOL:
@@ -2375,6 +2422,7 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 	in->depth = cm.depth;
 	in->slots = cm.slots;
 	in->ps = ps;
+	in->tab = ps->tab;
 	in->nin = ps->nin;
 	unsigned at = 0;
 	for (unsigned i = 0; i < ps->nin; i++) {
@@ -2468,7 +2516,7 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 		for (int d = 0; cp->asserts && d <= cp->ds; d++)
 			if (L->ds[d].cex < 0 || cx_plan_holds(L, cp, L->ds[d].cex))
 				na += L->ds[d].nasserts;
-		fop *out = codec_alloc(F->c, (na + cp->nfops + 2) * sizeof *out);
+		fop *out = fast_ops_alloc(F, na + cp->nfops + 2);
 		if (!out) {
 			F->ok = false;
 			return NULL;
@@ -2754,7 +2802,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			uint64_t h = sl <= sizeof sig ? sig_hash(sig, sl) : 0;
 			const fseg *old = sl <= sizeof sig ? known_find(F, sig, sl, h) : NULL;
 			if (old) {
-				ops[out++] = (fop){.kind = F_SEG, .seg = old};
+				ops[out++] = seg_op(old);
 				i += np;
 				continue;
 			}
@@ -2765,7 +2813,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			if (g) {
 				if (sl <= sizeof sig)
 					known_add(F, sig, sl, h, g);
-				ops[out++] = (fop){.kind = F_SEG, .seg = g};
+				ops[out++] = seg_op(g);
 				i += np;
 				continue;
 			}
@@ -2817,7 +2865,7 @@ static const finl *absorb_text(fast_build *F, const finl *in, const fop *t)
 	for (unsigned pi = 0; pi < in->ps->nplans; pi++) {
 		if (!in->prog[pi])
 			return NULL;
-		fop *p = codec_alloc(F->c, (in->nprog[pi] + 2) * sizeof *p);
+		fop *p = fast_ops_alloc(F, in->nprog[pi] + 2);
 		if (!p) {
 			F->ok = false;
 			return NULL;
@@ -2860,7 +2908,7 @@ static void absorb_texts(fast_build *F, fop *ops, uint32_t *n)
  * the programs as compiled). */
 static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, uint32_t *n)
 {
-	fop *out = codec_alloc(F->c, (pl->nfops + 2) * sizeof *out);
+	fop *out = fast_ops_alloc(F, pl->nfops + 2);
 	if (!out) {
 		F->ok = false;
 		return NULL;

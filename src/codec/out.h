@@ -57,12 +57,23 @@ static inline void out_str(cx_out *o, const char *s)
 
 static inline void out_pad(cx_out *o, int align)
 {
-	static const char spaces[] = "                                                                ";
+	/* 64 spaces, and 64 bytes readable past any of them */
+	static const char spaces[129] = "                                                                "
+	                                "                                                                ";
 	while ((int)o->col < align) {
 		size_t n = (size_t)(align - (int)o->col);
-		if (n > sizeof spaces - 1)
-			n = sizeof spaces - 1;
-		out_raw(o, spaces, n);
+		if (n > 64)
+			n = 64;
+		if (o->len + 64 < o->cap) {
+			/* one copy of a fixed size, whatever the width: no loop
+			 * whose length changes from line to line */
+			memcpy(o->buf + o->len, spaces, 64);
+			o->len += n;
+			o->total += n;
+			o->col += (unsigned)n;
+		} else {
+			out_raw(o, spaces, n);
+		}
 	}
 }
 
