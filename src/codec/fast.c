@@ -38,6 +38,7 @@ enum {
 	F_TEXT,   /* pad to align, text; col >= 0: it holds a newline, the column after it */
 	F_PAD,    /* pad to align */
 	F_SEG,    /* a segment (seg) */
+	F_SEGT,   /* a segment whose texts fit its entries (seg, tx: see seg_op) */
 	F_BOOL, F_ENUM, F_UINT, F_HEX, /* a plain field in one word (as cpop) */
 	F_SUB,    /* a bitset field in one word of the scope: step arg (sub) */
 	F_STEP,   /* any other field of the scope: step arg, padded to align */
@@ -51,6 +52,7 @@ enum {
 	F_TVAL,   /* a field's value from a table (vt), any type but bitset */
 	F_EXPR,   /* a derived value evaluated over bits and tables (ex), any type but bitset */
 	F_END,    /* every program's last op: back to the program that ran it, or done */
+	F_KINDS
 };
 
 #define FAST_SEG_BITS   8u /* a segment renders at most 2^this texts */
@@ -58,6 +60,7 @@ enum {
 #define FAST_PAD        CODEC_TEXT_PAD /* bytes readable past every text copied whole */
 #define FAST_SEG_LEN    254u
 #define FAST_NOSEG      UINT32_MAX
+#define FAST_TX_NONE    0xffu /* an F_SEGT entry's length byte: give up */
 #define FAST_RETURNS    16u /* inlined programs run without a call, this deep */
 
 typedef struct fseg_in {
@@ -75,6 +78,9 @@ typedef struct fseg {
 	const char *pool;
 	unsigned depth, slots;    /* memoised nested fields: the room Mesa's walk needs */
 	codec_pext px;
+	/* F_SEGT: per key, its text in bytes 0..14 and its length in byte 15
+	 * (FAST_TX_NONE: give up); NULL: not made (yet) */
+	const uint8_t *tx;
 	unsigned nin;
 	fseg_in in[FAST_SEG_INPUTS];
 } fseg;
@@ -193,6 +199,7 @@ typedef struct fop {
 		 * ASSERT: the assert */
 		const cfield *field;
 		const uint32_t *ent;  /* SEG: its entries */
+		const uint8_t *tx;    /* SEGT: its entries, texts inside */
 	};
 	union {
 		const cpop *po;       /* STEP, SUB: the plan's op (its params' sources) */
@@ -293,6 +300,19 @@ static inline void fast_put(cx_out *o, const char *s, uint32_t n)
 {
 	if (n <= FAST_PAD && o->len + FAST_PAD < o->cap) {
 		memcpy(o->buf + o->len, s, FAST_PAD);
+		o->len += n;
+		o->total += n;
+		o->col += n;
+	} else {
+		out_raw(o, s, n);
+	}
+}
+
+/* Text of at most 15 characters without a newline, 16 bytes readable. */
+static inline void fast_put16(cx_out *o, const char *s, uint32_t n)
+{
+	if (o->len + 16 < o->cap) {
+		memcpy(o->buf + o->len, s, 16);
 		o->len += n;
 		o->total += n;
 		o->col += n;
@@ -839,8 +859,9 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 	const fop *ret[FAST_RETURNS];
 	unsigned nret = 0;
 #if FAST_GOTO
-	static const void *const at[F_END + 1] = {
-		[F_TEXT] = &&l_text, [F_PAD] = &&l_pad, [F_SEG] = &&l_seg, [F_BOOL] = &&l_bool,
+	static const void *const at[F_KINDS] = {
+		[F_TEXT] = &&l_text, [F_PAD] = &&l_pad, [F_SEG] = &&l_seg, [F_SEGT] = &&l_segt,
+		[F_BOOL] = &&l_bool,
 		[F_ENUM] = &&l_enum, [F_UINT] = &&l_uint, [F_HEX] = &&l_hex, [F_SUB] = &&l_other,
 		[F_STEP] = &&l_other, [F_PARAM] = &&l_other, [F_BAIL] = &&l_other,
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
@@ -875,7 +896,9 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			out_pad(o, op->align);
 			continue;
 		case F_SEG:
-		FAST_LABEL(l_seg) {
+		case F_SEGT:
+		FAST_LABEL(l_seg)
+		FAST_LABEL(l_segt) {
 			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
 			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
 				return false;
@@ -892,6 +915,14 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 				for (unsigned i = 1; i < g->nin; i++)
 					key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask)
 					       << in[i].at;
+			}
+			if (op->kind == F_SEGT) {
+				/* the text in the entry: one cache line read, not two */
+				const uint8_t *t = op->tx + 16 * (size_t)key;
+				if (t[15] == FAST_TX_NONE)
+					return false;
+				fast_put16(o, (const char *)t, t[15]);
+				continue;
 			}
 			uint32_t e = op->ent[key];
 			if (e == FAST_NOSEG)
@@ -1071,12 +1102,52 @@ typedef struct fast_build {
 	size_t nknown, capknown;   /* capknown: a power of 2 */
 } fast_build;
 
-/* The op that prints segment g. */
-static fop seg_op(const fseg *g)
+/* Segment g's entries with their texts inside (16 bytes a key), when
+ * every text has 15 characters or fewer; NULL when not (or no memory). */
+static const uint8_t *seg_texts(fast_build *F, const fseg *g)
 {
-	return (fop){.kind = F_SEG, .seg = g, .word = g->px.pw[0], .shift = g->px.pw[1],
-	             .pn = g->px.n, .pn0 = g->px.pn0, .mask = g->px.pm[0], .pm1 = g->px.pm[1],
-	             .depth = g->depth, .slots = g->slots, .ent = g->ent, .pool = g->pool};
+	if (g->tx)
+		return g->tx;
+	unsigned bits = 0;
+	for (unsigned i = 0; i < g->nin; i++)
+		bits += (unsigned)__builtin_popcountll(g->in[i].mask);
+	if (bits > FAST_SEG_BITS + 4)
+		return NULL;
+	size_t nkeys = (size_t)1 << bits;
+	for (size_t k = 0; k < nkeys; k++)
+		if (g->ent[k] != FAST_NOSEG && (g->ent[k] & 255u) > 15)
+			return NULL;
+	uint8_t *tx = codec_alloc(F->c, 16 * nkeys);
+	if (!tx) {
+		F->ok = false;
+		return NULL;
+	}
+	for (size_t k = 0; k < nkeys; k++) {
+		uint32_t e = g->ent[k];
+		if (e == FAST_NOSEG) {
+			tx[16 * k + 15] = FAST_TX_NONE;
+			continue;
+		}
+		memcpy(tx + 16 * k, g->pool + (e >> 8), e & 255u);
+		tx[16 * k + 15] = (uint8_t)(e & 255u);
+	}
+	((fseg *)g)->tx = tx; /* made once, shared by every op of g */
+	return tx;
+}
+
+/* The op that prints segment g: it carries what printing needs, so that
+ * it is one cache line read (the entries and texts one more). */
+static fop seg_op(fast_build *F, const fseg *g)
+{
+	fop r = {.kind = F_SEG, .seg = g, .word = g->px.pw[0], .shift = g->px.pw[1],
+	         .pn = g->px.n, .pn0 = g->px.pn0, .mask = g->px.pm[0], .pm1 = g->px.pm[1],
+	         .depth = g->depth, .slots = g->slots, .ent = g->ent, .pool = g->pool};
+	const uint8_t *tx = seg_texts(F, g);
+	if (tx) {
+		r.kind = F_SEGT;
+		r.tx = tx;
+	}
+	return r;
 }
 
 /* Room for n ops (zeroed), the first at the start of a cache line, so
@@ -1744,7 +1815,7 @@ static bool flush_acc(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 		const fseg *g = make_seg(F, lf, v, pl, a);
 		if (!g)
 			return false;
-		out[(*n)++] = seg_op(g);
+		out[(*n)++] = seg_op(F, g);
 	}
 	memset(a, 0, sizeof *a);
 	return true;
@@ -2215,7 +2286,8 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 		case F_PAD:
 		case F_BAIL:
 			break;
-		case F_SEG: {
+		case F_SEG:
+		case F_SEGT: {
 			fseg *g = codec_alloc(F->c, sizeof *g);
 			if (!g) {
 				F->ok = false;
@@ -2233,7 +2305,7 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 				g->slots += m->slots;
 			}
 			seg_pext_masks(g);
-			*r = seg_op(g);
+			*r = seg_op(F, g);
 			break;
 		}
 		case F_BOOL:
@@ -2622,6 +2694,7 @@ static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, s
 	memset(sf, 0, sizeof *sf);
 	switch (op->kind) {
 	case F_SEG:
+	case F_SEGT:
 		sf->g = *op->seg;
 		for (unsigned i = 0; i < sf->g.nin; i++)
 			sf->bits += (unsigned)__builtin_popcountll(sf->g.in[i].mask);
@@ -2784,7 +2857,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 				CODEC_SIG_PUT(sig, sl, sizeof sig, op->field);
 				CODEC_SIG_PUT(sig, sl, sizeof sig, op->depth);
 				CODEC_SIG_PUT(sig, sl, sizeof sig, op->slots);
-				if (op->kind == F_SEG) {
+				if (op->kind == F_SEG || op->kind == F_SEGT) {
 					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->ent);
 					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->pool);
 					CODEC_SIG_PUT(sig, sl, sizeof sig, op->seg->nin);
@@ -2802,7 +2875,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			uint64_t h = sl <= sizeof sig ? sig_hash(sig, sl) : 0;
 			const fseg *old = sl <= sizeof sig ? known_find(F, sig, sl, h) : NULL;
 			if (old) {
-				ops[out++] = seg_op(old);
+				ops[out++] = seg_op(F, old);
 				i += np;
 				continue;
 			}
@@ -2813,7 +2886,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			if (g) {
 				if (sl <= sizeof sig)
 					known_add(F, sig, sl, h, g);
-				ops[out++] = seg_op(g);
+				ops[out++] = seg_op(F, g);
 				i += np;
 				continue;
 			}
