@@ -52,6 +52,8 @@ enum {
 	F_TVAL,   /* a field's value from a table (vt), any type but bitset */
 	F_EXPR,   /* a derived value evaluated over bits and tables (ex), any type but bitset */
 	F_END,    /* every program's last op: back to the program that ran it, or done */
+	/* Made last (lower_inlines): */
+	F_INLP,   /* a plain F_INLINE, what its usual case needs in the op (itab) */
 	F_KINDS
 };
 
@@ -166,6 +168,7 @@ typedef struct fop {
 	 * bit extraction (seg_op: a segment's op carries what printing it
 	 * needs, so that it is one cache line, not three) */
 	uint8_t word, shift;
+	uint8_t fw;               /* INLP: the word of its field's check */
 	int32_t align;
 	union {
 		int32_t arg;
@@ -193,6 +196,7 @@ typedef struct fop {
 		const struct fexpr *ex; /* EXPR */
 		const cmemo *mm;      /* MEMO */
 		uint64_t aval;        /* ASSERT */
+		const struct fitab *itab; /* INLP */
 	};
 	union {
 		/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field;
@@ -200,11 +204,13 @@ typedef struct fop {
 		const cfield *field;
 		const uint32_t *ent;  /* SEG: its entries */
 		const uint8_t *tx;    /* SEGT: its entries, texts inside */
+		uint64_t ichk;        /* INLP: the leaf's check, as bits of word fw */
 	};
 	union {
 		const cpop *po;       /* STEP, SUB: the plan's op (its params' sources) */
 		const spec_bitset *dsowner; /* ASSERT: the bitset whose case has it */
 		const char *pool;     /* SEG: its texts */
+		uint64_t imatch;      /* INLP: what ichk's bits must be */
 	};
 	union {
 		const fsub *sub;      /* SUB: NULL when the root has several leaves */
@@ -213,6 +219,16 @@ typedef struct fop {
 	};
 } fop;
 _Static_assert(sizeof(fop) <= 64, "an op fits a cache line");
+
+/* An F_INLP op's programs by plan key, one cache line with its header
+ * where they fit: the op, this line and the program are all an inline
+ * reads in the usual case (the F_INLINE way reads the finl's two lines,
+ * the plan table and the program list besides). */
+typedef struct fitab {
+	const fop *slow;          /* the F_INLINE op it stands for: any other case */
+	uint32_t gmin, gmax;
+	const fop *prog[];        /* per key; NULL: the F_INLINE way */
+} fitab;
 
 /* An expression of an inlined scope, its references read from the
  * running scope's bits (or tables over them). */
@@ -866,6 +882,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_STEP] = &&l_other, [F_PARAM] = &&l_other, [F_BAIL] = &&l_other,
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
+		[F_INLP] = &&l_inlp,
 	};
 #endif
 	for (;;) {
@@ -964,6 +981,26 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			out_pad(o, op->align);
 			out_hex(o, (s->val[op->word] >> op->shift) & op->mask, false);
 			continue;
+		case F_INLP:
+		FAST_LABEL(l_inlp) {
+			/* inline_plan_index's usual case, with what it reads in
+			 * the op and one line of programs by key */
+			const fitab *it = op->itab;
+			if ((s->val[op->fw] & op->ichk) == op->imatch && pext &&
+			    s->depth + op->depth < CODEC_MAX_SCOPES &&
+			    s->cused + op->slots <= CODEC_CACHE_SLOTS && nret < FAST_RETURNS) {
+				const fop *p = it->prog[fast_pext(s->val[op->word], op->mask) |
+				                        fast_pext(s->val[op->shift], op->pm1) << op->pn0];
+				if (p && x->gen - it->gmin <= it->gmax - it->gmin) {
+					out_pad(o, op->align);
+					ret[nret++] = pc;
+					pc = p;
+					continue;
+				}
+			}
+			op = it->slow;
+		}
+		/* fall through - any other case goes the F_INLINE way */
 		case F_INLINE:
 		FAST_LABEL(l_inline) {
 			const finl *in = op->inl;
@@ -1100,6 +1137,9 @@ typedef struct fast_build {
 		const void *val;       /* a segment, or an inline's programs */
 	} *known;                  /* open addressing; val NULL: empty */
 	size_t nknown, capknown;   /* capknown: a power of 2 */
+	/* programs lower_inlines has been through */
+	const void **seen;         /* open addressing; NULL: empty */
+	size_t nseen, capseen;     /* capseen: a power of 2 */
 } fast_build;
 
 /* Segment g's entries with their texts inside (16 bytes a key), when
@@ -3042,6 +3082,168 @@ static void plans_pext_masks(cplans *ps)
 	ps->px = g.px;
 }
 
+/* ------------------------------------------------------------- lowering
+ *
+ * Last, every F_INLINE op whose usual case is plain (one leaf, checked
+ * by a mask; a plan key by bit extraction or a single plan) becomes an
+ * F_INLP op: the check and the key's masks in the op, the programs in a
+ * table by key.  Rendering is unchanged: any other case runs the
+ * F_INLINE op it stands for.
+ */
+
+#define FAST_INLP_BITS 12u /* a table of at most 2^this programs */
+
+/* Whether p is new to the set (added); false when seen or no memory. */
+static bool seen_add(fast_build *F, const void *p)
+{
+	if (2 * (F->nseen + 1) > F->capseen) {
+		size_t cap = F->capseen ? 2 * F->capseen : 256;
+		const void **t = calloc(cap, sizeof *t);
+		if (!t) {
+			F->ok = false;
+			return false;
+		}
+		for (size_t i = 0; i < F->capseen; i++) {
+			if (!F->seen[i])
+				continue;
+			size_t h = ((uintptr_t)F->seen[i] >> 6) * 0x9e3779b97f4a7c15ull >> 20 & (cap - 1);
+			while (t[h])
+				h = (h + 1) & (cap - 1);
+			t[h] = F->seen[i];
+		}
+		free(F->seen);
+		F->seen = t;
+		F->capseen = cap;
+	}
+	size_t h = ((uintptr_t)p >> 6) * 0x9e3779b97f4a7c15ull >> 20 & (F->capseen - 1);
+	while (F->seen[h]) {
+		if (F->seen[h] == p)
+			return false;
+		h = (h + 1) & (F->capseen - 1);
+	}
+	F->seen[h] = p;
+	F->nseen++;
+	return true;
+}
+
+static void lower_program(fast_build *F, const fop *prog);
+
+static void lower_finl(fast_build *F, const finl *in)
+{
+	if (in && in->cls) {
+		for (size_t i = 0; in->alt && i < in->root->nleaves; i++)
+			lower_finl(F, in->alt[i]);
+	} else if (in && in->prog && in->ps) {
+		for (unsigned pi = 0; pi < in->ps->nplans; pi++)
+			lower_program(F, in->prog[pi]);
+	}
+}
+
+/* The plan key of plain inline in over scope bits w, as
+ * inline_plan_slow has it; false where it gives up (a param or a table
+ * value wider than the plan assumed). */
+static bool inline_key(const finl *in, const uint64_t *w, uint32_t *key)
+{
+	*key = 0;
+	for (unsigned i = 0; i < in->nin; i++) {
+		const fkin *k = &in->in[i];
+		uint64_t kv = k->kind == FK_TAB ? vtab_value(k->vt, w)
+		                                : (w[k->word] >> k->shift) & k->mask;
+		if (k->kind != FK_BITS && (kv >> k->width))
+			return false;
+		*key |= (uint32_t)kv << k->at;
+	}
+	return true;
+}
+
+/* F_INLINE op *op as an F_INLP op, when its usual case is plain: one
+ * leaf checked by a mask, and a plan key that is a function of at most
+ * FAST_INLP_BITS of the scope's bits in two words (its inputs' bits,
+ * those of the tables it reads included), made a table of programs by
+ * those bits. */
+static void lower_inline(fast_build *F, fop *op)
+{
+	const finl *in = op->inl;
+	uint64_t chk = in->chk & op->mask;
+	if (in->cls || !in->prog || !in->ps || (in->match & ~in->mask) ||
+	    (in->mask & in->dontcare) || (in->match & ~chk) || (chk << op->shift) >> op->shift != chk)
+		return;
+	/* the bits the key reads, per word */
+	uint64_t used[CODEC_MAX_WORDS] = {0};
+	for (unsigned i = 0; in->ps->tab && i < in->nin; i++) {
+		const fkin *k = &in->in[i];
+		if (k->kind == FK_GEN)
+			return;
+		if (k->kind == FK_TAB) {
+			for (unsigned j = 0; j < k->vt->nin; j++)
+				used[k->vt->in[j].word] |= k->vt->in[j].mask << k->vt->in[j].shift;
+		} else {
+			used[k->word] |= k->mask << k->shift;
+		}
+	}
+	fseg g = {.nin = 0};
+	unsigned bits = 0;
+	for (unsigned i = 0; i < F->c->nw; i++) {
+		if (!used[i])
+			continue;
+		if (g.nin == 2)
+			return;
+		g.in[g.nin++] = (fseg_in){.word = (uint8_t)i, .shift = 0, .at = (uint8_t)bits,
+		                          .mask = used[i]};
+		bits += (unsigned)__builtin_popcountll(used[i]);
+	}
+	if (bits > FAST_INLP_BITS)
+		return;
+	codec_pext px = {.pw = {g.in[0].word, g.in[g.nin > 1].word}, .pm = {used[g.in[0].word], 0}};
+	if (g.nin > 1)
+		px.pm[1] = used[g.in[1].word];
+	if (!g.nin)
+		px.pm[0] = 0;
+	px.pn0 = (uint8_t)__builtin_popcountll(px.pm[0]);
+	size_t nkeys = (size_t)1 << bits;
+	fop *slow = codec_alloc(F->c, sizeof *slow);
+	char *mem = codec_alloc(F->c, sizeof(fitab) + nkeys * sizeof(const fop *) + 48);
+	if (!slow || !mem) {
+		F->ok = false;
+		return;
+	}
+	fitab *it = (fitab *)(mem + (64 - (uintptr_t)mem % 64) % 64);
+	*slow = *op;
+	it->slow = slow;
+	it->gmin = in->gmin;
+	it->gmax = in->gmax;
+	for (size_t r = 0; r < nkeys; r++) {
+		/* the words whose bits the key reads are r, as pext gathers them */
+		uint64_t w[CODEC_MAX_WORDS] = {0};
+		uint64_t pm = px.pm[0], bit = 1;
+		for (; pm; pm &= pm - 1, bit <<= 1)
+			if (r & bit)
+				w[px.pw[0]] |= pm & -pm;
+		for (pm = px.pm[1]; pm; pm &= pm - 1, bit <<= 1)
+			if (r & bit)
+				w[px.pw[1]] |= pm & -pm;
+		uint32_t key = 0;
+		unsigned idx = !in->ps->tab ? 0 : inline_key(in, w, &key) ? in->ps->tab[key] : 0xff;
+		it->prog[r] = idx == 0xff ? NULL : in->prog[idx];
+	}
+	*op = (fop){.kind = F_INLP, .word = px.pw[0], .shift = px.pw[1], .fw = op->word,
+	            .align = op->align, .pn0 = px.pn0, .depth = in->depth, .slots = in->slots,
+	            .mask = px.pm[0], .pm1 = px.pm[1], .itab = it, .ichk = chk << op->shift,
+	            .imatch = in->match << op->shift};
+}
+
+static void lower_program(fast_build *F, const fop *prog)
+{
+	if (!prog || !F->ok || !seen_add(F, prog))
+		return;
+	for (fop *op = (fop *)prog; op->kind != F_END && F->ok; op++) {
+		if (op->kind != F_INLINE)
+			continue;
+		lower_finl(F, op->inl);
+		lower_inline(F, op);
+	}
+}
+
 bool codec_build_fast(codec *c)
 {
 	codec_fast_set_pext(c, true);
@@ -3093,6 +3295,11 @@ bool codec_build_fast(codec *c)
 				}
 	free(inl);
 	free(ninl);
+	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
+		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
+			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++)
+				lower_program(&F, c->leaf[i]->plan[v]->plans[q].fops);
+	free(F.seen);
 	free(F.x);
 	free(F.known);
 	return F.ok;
