@@ -215,8 +215,16 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 	const spec_bitset *b = hit[0];
 	unsigned nw = x->c->nw, ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
 	uint64_t any = 0;
-	for (unsigned i = 0; i < ndc; i++)
-		any |= b->dontcare.w[i] & w[i];
+	const ftop *t = x->c->ftop ? &x->c->ftop[b->index] : NULL;
+	if (t && t->dc2) {
+		/* in the line the instruction's display reads next */
+		any = t->dc[0] & w[0];
+		if (nw > 1)
+			any |= t->dc[1] & w[1];
+	} else {
+		for (unsigned i = 0; i < ndc; i++)
+			any |= b->dontcare.w[i] & w[i];
+	}
 	if (any) {
 		uint64_t dc[CODEC_MAX_WORDS];
 		for (unsigned i = 0; i < nw; i++)

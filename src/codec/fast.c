@@ -588,6 +588,25 @@ static bool fast_sub(cx *x, const fscope *s, const fop *op)
 }
 
 /* Scope s's display by its plan: false when it has none or gives up. */
+/* The asserts of scope s's plan, each an issue when it fails. */
+static __attribute__((noinline)) void scope_asserts(cx *x, const fscope *s)
+{
+	const cleaf *lf = s->lf;
+	const cplan *pl = s->pl;
+	for (int i = 0; i <= pl->ds; i++) {
+		const cdstep *d = &lf->ds[i];
+		if (d->cex >= 0 && !cx_plan_holds(lf, pl, d->cex))
+			continue;
+		for (uint32_t j = 0; j < d->nasserts; j++) {
+			const cfield *a = lf->asserts[d->assert0 + j];
+			uint64_t v[CODEC_MAX_WORDS];
+			cx_extract(s->val, a->f->low, a->f->high, v, x->c->nw);
+			if (memcmp(v, a->aval, x->c->nw * sizeof *v) != 0)
+				cx_assert_failed(x, lf->b, d->owner, a, v);
+		}
+	}
+}
+
 static bool fast_scope(cx *x, fscope *s)
 {
 	const cleaf *lf = s->lf;
@@ -624,21 +643,30 @@ static bool fast_scope(cx *x, fscope *s)
 	s->pl = pl;
 	s->truth = pl->truth;
 	s->known = ~(uint64_t)0;
-	if (pl->asserts) {
-		for (int i = 0; i <= pl->ds; i++) {
-			const cdstep *d = &lf->ds[i];
-			if (d->cex >= 0 && !cx_plan_holds(lf, pl, d->cex))
-				continue;
-			for (uint32_t j = 0; j < d->nasserts; j++) {
-				const cfield *a = lf->asserts[d->assert0 + j];
-				uint64_t v[CODEC_MAX_WORDS];
-				cx_extract(s->val, a->f->low, a->f->high, v, x->c->nw);
-				if (memcmp(v, a->aval, x->c->nw * sizeof *v) != 0)
-					cx_assert_failed(x, lf->b, d->owner, a, v);
-			}
-		}
-	}
+	if (pl->asserts)
+		scope_asserts(x, s);
 	return fast_ops(x, s, pl->fops);
+}
+
+/* The instruction's scope s by its leaf's entry t. */
+static inline bool fast_scope_top(cx *x, fscope *s, const ftop *t)
+{
+	if (!t->plans || (t->tab && !x->c->pext))
+		return fast_scope(x, s);
+	unsigned idx = t->tab ? t->tab[fast_pext(s->val[t->pw[0]], t->pm[0]) |
+	                               fast_pext(s->val[t->pw[1]], t->pm[1]) << t->pn0]
+	                      : 0;
+	if (idx == 0xff)
+		return false;
+	const ftop_plan *p = &t->plans[idx];
+	if (!p->fops)
+		return false;
+	s->pl = p->pl;
+	s->truth = p->truth;
+	s->known = ~(uint64_t)0;
+	if (p->asserts)
+		scope_asserts(x, s);
+	return fast_ops(x, s, p->fops);
 }
 
 /* A nested field's value v that matches no single leaf of its root, as
@@ -1054,10 +1082,8 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 {
 	const codec *c = x->c;
 	cx_out *o = x->out;
-	const cleaf *lf = b->index < c->m->nbitsets ? c->leaf[b->index] : NULL;
-	unsigned v = lf && lf->v1 && !lf->npn;
-	if (!lf || !lf->plan[v] || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf ||
-	    lf->nex > CODEC_CACHE_SLOTS)
+	const ftop *t = c->ftop && b->index < c->m->nbitsets ? &c->ftop[b->index] : NULL;
+	if (!t || !t->lf || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf)
 		return false;
 	if (o->f && o->cap - o->len < 1024)
 		cx_out_flush(o);
@@ -1066,17 +1092,17 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	unsigned col = o->col;
 	bool over = o->over;
 	fscope s; /* not zeroed: pval and pfield are read only where bound */
-	s.lf = lf;
+	s.lf = t->lf;
 	s.val = w;
-	s.v = v;
+	s.v = t->v;
 	s.depth = 0;
-	s.cused = (unsigned)lf->nex;
+	s.cused = t->nex;
 	s.pl = NULL;
 	s.truth = s.known = 0;
 	s.pbound = 0;
 	unsigned nerr = x->nerr, issues = x->issues;
 	o->hold = true;
-	bool done = fast_scope(x, &s);
+	bool done = fast_scope_top(x, &s, t);
 	o->hold = false;
 	if (!done) {
 		/* gave up: take it all back */
@@ -3244,6 +3270,49 @@ static void lower_program(fast_build *F, const fop *prog)
 	}
 }
 
+/* codec.ftop, from the leaves' final programs. */
+static bool build_tops(codec *c)
+{
+	size_t n = c->m->nbitsets;
+	char *mem = codec_alloc(c, n * sizeof(ftop) + 48);
+	if (!mem)
+		return false;
+	ftop *tops = (ftop *)(mem + (64 - (uintptr_t)mem % 64) % 64);
+	memset(tops, 0, n * sizeof *tops);
+	for (size_t i = 0; i < n; i++) {
+		const spec_bits *dc = &c->m->bitsets[i]->dontcare;
+		tops[i].dc2 = c->nw <= 2;
+		for (unsigned k = 0; k < 2 && k < c->nw; k++)
+			tops[i].dc[k] = k < dc->nwords ? dc->w[k] : 0;
+		const cleaf *lf = c->leaf[i];
+		unsigned v = lf && lf->v1 && !lf->npn;
+		if (!lf || !lf->plan[v] || lf->nex > CODEC_CACHE_SLOTS)
+			continue;
+		const cplans *ps = lf->plan[v];
+		ftop *t = &tops[i];
+		t->lf = lf;
+		t->v = (uint8_t)v;
+		t->nex = (uint16_t)lf->nex;
+		if (ps->eval || (ps->tab && !ps->px.n))
+			continue; /* fast_scope's way */
+		ftop_plan *p = codec_alloc(c, ps->nplans * sizeof *p);
+		if (!p)
+			return false;
+		for (unsigned k = 0; k < ps->nplans; k++)
+			p[k] = (ftop_plan){.fops = ps->plans[k].fops, .pl = &ps->plans[k],
+			                   .truth = ps->plans[k].truth, .asserts = ps->plans[k].asserts};
+		t->plans = p;
+		t->tab = ps->tab;
+		t->pw[0] = ps->px.pw[0];
+		t->pw[1] = ps->px.pw[1];
+		t->pn0 = ps->px.pn0;
+		t->pm[0] = ps->px.pm[0];
+		t->pm[1] = ps->px.pm[1];
+	}
+	c->ftop = tops;
+	return true;
+}
+
 bool codec_build_fast(codec *c)
 {
 	codec_fast_set_pext(c, true);
@@ -3302,5 +3371,5 @@ bool codec_build_fast(codec *c)
 	free(F.seen);
 	free(F.x);
 	free(F.known);
-	return F.ok;
+	return F.ok && build_tops(c);
 }

@@ -332,6 +332,31 @@ typedef struct cmemo {
 	unsigned depth, slots;     /* scopes and cache slots a rendering needs at most */
 } cmemo;
 
+/* A leaf's plan as the instruction (fast.c): its program, and what the
+ * scope takes of the plan. */
+typedef struct ftop_plan {
+	const struct fop *fops;   /* NULL: give up */
+	const cplan *pl;
+	uint64_t truth;
+	bool asserts;
+} ftop_plan;
+
+/* A bitset's entry as the instruction (codec.ftop): its don't-care bits
+ * and, for a leaf printed straight through (fast.c), what display_fast
+ * reads of the leaf, its variant and its plans, in one cache line, not
+ * the several of spec_bitset, cleaf, cplans and cplan. */
+typedef struct ftop {
+	uint64_t dc[2];           /* the don't-care bits of words 0 and 1 ... */
+	bool dc2;                 /* ... which are all of them */
+	uint8_t v;                /* the variant of the plans */
+	uint8_t pw[2], pn0;       /* the plan key by bit extraction, as codec_pext */
+	uint16_t nex;
+	const cleaf *lf;          /* NULL: the leaf's scope the general way */
+	const uint8_t *tab;       /* plan index by key; NULL: plans[0] */
+	const ftop_plan *plans;   /* NULL: fast_scope's way (overrides evaluated, no key) */
+	uint64_t pm[2];
+} __attribute__((aligned(64))) ftop;
+
 struct codec {
 	const spec_model *m;
 	const cmemo **memo;        /* per root; NULL: none */
@@ -350,6 +375,9 @@ struct codec {
 	/* fast.c: the decimal text of each value below CODEC_DEC_N, 4 bytes
 	 * apart (NUL padded), CODEC_TEXT_PAD bytes readable past the last */
 	const char *dec;
+	/* fast.c: per bitset index, a leaf's straight-through entry as the
+	 * instruction; NULL: none built */
+	const ftop *ftop;
 };
 
 int codec_lookup_find(const cleaf *lf, uint32_t name);
