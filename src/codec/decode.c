@@ -213,7 +213,7 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 		return NULL;
 	}
 	const spec_bitset *b = hit[0];
-	unsigned nw = x->c->nw, ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
+	unsigned nw = x->c->nw;
 	uint64_t any = 0;
 	const ftop *t = x->c->ftop ? &x->c->ftop[b->index] : NULL;
 	if (t && t->dc2) {
@@ -222,10 +222,11 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 		if (nw > 1)
 			any |= t->dc[1] & w[1];
 	} else {
-		for (unsigned i = 0; i < ndc; i++)
+		for (unsigned i = 0; i < nw && i < b->dontcare.nwords; i++)
 			any |= b->dontcare.w[i] & w[i];
 	}
 	if (any) {
+		unsigned ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
 		uint64_t dc[CODEC_MAX_WORDS];
 		for (unsigned i = 0; i < nw; i++)
 			dc[i] = i < ndc ? b->dontcare.w[i] & w[i] : 0;
