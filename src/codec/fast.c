@@ -894,6 +894,18 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 #define FAST_LABEL(name)
 #endif
 
+/* A segment op's key by its runs, where there is no pext: the first run
+ * outside the loop (GCC's code for this loop is better so). */
+static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
+{
+	const fseg *g = op->seg;
+	const fseg_in *in = g->in;
+	uint32_t key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
+	for (unsigned i = 1; i < g->nin; i++)
+		key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask) << in[i].at;
+	return key;
+}
+
 /* The program at pc over scope s (inlined ones included), to its F_END. */
 static bool fast_ops(cx *x, fscope *s, const fop *pc)
 {
@@ -940,36 +952,35 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		FAST_LABEL(l_pad)
 			out_pad(o, op->align);
 			continue;
-		case F_SEG:
 		case F_SEGT:
-		FAST_LABEL(l_seg)
 		FAST_LABEL(l_segt) {
+			/* the text in the entry: one cache line read, not two */
+			const uint8_t *t;
 			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
 			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
 				return false;
-			uint32_t key;
-			if (pext && op->pn) {
+			if (pext && op->pn)
+				t = op->tx + 16 * (size_t)(fast_pext(s->val[op->word], op->mask) |
+				                           fast_pext(s->val[op->shift], op->pm1) << op->pn0);
+			else
+				t = op->tx + 16 * (size_t)seg_runs_key(s, op);
+			if (t[15] == FAST_TX_NONE)
+				return false;
+			fast_put16(o, (const char *)t, t[15]);
+			continue;
+		}
+		case F_SEG:
+		FAST_LABEL(l_seg) {
+			uint32_t key, e;
+			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
+			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
+				return false;
+			if (pext && op->pn)
 				key = (uint32_t)(fast_pext(s->val[op->word], op->mask) |
 				                 fast_pext(s->val[op->shift], op->pm1) << op->pn0);
-			} else {
-				/* runs_key, its first run outside the loop (GCC's code
-				 * for this loop is better so) */
-				const fseg *g = op->seg;
-				const fseg_in *in = g->in;
-				key = (uint32_t)((s->val[in[0].word] >> in[0].shift) & in[0].mask);
-				for (unsigned i = 1; i < g->nin; i++)
-					key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask)
-					       << in[i].at;
-			}
-			if (op->kind == F_SEGT) {
-				/* the text in the entry: one cache line read, not two */
-				const uint8_t *t = op->tx + 16 * (size_t)key;
-				if (t[15] == FAST_TX_NONE)
-					return false;
-				fast_put16(o, (const char *)t, t[15]);
-				continue;
-			}
-			uint32_t e = op->ent[key];
+			else
+				key = seg_runs_key(s, op);
+			e = op->ent[key];
 			if (e == FAST_NOSEG)
 				return false;
 			fast_put(o, op->pool + (e >> 8), e & 255u);
