@@ -54,6 +54,8 @@ enum {
 	F_END,    /* every program's last op: back to the program that ran it, or done */
 	/* Made last (lower_inlines): */
 	F_INLP,   /* a plain F_INLINE, what its usual case needs in the op (itab) */
+	F_INLC,   /* an F_INLINE of a root with several leaves: the leaf by a table
+	           * over the field's value (ctab), then that leaf's F_INLP (alts) */
 	F_KINDS
 };
 
@@ -197,6 +199,7 @@ typedef struct fop {
 		const cmemo *mm;      /* MEMO */
 		uint64_t aval;        /* ASSERT */
 		const struct fitab *itab; /* INLP */
+		const uint8_t *ctab;  /* INLC: per value, the leaf (alts); 0xff: none known */
 	};
 	union {
 		/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field;
@@ -205,12 +208,14 @@ typedef struct fop {
 		const uint32_t *ent;  /* SEG: its entries */
 		const uint8_t *tx;    /* SEGT: its entries, texts inside */
 		uint64_t ichk;        /* INLP: the leaf's check, as bits of word fw */
+		const struct fop *alts; /* INLC: per leaf of the root, its F_INLP */
 	};
 	union {
 		const cpop *po;       /* STEP, SUB: the plan's op (its params' sources) */
 		const spec_bitset *dsowner; /* ASSERT: the bitset whose case has it */
 		const char *pool;     /* SEG: its texts */
 		uint64_t imatch;      /* INLP: what ichk's bits must be */
+		const struct fop *cslow; /* INLC: the F_INLINE op it stands for */
 	};
 	union {
 		const fsub *sub;      /* SUB: NULL when the root has several leaves */
@@ -922,7 +927,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_STEP] = &&l_other, [F_PARAM] = &&l_other, [F_BAIL] = &&l_other,
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
-		[F_INLP] = &&l_inlp,
+		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc,
 	};
 #endif
 	for (;;) {
@@ -1020,8 +1025,18 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			out_pad(o, op->align);
 			out_hex(o, (s->val[op->word] >> op->shift) & op->mask, false);
 			continue;
+		case F_INLC:
+		FAST_LABEL(l_inlc) {
+			uint8_t li = op->ctab[(s->val[op->word] >> op->shift) & op->mask];
+			if (li == 0xff) {
+				op = op->cslow;
+				goto l_inline;
+			}
+			op = &op->alts[li];
+		}
+		/* fall through - the leaf's F_INLP */
 		case F_INLP:
-		FAST_LABEL(l_inlp) {
+		l_inlp: {
 			/* inline_plan_index's usual case, with what it reads in
 			 * the op and one line of programs by key */
 			const fitab *it = op->itab;
@@ -1041,7 +1056,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		}
 		/* fall through - any other case goes the F_INLINE way */
 		case F_INLINE:
-		FAST_LABEL(l_inline) {
+		l_inline: {
 			const finl *in = op->inl;
 			out_pad(o, op->align);
 			int idx = inline_plan_index(x, s, op, &in);
@@ -1174,6 +1189,8 @@ typedef struct fast_build {
 		const void *val;       /* a segment, or an inline's programs */
 	} *known;                  /* open addressing; val NULL: empty */
 	size_t nknown, capknown;   /* capknown: a power of 2 */
+	/* per root: root_leaf_table's table, once made */
+	const uint8_t **ctab;
 	/* programs lower_inlines has been through */
 	const void **seen;         /* open addressing; NULL: empty */
 	size_t nseen, capseen;     /* capseen: a power of 2 */
@@ -3198,19 +3215,19 @@ static bool inline_key(const finl *in, const uint64_t *w, uint32_t *key)
  * FAST_INLP_BITS of the scope's bits in two words (its inputs' bits,
  * those of the tables it reads included), made a table of programs by
  * those bits. */
-static void lower_inline(fast_build *F, fop *op)
+static bool lower_inline(fast_build *F, fop *op, const fop *slow)
 {
 	const finl *in = op->inl;
 	uint64_t chk = in->chk & op->mask;
 	if (in->cls || !in->prog || !in->ps || (in->match & ~in->mask) ||
 	    (in->mask & in->dontcare) || (in->match & ~chk) || (chk << op->shift) >> op->shift != chk)
-		return;
+		return false;
 	/* the bits the key reads, per word */
 	uint64_t used[CODEC_MAX_WORDS] = {0};
 	for (unsigned i = 0; in->ps->tab && i < in->nin; i++) {
 		const fkin *k = &in->in[i];
 		if (k->kind == FK_GEN)
-			return;
+			return false;
 		if (k->kind == FK_TAB) {
 			for (unsigned j = 0; j < k->vt->nin; j++)
 				used[k->vt->in[j].word] |= k->vt->in[j].mask << k->vt->in[j].shift;
@@ -3224,13 +3241,13 @@ static void lower_inline(fast_build *F, fop *op)
 		if (!used[i])
 			continue;
 		if (g.nin == 2)
-			return;
+			return false;
 		g.in[g.nin++] = (fseg_in){.word = (uint8_t)i, .shift = 0, .at = (uint8_t)bits,
 		                          .mask = used[i]};
 		bits += (unsigned)__builtin_popcountll(used[i]);
 	}
 	if (bits > FAST_INLP_BITS)
-		return;
+		return false;
 	codec_pext px = {.pw = {g.in[0].word, g.in[g.nin > 1].word}, .pm = {used[g.in[0].word], 0}};
 	if (g.nin > 1)
 		px.pm[1] = used[g.in[1].word];
@@ -3238,15 +3255,16 @@ static void lower_inline(fast_build *F, fop *op)
 		px.pm[0] = 0;
 	px.pn0 = (uint8_t)__builtin_popcountll(px.pm[0]);
 	size_t nkeys = (size_t)1 << bits;
-	fop *slow = codec_alloc(F->c, sizeof *slow);
+	fop *copy = slow ? NULL : codec_alloc(F->c, sizeof *copy);
 	char *mem = codec_alloc(F->c, sizeof(fitab) + nkeys * sizeof(const fop *) + 48);
-	if (!slow || !mem) {
+	if ((!slow && !copy) || !mem) {
 		F->ok = false;
-		return;
+		return false;
 	}
 	fitab *it = (fitab *)(mem + (64 - (uintptr_t)mem % 64) % 64);
-	*slow = *op;
-	it->slow = slow;
+	if (copy)
+		*copy = *op;
+	it->slow = slow ? slow : copy;
 	it->gmin = in->gmin;
 	it->gmax = in->gmax;
 	for (size_t r = 0; r < nkeys; r++) {
@@ -3267,6 +3285,89 @@ static void lower_inline(fast_build *F, fop *op)
 	            .align = op->align, .pn0 = px.pn0, .depth = in->depth, .slots = in->slots,
 	            .mask = px.pm[0], .pm1 = px.pm[1], .itab = it, .ichk = chk << op->shift,
 	            .imatch = in->match << op->shift};
+	return true;
+}
+
+#define FAST_INLC_BITS 16u /* a leaf table of at most 2^this values */
+
+/* Per value of root r's leaves' first word, below 2^width: the index of
+ * the only leaf whose bits match it in some generation, 0xff when none
+ * or several do (made once per root). */
+static const uint8_t *root_leaf_table(fast_build *F, const spec_root *r, unsigned width)
+{
+	size_t ri = (size_t)(r - F->c->m->roots);
+	if (F->ctab[ri])
+		return F->ctab[ri];
+	size_t n = (size_t)1 << width;
+	uint8_t *t = codec_alloc(F->c, n);
+	if (!t) {
+		F->ok = false;
+		return NULL;
+	}
+	memset(t, 0xff, n);
+	for (size_t li = 0; li < r->nleaves && li < 0xff; li++) {
+		const spec_bitset *l = r->leaves[li];
+		uint64_t fixed = l->mask.nwords ? l->mask.w[0] : 0, match = l->match.nwords ? l->match.w[0] : 0;
+		if (l->dontcare.nwords)
+			fixed &= ~l->dontcare.w[0];
+		bool high = false; /* bits fixed beyond the first word, or beyond width */
+		for (unsigned i = 1; i < l->match.nwords; i++)
+			high |= l->match.w[i] != 0;
+		if (l->gen.min > l->gen.max || high || (match & ~fixed) || (width < 64 && (match >> width)))
+			continue;
+		/* every value with the fixed bits: the free bits counted through */
+		uint64_t free_bits = ~fixed & (n - 1);
+		uint64_t v = 0;
+		do {
+			uint64_t val = match | v;
+			t[val] = t[val] == 0xff ? (uint8_t)li : 0xfe;
+			v = (v - free_bits) & free_bits;
+		} while (v);
+	}
+	for (size_t v = 0; v < n; v++)
+		if (t[v] == 0xfe)
+			t[v] = 0xff;
+	F->ctab[ri] = t;
+	return t;
+}
+
+/* F_INLINE op *op of a root with several leaves as an F_INLC op, when
+ * the field is narrow: a table gives the leaf, and each leaf's F_INLP
+ * the rest. */
+static void lower_cls(fast_build *F, fop *op)
+{
+	const finl *in = op->inl;
+	const spec_root *r = in->root;
+	unsigned width = (unsigned)__builtin_popcountll(op->mask);
+	if (!in->alt || r->nleaves >= 0xff || width > FAST_INLC_BITS ||
+	    op->mask != ((uint64_t)1 << width) - 1 || r->bitset->size > FAST_INLC_BITS)
+		return;
+	const uint8_t *leafof = root_leaf_table(F, r, width);
+	fop *alts = fast_ops_alloc(F, r->nleaves);
+	fop *slow = codec_alloc(F->c, sizeof *slow);
+	fitab *none = codec_alloc(F->c, sizeof *none);
+	if (!leafof || !alts || !slow || !none) {
+		F->ok = false;
+		return;
+	}
+	*slow = *op;
+	none->slow = slow;
+	bool any = false;
+	for (size_t li = 0; li < r->nleaves; li++) {
+		alts[li] = (fop){.kind = F_INLINE, .word = op->word, .shift = op->shift, .mask = op->mask,
+		                 .align = op->align, .inl = in->alt[li]};
+		if (in->alt[li] && lower_inline(F, &alts[li], slow)) {
+			any = true;
+			continue;
+		}
+		/* a check that never holds: the F_INLINE way (the root's table
+		 * is shared, whichever leaves each op lowers) */
+		alts[li] = (fop){.kind = F_INLP, .ichk = 0, .imatch = 1, .itab = none};
+	}
+	if (!any || !F->ok)
+		return;
+	*op = (fop){.kind = F_INLC, .word = op->word, .shift = op->shift, .mask = op->mask,
+	            .align = op->align, .ctab = leafof, .alts = alts, .cslow = slow};
 }
 
 static void lower_program(fast_build *F, const fop *prog)
@@ -3277,7 +3378,10 @@ static void lower_program(fast_build *F, const fop *prog)
 		if (op->kind != F_INLINE)
 			continue;
 		lower_finl(F, op->inl);
-		lower_inline(F, op);
+		if (op->inl->cls)
+			lower_cls(F, op);
+		else
+			lower_inline(F, op, NULL);
 	}
 }
 
@@ -3375,10 +3479,13 @@ bool codec_build_fast(codec *c)
 				}
 	free(inl);
 	free(ninl);
+	F.ctab = calloc(c->m->nroots + 1, sizeof *F.ctab);
+	F.ok = F.ok && F.ctab;
 	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
 		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
 			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++)
 				lower_program(&F, c->leaf[i]->plan[v]->plans[q].fops);
+	free(F.ctab);
 	free(F.seen);
 	free(F.x);
 	free(F.known);
