@@ -93,6 +93,11 @@ struct classifier {
 	unsigned nbits;
 	unsigned nchunks;
 	cls_chunk chunks[CLS_MAX_BITS];
+	/* The same index by pext (the bits are in position order): the bits
+	 * pm[0] of word pw[0] below the bits pm[1] of word pw[1] */
+	bool pext, pext_ok;       /* used; possible (two words at most) */
+	uint8_t pw[2], pn0;
+	uint64_t pm[2];
 	cls_node *nodes;  /* 2^nbits */
 	/* Sub-tables: offsets into recs, 16-bit ones when they fit, which
 	 * keeps more of them in the first-level cache. */
@@ -175,13 +180,16 @@ static const cls_rec *sub_list(const classifier *c, uint32_t i)
 /* The list for w: level one, then the node's window. */
 static const cls_rec *find1(const classifier *c, uint64_t w0)
 {
-	const cls_node *e = &c->nodes[gather1(c, w0)];
+	const cls_node *e = &c->nodes[c->pext ? (uint32_t)codec_pext_u64(w0, c->pm[0]) : gather1(c, w0)];
 	return sub_list(c, e->base + (uint32_t)((w0 >> e->shift) & e->mask));
 }
 
 static const cls_rec *find(const classifier *c, const uint64_t *w)
 {
-	const cls_node *e = &c->nodes[gather(c, w)];
+	const cls_node *e =
+	    &c->nodes[c->pext ? (uint32_t)(codec_pext_u64(w[c->pw[0]], c->pm[0]) |
+	                                   codec_pext_u64(w[c->pw[1]], c->pm[1]) << c->pn0)
+	                      : gather(c, w)];
 	return sub_list(c, e->base + (uint32_t)((w[e->word] >> e->shift) & e->mask));
 }
 
@@ -568,6 +576,32 @@ static void assign_ranks(builder *b, classifier *c)
 		};
 		r += len;
 	}
+	/* the index bits by word, for pext */
+	c->pext_ok = true;
+	c->pw[0] = c->pw[1] = 0;
+	c->pm[0] = c->pm[1] = 0;
+	unsigned np = 0;
+	for (unsigned r = 0; r < b->nbits; r++) {
+		unsigned w = b->rank_pos[r] / 64u;
+		if (!np || w != c->pw[np - 1]) {
+			if (np == 2) {
+				c->pext_ok = false;
+				break;
+			}
+			c->pw[np++] = (uint8_t)w;
+		}
+		c->pm[np - 1] |= (uint64_t)1 << (b->rank_pos[r] % 64u);
+	}
+	if (np < 2)
+		c->pw[1] = c->pw[0];
+	c->pn0 = (uint8_t)__builtin_popcountll(c->pm[0]);
+	c->pext = c->pext_ok && codec_cpu_pext();
+}
+
+bool classifier_set_pext(classifier *c, bool on)
+{
+	c->pext = on && c->pext_ok && codec_cpu_pext();
+	return c->pext;
 }
 
 /* ------------------------------------------------------ distinct lists */

@@ -89,31 +89,11 @@ typedef struct fseg {
 	fseg_in in[FAST_SEG_INPUTS];
 } fseg;
 
-/* x86's pext, written out so that no compiler flag is needed: used only
- * where the running CPU has it (codec.pext). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define FAST_HAVE_PEXT 1
-static inline uint64_t fast_pext(uint64_t v, uint64_t mask)
-{
-	uint64_t r;
-	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "rm"(mask));
-	return r;
-}
-#else
-#define FAST_HAVE_PEXT 0
-static inline uint64_t fast_pext(uint64_t v, uint64_t mask)
-{
-	(void)v;
-	(void)mask;
-	return 0; /* never called: codec.pext is false */
-}
-#endif
-
 /* The key px gathers from words w (px->n > 0, the CPU's pext fast). */
 static inline uint32_t pext_key(const codec_pext *px, const uint64_t *w)
 {
-	return (uint32_t)(fast_pext(w[px->pw[0]], px->pm[0]) |
-	                  fast_pext(w[px->pw[1]], px->pm[1]) << px->pn0);
+	return (uint32_t)(codec_pext_u64(w[px->pw[0]], px->pm[0]) |
+	                  codec_pext_u64(w[px->pw[1]], px->pm[1]) << px->pn0);
 }
 
 /* A derived value as a table over the few bits it reads. */
@@ -658,8 +638,8 @@ static inline bool fast_scope_top(cx *x, fscope *s, const ftop *t)
 {
 	if (!t->plans || (t->tab && !x->c->pext))
 		return fast_scope(x, s);
-	unsigned idx = t->tab ? t->tab[fast_pext(s->val[t->pw[0]], t->pm[0]) |
-	                               fast_pext(s->val[t->pw[1]], t->pm[1]) << t->pn0]
+	unsigned idx = t->tab ? t->tab[codec_pext_u64(s->val[t->pw[0]], t->pm[0]) |
+	                               codec_pext_u64(s->val[t->pw[1]], t->pm[1]) << t->pn0]
 	                      : 0;
 	if (idx == 0xff)
 		return false;
@@ -965,8 +945,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
 				return false;
 			if (pext && op->pn)
-				t = op->tx + 16 * (size_t)(fast_pext(s->val[op->word], op->mask) |
-				                           fast_pext(s->val[op->shift], op->pm1) << op->pn0);
+				t = op->tx + 16 * (size_t)(codec_pext_u64(s->val[op->word], op->mask) |
+				                           codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0);
 			else
 				t = op->tx + 16 * (size_t)seg_runs_key(s, op);
 			if (t[15] == FAST_TX_NONE)
@@ -981,8 +961,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
 				return false;
 			if (pext && op->pn)
-				key = (uint32_t)(fast_pext(s->val[op->word], op->mask) |
-				                 fast_pext(s->val[op->shift], op->pm1) << op->pn0);
+				key = (uint32_t)(codec_pext_u64(s->val[op->word], op->mask) |
+				                 codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0);
 			else
 				key = seg_runs_key(s, op);
 			e = op->ent[key];
@@ -1043,8 +1023,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			if ((s->val[op->fw] & op->ichk) == op->imatch && pext &&
 			    s->depth + op->depth < CODEC_MAX_SCOPES &&
 			    s->cused + op->slots <= CODEC_CACHE_SLOTS && nret < FAST_RETURNS) {
-				const fop *p = it->prog[fast_pext(s->val[op->word], op->mask) |
-				                        fast_pext(s->val[op->shift], op->pm1) << op->pn0];
+				const fop *p = it->prog[codec_pext_u64(s->val[op->word], op->mask) |
+				                        codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0];
 				if (p && x->gen - it->gmin <= it->gmax - it->gmin) {
 					out_pad(o, op->align);
 					ret[nret++] = pc;
@@ -3104,14 +3084,10 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, u
 
 bool codec_fast_set_pext(codec *c, bool on)
 {
-#if FAST_HAVE_PEXT
-	/* Zen 1 and 2 have pext in microcode: slower than the runs */
-	c->pext = on && __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
-	          !__builtin_cpu_is("znver2");
-#else
-	(void)on;
-	c->pext = false;
-#endif
+	c->pext = on && codec_cpu_pext();
+	for (size_t i = 0; c->cls && i < c->m->nroots; i++)
+		if (c->cls[i])
+			classifier_set_pext(c->cls[i], c->pext);
 	return c->pext;
 }
 

@@ -6,6 +6,38 @@
 
 #include "codec.h"
 
+/* x86's pext, written out so that no compiler flag is needed: used only
+ * where codec_cpu_pext says the running CPU has it, fast. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CODEC_HAVE_PEXT 1
+static inline uint64_t codec_pext_u64(uint64_t v, uint64_t mask)
+{
+	uint64_t r;
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "rm"(mask));
+	return r;
+}
+#else
+#define CODEC_HAVE_PEXT 0
+static inline uint64_t codec_pext_u64(uint64_t v, uint64_t mask)
+{
+	(void)v;
+	(void)mask;
+	return 0; /* never called: codec_cpu_pext is false */
+}
+#endif
+
+/* Whether the running CPU has a fast pext (Zen 1 and 2 have it in
+ * microcode: slower than shifts and masks). */
+static inline bool codec_cpu_pext(void)
+{
+#if CODEC_HAVE_PEXT
+	return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+	       !__builtin_cpu_is("znver2");
+#else
+	return false;
+#endif
+}
+
 /* ---------------------------------------------------- classify.c */
 
 /* The decision structure of one root: built once, then every look-up is
@@ -15,6 +47,10 @@ typedef struct classifier classifier;
 
 classifier *classifier_build(const spec_root *root);  /* NULL: out of memory */
 void classifier_free(classifier *c);
+/* Whether look-ups gather their index bits by pext (made so where the
+ * CPU has it fast and the bits are in two words at most); the tests
+ * turn it off to run the other way.  Returns the setting now. */
+bool classifier_set_pext(classifier *c, bool on);
 size_t classifier_run(const classifier *c, const uint64_t *w, uint32_t gen,
                       const spec_bitset **out, size_t max);
 /* The plain scan (the reference). */
