@@ -116,11 +116,16 @@ static size_t compare(subject *s, const uint64_t *w, uint32_t gen)
 	/* Fewer slots than matches: the count stays the total. */
 	size_t n0 = classifier_run(s->c, w, gen, NULL, 0);
 	size_t n1 = classifier_run(s->c, w, gen, one, 1);
-	bool same = nf == ns && n0 == ns && n1 == ns && (!ns || one[0] == slow[0]);
+	/* the index gathered by shifts and masks, where pext was used */
+	const spec_bitset *other[OUT_MAX];
+	bool had_pext = classifier_set_pext(s->c, false);
+	size_t no = classifier_run(s->c, w, gen, other, OUT_MAX);
+	classifier_set_pext(s->c, had_pext);
+	bool same = nf == ns && n0 == ns && n1 == ns && no == ns && (!ns || one[0] == slow[0]);
 	/* On a miss the first slot is cleared (classify.c stores it blindly). */
 	same = same && (ns || (!fast[0] && !one[0]));
 	for (size_t i = 0; same && i < ns && i < OUT_MAX; i++)
-		same = fast[i] == slow[i];
+		same = fast[i] == slow[i] && other[i] == slow[i];
 	s->words++;
 	s->matched += ns == 1;
 	s->ambiguous += ns > 1;
