@@ -2760,6 +2760,75 @@ static bool small_text(fast_build *F, const fop *op, uint64_t v, char *buf, size
 	return o.total <= FAST_SEG_LEN && !memchr(buf, '\n', o.len);
 }
 
+/* Whether expression e's value is a function of the bits it reads (its
+ * program does not read the generation), few enough to tabulate. */
+static bool expr_tabulable(const fexpr *e)
+{
+	if (e->ng)
+		return true;
+	if (e->nrefs > 64)
+		return false;
+	for (const cins *p = e->prog; p->op != VI_END; p++)
+		if (p->op == VI_GPU)
+			return false;
+	return true;
+}
+
+/* The runs of bits an F_TVAL or F_EXPR op reads (in[].at unset), at
+ * most FAST_SEG_INPUTS of them. */
+static bool value_inputs(const fop *op, fseg_in *in, unsigned *nin)
+{
+	unsigned n = 0;
+	if (op->kind == F_TVAL || op->ex->ng) {
+		const fseg_in *from = op->kind == F_TVAL ? op->vt->in : op->ex->g;
+		n = op->kind == F_TVAL ? op->vt->nin : op->ex->ng;
+		if (n > FAST_SEG_INPUTS)
+			return false;
+		memcpy(in, from, n * sizeof *in);
+	} else {
+		const fexpr *e = op->ex;
+		for (unsigned i = 0; i < e->nrefs; i++) {
+			const fseg_in *from = e->ref[i].vt ? e->ref[i].vt->in : NULL;
+			unsigned k = e->ref[i].vt ? e->ref[i].vt->nin : 1;
+			if (n + k > FAST_SEG_INPUTS)
+				return false;
+			for (unsigned j = 0; j < k; j++)
+				in[n++] = from ? from[j]
+				               : (fseg_in){e->ref[i].word, e->ref[i].shift, 0, e->ref[i].mask};
+		}
+	}
+	*nin = n;
+	return true;
+}
+
+/* The value op prints where its inputs in[0..nin) (key packed from bit
+ * 0) read key k; *ok false where it cannot be had (the VM fails). */
+static uint64_t seg_value(const fast_build *F, const fop *op, const fseg_in *in, unsigned nin,
+                          uint32_t k, bool *ok)
+{
+	if (op->kind != F_TVAL && op->kind != F_EXPR)
+		return k;
+	uint64_t w[CODEC_MAX_WORDS];
+	key_words(in, nin, k, w, F->c->nw);
+	if (op->kind == F_TVAL)
+		return vtab_value(op->vt, w);
+	const fexpr *e = op->ex; /* as fast_rare_op has it */
+	if (e->ng) {
+		uint64_t u = e->cbits;
+		for (unsigned i = 0; i < e->ng; i++)
+			u |= ((w[e->g[i].word] >> e->g[i].shift) & e->g[i].mask) << e->g[i].at;
+		return u;
+	}
+	int64_t vals[64], r;
+	for (unsigned i = 0; i < e->nrefs; i++)
+		vals[i] = (int64_t)(e->ref[i].vt ? vtab_value(e->ref[i].vt, w)
+		                                 : (w[e->ref[i].word] >> e->ref[i].shift) & e->ref[i].mask);
+	/* expr_tabulable: the program does not read the generation */
+	if (!codec_vm_run(e->prog, vals, 0, &r))
+		*ok = false;
+	return (uint64_t)r;
+}
+
 /* op as a segment into sf; false when it is not one.  pool collects the
  * texts of ops that had none (malloc'd, *pn bytes used). */
 static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, size_t *pn,
@@ -2781,8 +2850,10 @@ static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, s
 		sf->g.ent = &sf->one;
 		return true;
 	case F_VAL:
+	case F_TVAL:
+	case F_EXPR:
 		if (op->field->type == SPEC_TYPE_BRANCH || op->field->type == SPEC_TYPE_ABSBRANCH ||
-		    op->field->type == SPEC_TYPE_BITSET)
+		    op->field->type == SPEC_TYPE_BITSET || (op->kind == F_EXPR && !expr_tabulable(op->ex)))
 			return false;
 		__attribute__((fallthrough));
 	case F_BOOL:
@@ -2790,8 +2861,21 @@ static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, s
 	case F_UINT:
 	case F_HEX:
 	case F_MEMO: {
-		unsigned w = (unsigned)__builtin_popcountll(op->mask);
-		if (op->align || w > 8)
+		/* the bits it reads, their key packed from bit 0 */
+		fseg_in in[FAST_SEG_INPUTS];
+		unsigned nin = 1, w = 0;
+		if (op->kind == F_TVAL || op->kind == F_EXPR) {
+			if (!value_inputs(op, in, &nin))
+				return false;
+			for (unsigned i = 0; i < nin; i++) {
+				in[i].at = (uint8_t)w;
+				w += (unsigned)__builtin_popcountll(in[i].mask);
+			}
+		} else {
+			in[0] = (fseg_in){op->word, op->shift, 0, op->mask};
+			w = (unsigned)__builtin_popcountll(op->mask);
+		}
+		if (op->align || w > 8 || !nin)
 			return false;
 		size_t nk = (size_t)1 << w;
 		uint32_t *ent = codec_alloc(F->c, nk * sizeof *ent);
@@ -2820,13 +2904,15 @@ static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, s
 					memcpy(*pool + *pn, op->mm->pool + e->text, len);
 				}
 			} else {
-				ok = small_text(F, op, v, *pool + *pn, &len);
+				bool valued = true;
+				uint64_t val = seg_value(F, op, in, nin, (uint32_t)v, &valued);
+				ok = valued && small_text(F, op, val, *pool + *pn, &len);
 			}
 			ent[v] = ok ? (uint32_t)(*pn << 8) | (uint32_t)len : FAST_NOSEG;
 			*pn += ok ? len : 0;
 		}
-		sf->g.nin = 1;
-		sf->g.in[0] = (fseg_in){op->word, op->shift, 0, op->mask};
+		sf->g.nin = nin;
+		memcpy(sf->g.in, in, nin * sizeof *in);
 		sf->g.ent = ent;
 		sf->g.pool = NULL; /* in the collected pool: fixed up by the caller */
 		sf->bits = w;
@@ -2915,7 +3001,8 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			bits += sf.bits;
 			nin += sf.g.nin;
 		}
-		if (np >= 2) {
+		/* a value printed the general way is worth a segment alone */
+		if (np >= 2 || (np == 1 && (ops[i].kind == F_TVAL || ops[i].kind == F_EXPR))) {
 			/* the same run elsewhere (the same ops at the same bits) */
 			char sig[512];
 			size_t sl = 0;
