@@ -1176,6 +1176,8 @@ typedef struct fast_build {
 	size_t nseen, capseen;     /* capseen: a power of 2 */
 } fast_build;
 
+static const char *known_bytes(fast_build *F, char kind, const char *b, size_t n, size_t pad);
+
 /* Segment g's entries with their texts inside (16 bytes a key), when
  * every text has 15 characters or fewer; NULL when not (or no memory). */
 static const uint8_t *seg_texts(fast_build *F, const fseg *g)
@@ -1191,7 +1193,7 @@ static const uint8_t *seg_texts(fast_build *F, const fseg *g)
 	for (size_t k = 0; k < nkeys; k++)
 		if (g->ent[k] != FAST_NOSEG && (g->ent[k] & 255u) > 15)
 			return NULL;
-	uint8_t *tx = codec_alloc(F->c, 16 * nkeys);
+	uint8_t *tx = calloc(nkeys, 16);
 	if (!tx) {
 		F->ok = false;
 		return NULL;
@@ -1205,8 +1207,10 @@ static const uint8_t *seg_texts(fast_build *F, const fseg *g)
 		memcpy(tx + 16 * k, g->pool + (e >> 8), e & 255u);
 		tx[16 * k + 15] = (uint8_t)(e & 255u);
 	}
-	((fseg *)g)->tx = tx; /* made once, shared by every op of g */
-	return tx;
+	const uint8_t *keep = (const uint8_t *)known_bytes(F, 'T', (const char *)tx, 16 * nkeys, 0);
+	free(tx);
+	((fseg *)g)->tx = keep; /* made once, shared by every op of g */
+	return keep;
 }
 
 /* The op that prints segment g: it carries what printing needs, so that
@@ -1607,15 +1611,43 @@ static void known_add(fast_build *F, const char *sig, size_t siglen, uint64_t h,
 	F->nknown++;
 }
 
+/* Bytes b[0..n) kept in the codec with pad readable bytes after them,
+ * once for all the tables that hold the same ones (the same texts at
+ * other bits: another instruction's register field, say); NULL (memory
+ * noted) when there is no room. */
+static const char *known_bytes(fast_build *F, char kind, const char *b, size_t n, size_t pad)
+{
+	char sig[1 + sizeof(uint64_t) + sizeof(size_t)];
+	size_t sl = 0;
+	uint64_t h = sig_hash(b, n);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, kind);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, h);
+	CODEC_SIG_PUT(sig, sl, sizeof sig, n);
+	const char *same = known_find(F, sig, sl, h);
+	if (same && !memcmp(same, b, n))
+		return same;
+	char *keep = n < (1u << 24) ? codec_alloc(F->c, n + pad) : NULL;
+	if (!keep) {
+		F->ok = false;
+		return NULL;
+	}
+	memcpy(keep, b, n);
+	if (!same)
+		known_add(F, sig, sl, h, keep);
+	return keep;
+}
+
 /* A segment of nkeys texts being built: its entries and scratch room for
  * the longest texts (NULL, memory noted, when there is none). */
 static fseg *seg_begin(fast_build *F, size_t nkeys, uint32_t **ent, char **tmp)
 {
 	fseg *g = codec_alloc(F->c, sizeof *g);
-	*ent = codec_alloc(F->c, nkeys * sizeof **ent);
+	*ent = malloc(nkeys * sizeof **ent); /* kept by seg_finish */
 	*tmp = malloc(nkeys * (FAST_SEG_LEN + 1) + FAST_PAD);
 	if (!g || !*ent || !*tmp) {
+		free(*ent);
 		free(*tmp);
+		*ent = NULL;
 		*tmp = NULL;
 		F->ok = false;
 		return NULL;
@@ -1690,7 +1722,7 @@ static void seg_canonical(fast_build *F, fseg *g)
 		same = in[i].word == g->in[i].word && in[i].shift == g->in[i].shift &&
 		       in[i].at == g->in[i].at && in[i].mask == g->in[i].mask;
 	if (!same) {
-		uint32_t *ent = codec_alloc(F->c, ((size_t)1 << at) * sizeof *ent);
+		uint32_t *ent = malloc(((size_t)1 << at) * sizeof *ent);
 		if (!ent) {
 			F->ok = false;
 			return;
@@ -1702,6 +1734,7 @@ static void seg_canonical(fast_build *F, fseg *g)
 		}
 		memcpy(g->in, in, sizeof in);
 		g->nin = n;
+		free((uint32_t *)g->ent);
 		g->ent = ent;
 	}
 	seg_pext_masks(g);
@@ -1710,16 +1743,19 @@ static void seg_canonical(fast_build *F, fseg *g)
 /* Moves texts tmp[0..used) where segment g keeps them (tmp freed). */
 static const fseg *seg_finish(fast_build *F, fseg *g, char *tmp, size_t used)
 {
-	char *pool = used < (1u << 24) ? codec_alloc(F->c, used + FAST_PAD) : NULL;
-	if (pool)
-		memcpy(pool, tmp, used);
+	g->pool = known_bytes(F, 'P', tmp, used, FAST_PAD);
 	free(tmp);
-	if (!pool) {
-		F->ok = false;
-		return NULL;
-	}
-	g->pool = pool;
-	seg_canonical(F, g);
+	if (g->pool)
+		seg_canonical(F, g);
+	/* the entries (seg_begin's, or seg_canonical's) kept once */
+	uint32_t *ent = (uint32_t *)g->ent;
+	unsigned bits = 0;
+	for (unsigned i = 0; i < g->nin; i++)
+		bits += (unsigned)__builtin_popcountll(g->in[i].mask);
+	g->ent = F->ok ? (const uint32_t *)known_bytes(F, 'E', (const char *)ent,
+	                                                ((size_t)1 << bits) * sizeof *ent, 0)
+	               : NULL;
+	free(ent);
 	return F->ok ? g : NULL;
 }
 
@@ -1793,6 +1829,7 @@ static const fseg *make_seg(fast_build *F, const cleaf *lf, unsigned v, const cp
 		free(its);
 		free(itext);
 		free(tmp);
+		free(ent);
 		F->ok = false;
 		return NULL;
 	}
@@ -2720,7 +2757,7 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
  * gather and one copy.
  */
 
-#define FAST_MERGE_BITS 9u
+#define FAST_MERGE_BITS 12u
 
 /* An op as a segment (inputs and texts), when it is one. */
 typedef struct segform {
