@@ -56,6 +56,8 @@ enum {
 	F_INLP,   /* a plain F_INLINE, what its usual case needs in the op (itab) */
 	F_INLC,   /* an F_INLINE of a root with several leaves: the leaf by a table
 	           * over the field's value (ctab), then that leaf's F_INLP (alts) */
+	F_INLPT,  /* an F_INLP right before its program's F_END, which its
+	           * inlined program's F_END does for it */
 	F_KINDS
 };
 
@@ -879,6 +881,20 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 #define FAST_LABEL(name)
 #endif
 
+/* An F_INLP op's program in inline_plan_index's usual case, with what
+ * it reads in the op and one line of programs by key; NULL: any other
+ * case (the F_INLINE way). */
+static inline const fop *inlp_program(const cx *x, const fscope *s, const fop *op, bool pext)
+{
+	const fitab *it = op->itab;
+	if ((s->val[op->fw] & op->ichk) != op->imatch || !pext ||
+	    s->depth + op->depth >= CODEC_MAX_SCOPES || s->cused + op->slots > CODEC_CACHE_SLOTS)
+		return NULL;
+	const fop *p = it->prog[codec_pext_u64(s->val[op->word], op->mask) |
+	                        codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0];
+	return p && x->gen - it->gmin <= it->gmax - it->gmin ? p : NULL;
+}
+
 /* A segment op's key by its runs, where there is no pext: the first run
  * outside the loop (GCC's code for this loop is better so). */
 static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
@@ -907,7 +923,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_STEP] = &&l_other, [F_PARAM] = &&l_other, [F_BAIL] = &&l_other,
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
-		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc,
+		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
 	};
 #endif
 	for (;;) {
@@ -1005,6 +1021,18 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			out_pad(o, op->align);
 			out_hex(o, (s->val[op->word] >> op->shift) & op->mask, false);
 			continue;
+		case F_INLPT:
+		FAST_LABEL(l_inlpt) {
+			/* the program's last op: the inlined one returns for it */
+			const fop *p = inlp_program(x, s, op, pext);
+			if (p) {
+				out_pad(o, op->align);
+				pc = p;
+				continue;
+			}
+			op = op->itab->slow;
+			goto l_inline;
+		}
 		case F_INLC:
 		FAST_LABEL(l_inlc) {
 			uint8_t li = op->ctab[(s->val[op->word] >> op->shift) & op->mask];
@@ -1017,22 +1045,14 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		/* fall through - the leaf's F_INLP */
 		case F_INLP:
 		l_inlp: {
-			/* inline_plan_index's usual case, with what it reads in
-			 * the op and one line of programs by key */
-			const fitab *it = op->itab;
-			if ((s->val[op->fw] & op->ichk) == op->imatch && pext &&
-			    s->depth + op->depth < CODEC_MAX_SCOPES &&
-			    s->cused + op->slots <= CODEC_CACHE_SLOTS && nret < FAST_RETURNS) {
-				const fop *p = it->prog[codec_pext_u64(s->val[op->word], op->mask) |
-				                        codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0];
-				if (p && x->gen - it->gmin <= it->gmax - it->gmin) {
-					out_pad(o, op->align);
-					ret[nret++] = pc;
-					pc = p;
-					continue;
-				}
+			const fop *p = nret < FAST_RETURNS ? inlp_program(x, s, op, pext) : NULL;
+			if (p) {
+				out_pad(o, op->align);
+				ret[nret++] = pc;
+				pc = p;
+				continue;
 			}
-			op = it->slow;
+			op = op->itab->slow;
 		}
 		/* fall through - any other case goes the F_INLINE way */
 		case F_INLINE:
@@ -3480,8 +3500,8 @@ static void lower_program(fast_build *F, const fop *prog)
 		lower_finl(F, op->inl);
 		if (op->inl->cls)
 			lower_cls(F, op);
-		else
-			lower_inline(F, op, NULL);
+		else if (lower_inline(F, op, NULL) && op[1].kind == F_END)
+			op->kind = F_INLPT;
 	}
 }
 
