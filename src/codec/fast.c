@@ -2403,6 +2403,38 @@ static const fexpr *reloc_expr(fast_build *F, const cleaf *lf, unsigned v, const
 	return e;
 }
 
+/* F_STEP op of leaf lf as an op over the running scope's bits (m maps
+ * lf's), into *r: a field's value from bits, a derived value from a table
+ * or evaluated over bits; false when it cannot be (a bitset field, or a
+ * value known only when the scope runs). */
+static bool step_value_op(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                          const fop *op, const fmap *m, fop *r)
+{
+	const cfield *f = lf->steps[op->arg].field;
+	if (f->f->kind == SPEC_ASSERT) {
+		*r = (fop){.kind = F_PAD, .align = op->align};
+		return true;
+	}
+	if (f->type == SPEC_TYPE_BITSET)
+		return false;
+	if (f->f->kind == SPEC_FIELD) {
+		uint8_t word, shift;
+		if (!map_range(m, f->f->low, f->f->high - f->f->low + 1, &word, &shift))
+			return false;
+		*r = value_op(f, word, shift, op->align);
+		return true;
+	}
+	if (!op->vt) {
+		const fexpr *e = reloc_expr(F, lf, v, pl, &lf->steps[op->arg], m);
+		if (!e)
+			return false;
+		*r = (fop){.kind = F_EXPR, .align = op->align, .field = f, .ex = e};
+		return true;
+	}
+	*r = (fop){.kind = F_TVAL, .align = op->align, .field = f, .vt = reloc_vtab(F, op->vt, m)};
+	return r->vt != NULL;
+}
+
 /* Program src[0..n) of inlined leaf lf moved to the running scope's bits
  * by m, into out (room for n ops); false when some op cannot be. */
 static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl, const fop *src,
@@ -2482,34 +2514,10 @@ static bool reloc_ops(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 			           .align = op->align, .inl = in};
 			break;
 		}
-		case F_STEP: {
-			const cfield *f = lf->steps[op->arg].field;
-			if (f->f->kind == SPEC_ASSERT) {
-				*r = (fop){.kind = F_PAD, .align = op->align};
-				break;
-			}
-			if (f->type == SPEC_TYPE_BITSET)
-				return false;
-			if (f->f->kind == SPEC_FIELD) {
-				uint8_t word, shift;
-				if (!map_range(m, f->f->low, f->f->high - f->f->low + 1, &word, &shift))
-					return false;
-				*r = value_op(f, word, shift, op->align);
-				break;
-			}
-			if (!op->vt) {
-				const fexpr *e = reloc_expr(F, lf, v, pl, &lf->steps[op->arg], m);
-				if (!e)
-					return false;
-				*r = (fop){.kind = F_EXPR, .align = op->align, .field = f, .ex = e};
-				break;
-			}
-			*r = (fop){.kind = F_TVAL, .align = op->align, .field = f,
-			           .vt = reloc_vtab(F, op->vt, m)};
-			if (!r->vt)
+		case F_STEP:
+			if (!step_value_op(F, lf, v, pl, op, m, r))
 				return false;
 			break;
-		}
 		default:
 			return false;
 		}
@@ -3197,8 +3205,10 @@ static void absorb_texts(fast_build *F, fop *ops, uint32_t *n)
 /* Plan pl of leaf lf with its nested fields inlined where they can be
  * (kept apart from pl->fops until every plan is done: inlining reads
  * the programs as compiled). */
-static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, uint32_t *n)
+static const fop *inline_plan(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl,
+                              uint32_t *n)
 {
+	const fmap own = {.base = 0, .width = lf->b->size}; /* the scope's bits are its own */
 	fop *out = fast_ops_alloc(F, pl->nfops + 2);
 	if (!out) {
 		F->ok = false;
@@ -3207,6 +3217,9 @@ static const fop *inline_plan(fast_build *F, const cleaf *lf, const cplan *pl, u
 	for (uint32_t i = 0; i < pl->nfops; i++) {
 		const fop *op = &pl->fops[i];
 		out[i] = *op;
+		fop r;
+		if (op->kind == F_STEP && step_value_op(F, lf, v, pl, op, &own, &r))
+			out[i] = r;
 		if (op->kind != F_SUB)
 			continue;
 		fop mo = memo_op(F, lf, op, op->word, op->shift, 0, 0);
@@ -3587,7 +3600,7 @@ bool codec_build_fast(codec *c)
 		for (unsigned v = 0; c->leaf[i] && v < 2 && F.ok; v++)
 			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++, k++) {
 				const cplan *pl = &c->leaf[i]->plan[v]->plans[q];
-				inl[k] = pl->fops ? inline_plan(&F, c->leaf[i], pl, &ninl[k]) : NULL;
+				inl[k] = pl->fops ? inline_plan(&F, c->leaf[i], v, pl, &ninl[k]) : NULL;
 			}
 	k = 0;
 	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++)
