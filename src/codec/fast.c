@@ -2792,7 +2792,14 @@ typedef struct segform {
 	fseg g;
 	unsigned bits;
 	uint32_t one;             /* a constant text's entry */
+	uint32_t *own;            /* entries of its own (malloc'd): segform_free */
 } segform;
+
+static void segform_free(segform *sf)
+{
+	free(sf->own);
+	sf->own = NULL;
+}
 
 /* The text of value v of a small plain field op, as fast_ops prints it. */
 static bool small_text(fast_build *F, const fop *op, uint64_t v, char *buf, size_t *len)
@@ -2940,19 +2947,24 @@ static bool as_segment(fast_build *F, const fop *op, segform *sf, char **pool, s
 			in[0] = (fseg_in){op->word, op->shift, 0, op->mask};
 			w = (unsigned)__builtin_popcountll(op->mask);
 		}
-		if (op->align || w > 8 || !nin)
+		/* values printed the general way are worth wider tables than
+		 * those fast_ops prints itself */
+		bool general = op->kind == F_VAL || op->kind == F_TVAL || op->kind == F_EXPR;
+		if (op->align || w > (general ? FAST_MERGE_BITS : FAST_SEG_BITS) || !nin)
 			return false;
 		size_t nk = (size_t)1 << w;
-		uint32_t *ent = codec_alloc(F->c, nk * sizeof *ent);
+		uint32_t *ent = malloc(nk * sizeof *ent);
 		if (!ent) {
 			F->ok = false;
 			return false;
 		}
+		sf->own = ent;
 		for (uint64_t v = 0; v < nk; v++) {
 			if (*pcap - *pn < FAST_SEG_LEN + 1) {
 				size_t cap = 2 * *pcap + 4096;
 				char *np = realloc(*pool, cap);
 				if (!np) {
+					segform_free(sf);
 					F->ok = false;
 					return false;
 				}
@@ -3056,6 +3068,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			size_t mark = pn;
 			if (!as_segment(F, &ops[i + np], &sf, &pool, &pn, &pcap) ||
 			    bits + sf.bits > FAST_MERGE_BITS || nin + sf.g.nin > FAST_SEG_INPUTS) {
+				segform_free(&sf);
 				pn = mark;
 				break;
 			}
@@ -3100,22 +3113,25 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			}
 			uint64_t h = sl <= sizeof sig ? sig_hash(sig, sl) : 0;
 			const fseg *old = sl <= sizeof sig ? known_find(F, sig, sl, h) : NULL;
-			if (old) {
-				ops[out++] = seg_op(F, old);
-				i += np;
-				continue;
-			}
-			const char *pools[FAST_SEG_INPUTS];
-			for (unsigned j = 0; j < np; j++)
-				pools[j] = parts[j].g.pool ? parts[j].g.pool : pool;
-			const fseg *g = join_segments(F, parts, pools, np);
-			if (g) {
-				if (sl <= sizeof sig)
+			const fseg *g = old;
+			if (!g) {
+				const char *pools[FAST_SEG_INPUTS];
+				for (unsigned j = 0; j < np; j++)
+					pools[j] = parts[j].g.pool ? parts[j].g.pool : pool;
+				g = join_segments(F, parts, pools, np);
+				if (g && sl <= sizeof sig)
 					known_add(F, sig, sl, h, g);
+			}
+			for (unsigned j = 0; j < np; j++)
+				segform_free(&parts[j]);
+			if (g) {
 				ops[out++] = seg_op(F, g);
 				i += np;
 				continue;
 			}
+		} else {
+			for (unsigned j = 0; j < np; j++)
+				segform_free(&parts[j]);
 		}
 		ops[out++] = ops[i++];
 	}
