@@ -58,6 +58,7 @@ enum {
 	           * over the field's value (ctab), then that leaf's F_INLP (alts) */
 	F_INLPT,  /* an F_INLP right before its program's F_END, which its
 	           * inlined program's F_END does for it */
+	F_NSEG, F_NSEGT, /* an F_UINT (fw, ushift, len) then an F_SEG, F_SEGT */
 	F_KINDS
 };
 
@@ -158,6 +159,7 @@ typedef struct fop {
 		int32_t arg;
 		struct {
 			uint8_t pn, pn0;  /* SEG: its codec_pext's n, pn0 */
+			uint8_t ushift;   /* NSEG: the number's bits (fw, ushift, len) */
 		};
 	};
 	union {
@@ -895,6 +897,15 @@ static inline const fop *inlp_program(const cx *x, const fscope *s, const fop *o
 	return p && x->gen - it->gmin <= it->gmax - it->gmin ? p : NULL;
 }
 
+/* An F_UINT's value v. */
+static inline void fast_uint(const cx *x, cx_out *o, uint64_t v)
+{
+	if (v < CODEC_DEC_N) /* register numbers, mostly: no loop over digits */
+		fast_put(o, x->c->dec + 4 * v, 1u + (v >= 10) + (v >= 100));
+	else
+		out_u64(o, v);
+}
+
 /* A segment op's key by its runs, where there is no pext: the first run
  * outside the loop (GCC's code for this loop is better so). */
 static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
@@ -924,6 +935,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
 		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
+		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt,
 	};
 #endif
 	for (;;) {
@@ -953,8 +965,16 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		FAST_LABEL(l_pad)
 			out_pad(o, op->align);
 			continue;
+		case F_NSEGT:
+		FAST_LABEL(l_nsegt)
+			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
+			goto l_segt;
+		case F_NSEG:
+		FAST_LABEL(l_nseg)
+			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
+			goto l_seg;
 		case F_SEGT:
-		FAST_LABEL(l_segt) {
+		l_segt: {
 			/* the text in the entry: one cache line read, not two */
 			const uint8_t *t;
 			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
@@ -971,7 +991,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			continue;
 		}
 		case F_SEG:
-		FAST_LABEL(l_seg) {
+		l_seg: {
 			uint32_t key, e;
 			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
 			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
@@ -1007,15 +1027,10 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			continue;
 		}
 		case F_UINT:
-		FAST_LABEL(l_uint) {
-			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+		FAST_LABEL(l_uint)
 			out_pad(o, op->align);
-			if (v < CODEC_DEC_N) /* register numbers, mostly: no loop over digits */
-				fast_put(o, x->c->dec + 4 * v, 1u + (v >= 10) + (v >= 100));
-			else
-				out_u64(o, v);
+			fast_uint(x, o, (s->val[op->word] >> op->shift) & op->mask);
 			continue;
-		}
 		case F_HEX:
 		FAST_LABEL(l_hex)
 			out_pad(o, op->align);
@@ -3519,10 +3534,34 @@ static void lower_cls(fast_build *F, fop *op)
 	            .align = op->align, .ctab = leafof, .alts = alts, .cslow = slow};
 }
 
+/* A number right before a segment (a register's, before its swizzle,
+ * say) is printed by the segment's op: one dispatch fewer. */
+static void fuse_numbers(fop *prog)
+{
+	fop *out = prog;
+	for (fop *op = prog;; op++) {
+		if (op->kind == F_UINT && !op->align && op->mask <= UINT32_MAX &&
+		    (op[1].kind == F_SEG || op[1].kind == F_SEGT)) {
+			fop n = op[1];
+			n.kind = op[1].kind == F_SEG ? F_NSEG : F_NSEGT;
+			n.fw = op->word;
+			n.ushift = op->shift;
+			n.len = (uint32_t)op->mask;
+			*out++ = n;
+			op++;
+			continue;
+		}
+		*out++ = *op;
+		if (op->kind == F_END)
+			break;
+	}
+}
+
 static void lower_program(fast_build *F, const fop *prog)
 {
 	if (!prog || !F->ok || !seen_add(F, prog))
 		return;
+	fuse_numbers((fop *)prog);
 	for (fop *op = (fop *)prog; op->kind != F_END && F->ok; op++) {
 		if (op->kind != F_INLINE)
 			continue;
