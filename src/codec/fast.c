@@ -59,6 +59,9 @@ enum {
 	F_INLPT,  /* an F_INLP right before its program's F_END, which its
 	           * inlined program's F_END does for it */
 	F_NSEG, F_NSEGT, /* an F_UINT (fw, ushift, len) then an F_SEG, F_SEGT */
+	/* The four segment kinds right before their program's F_END, which
+	 * they do themselves (fuse_ends): */
+	F_SEGE, F_SEGTE, F_NSEGE, F_NSEGTE,
 	F_KINDS
 };
 
@@ -897,15 +900,6 @@ static inline const fop *inlp_program(const cx *x, const fscope *s, const fop *o
 	return p && x->gen - it->gmin <= it->gmax - it->gmin ? p : NULL;
 }
 
-/* An F_UINT's value v. */
-static inline void fast_uint(const cx *x, cx_out *o, uint64_t v)
-{
-	if (v < CODEC_DEC_N) /* register numbers, mostly: no loop over digits */
-		fast_put(o, x->c->dec + 4 * v, 1u + (v >= 10) + (v >= 100));
-	else
-		out_u64(o, v);
-}
-
 /* A segment op's key by its runs, where there is no pext: the first run
  * outside the loop (GCC's code for this loop is better so). */
 static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
@@ -916,6 +910,51 @@ static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
 	for (unsigned i = 1; i < g->nin; i++)
 		key |= (uint32_t)((s->val[in[i].word] >> in[i].shift) & in[i].mask) << in[i].at;
 	return key;
+}
+
+/* A segment op's key. */
+static inline __attribute__((always_inline)) uint32_t seg_key(const fscope *s, const fop *op, bool pext)
+{
+	if (pext && op->pn)
+		return (uint32_t)(codec_pext_u64(s->val[op->word], op->mask) |
+		                  codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0);
+	return seg_runs_key(s, op);
+}
+
+/* An F_SEGT op's text (the text in the entry: one cache line read, not
+ * two); false: give up. */
+static inline __attribute__((always_inline)) bool fast_segt(const fscope *s, const fop *op, bool pext, cx_out *o)
+{
+	if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
+	                  s->cused + op->slots > CODEC_CACHE_SLOTS))
+		return false;
+	const uint8_t *t = op->tx + 16 * (size_t)seg_key(s, op, pext);
+	if (t[15] == FAST_TX_NONE)
+		return false;
+	fast_put16(o, (const char *)t, t[15]);
+	return true;
+}
+
+/* An F_SEG op's text; false: give up. */
+static inline __attribute__((always_inline)) bool fast_seg(const fscope *s, const fop *op, bool pext, cx_out *o)
+{
+	if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
+	                  s->cused + op->slots > CODEC_CACHE_SLOTS))
+		return false;
+	uint32_t e = op->ent[seg_key(s, op, pext)];
+	if (e == FAST_NOSEG)
+		return false;
+	fast_put(o, op->pool + (e >> 8), e & 255u);
+	return true;
+}
+
+/* An F_UINT's value v. */
+static inline __attribute__((always_inline)) void fast_uint(const cx *x, cx_out *o, uint64_t v)
+{
+	if (v < CODEC_DEC_N) /* register numbers, mostly: no loop over digits */
+		fast_put(o, x->c->dec + 4 * v, 1u + (v >= 10) + (v >= 100));
+	else
+		out_u64(o, v);
 }
 
 /* The program at pc over scope s (inlined ones included), to its F_END. */
@@ -935,7 +974,8 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
 		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
-		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt,
+		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt, [F_SEGE] = &&l_sege,
+		[F_SEGTE] = &&l_segte, [F_NSEGE] = &&l_nsege, [F_NSEGTE] = &&l_nsegte,
 	};
 #endif
 	for (;;) {
@@ -945,7 +985,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 #endif
 		switch (op->kind) {
 		case F_END:
-		FAST_LABEL(l_end)
+		l_end:
 			if (!nret)
 				return !o->over;
 			pc = ret[--nret];
@@ -968,45 +1008,39 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		case F_NSEGT:
 		FAST_LABEL(l_nsegt)
 			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
-			goto l_segt;
+			/* fall through */
+		case F_SEGT:
+		FAST_LABEL(l_segt)
+			if (!fast_segt(s, op, pext, o))
+				return false;
+			continue;
 		case F_NSEG:
 		FAST_LABEL(l_nseg)
 			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
-			goto l_seg;
-		case F_SEGT:
-		l_segt: {
-			/* the text in the entry: one cache line read, not two */
-			const uint8_t *t;
-			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
-			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
-				return false;
-			if (pext && op->pn)
-				t = op->tx + 16 * (size_t)(codec_pext_u64(s->val[op->word], op->mask) |
-				                           codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0);
-			else
-				t = op->tx + 16 * (size_t)seg_runs_key(s, op);
-			if (t[15] == FAST_TX_NONE)
-				return false;
-			fast_put16(o, (const char *)t, t[15]);
-			continue;
-		}
+			/* fall through */
 		case F_SEG:
-		l_seg: {
-			uint32_t key, e;
-			if (op->depth && (s->depth + op->depth > CODEC_MAX_SCOPES ||
-			                  s->cused + op->slots > CODEC_CACHE_SLOTS))
+		FAST_LABEL(l_seg)
+			if (!fast_seg(s, op, pext, o))
 				return false;
-			if (pext && op->pn)
-				key = (uint32_t)(codec_pext_u64(s->val[op->word], op->mask) |
-				                 codec_pext_u64(s->val[op->shift], op->pm1) << op->pn0);
-			else
-				key = seg_runs_key(s, op);
-			e = op->ent[key];
-			if (e == FAST_NOSEG)
-				return false;
-			fast_put(o, op->pool + (e >> 8), e & 255u);
 			continue;
-		}
+		case F_NSEGTE:
+		FAST_LABEL(l_nsegte)
+			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
+			/* fall through */
+		case F_SEGTE:
+		FAST_LABEL(l_segte)
+			if (!fast_segt(s, op, pext, o))
+				return false;
+			goto l_end;
+		case F_NSEGE:
+		FAST_LABEL(l_nsege)
+			fast_uint(x, o, (s->val[op->fw] >> op->ushift) & op->len);
+			/* fall through */
+		case F_SEGE:
+		FAST_LABEL(l_sege)
+			if (!fast_seg(s, op, pext, o))
+				return false;
+			goto l_end;
 		case F_BOOL:
 		FAST_LABEL(l_bool) {
 			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
@@ -3557,11 +3591,24 @@ static void fuse_numbers(fop *prog)
 	}
 }
 
+/* A segment right before its program's end does the end itself (the
+ * F_END stays, for whatever reads the program to its end). */
+static void fuse_ends(fop *prog)
+{
+	static const uint8_t ended[F_KINDS] = {
+		[F_SEG] = F_SEGE, [F_SEGT] = F_SEGTE, [F_NSEG] = F_NSEGE, [F_NSEGT] = F_NSEGTE,
+	};
+	for (fop *op = prog; op->kind != F_END; op++)
+		if (op[1].kind == F_END && ended[op->kind])
+			op->kind = ended[op->kind];
+}
+
 static void lower_program(fast_build *F, const fop *prog)
 {
 	if (!prog || !F->ok || !seen_add(F, prog))
 		return;
 	fuse_numbers((fop *)prog);
+	fuse_ends((fop *)prog);
 	for (fop *op = (fop *)prog; op->kind != F_END && F->ok; op++) {
 		if (op->kind != F_INLINE)
 			continue;
