@@ -57,15 +57,6 @@ void cx_out_slow(cx_out *o, const char *s, size_t n)
 
 /* ---------------------------------------------------------------- fields */
 
-static int64_t sext(uint64_t v, unsigned width)
-{
-	if (width == 0 || width >= 64)
-		return (int64_t)v;
-	uint64_t m = (uint64_t)1 << (width - 1);
-	v &= ((uint64_t)1 << width) - 1;
-	return (int64_t)((v ^ m) - m);
-}
-
 /* _mesa_half_to_float */
 static float half_to_float(uint16_t h)
 {
@@ -201,7 +192,7 @@ void cx_print_value(cx *x, const cfield *f, uint64_t val)
 	case SPEC_TYPE_BRANCH:
 	case SPEC_TYPE_ABSBRANCH:
 		if (x->labels) {
-			int64_t t = f->type == SPEC_TYPE_BRANCH ? sext(val, width) + (int64_t)x->n
+			int64_t t = f->type == SPEC_TYPE_BRANCH ? cx_sext(val, width) + (int64_t)x->n
 			                                        : (int64_t)val;
 			uint32_t off = (uint32_t)(uint64_t)t; /* Mesa's int, compared unsigned */
 			if (off < x->num_instr) {
@@ -213,10 +204,10 @@ void cx_print_value(cx *x, const cfield *f, uint64_t val)
 				break;
 			}
 		}
-		out_i64(o, sext(val, width), false);
+		out_i64(o, cx_sext(val, width), false);
 		break;
 	case SPEC_TYPE_INT:
-		out_i64(o, sext(val, width), false);
+		out_i64(o, cx_sext(val, width), false);
 		break;
 	case SPEC_TYPE_UINT:
 		out_u64(o, val);
@@ -227,7 +218,7 @@ void cx_print_value(cx *x, const cfield *f, uint64_t val)
 		break;
 	case SPEC_TYPE_OFFSET:
 		if (val)
-			out_i64(o, sext(val, width), true);
+			out_i64(o, cx_sext(val, width), true);
 		break;
 	case SPEC_TYPE_UOFFSET:
 		if (val) {

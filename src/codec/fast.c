@@ -62,6 +62,8 @@ enum {
 	/* The four segment kinds right before their program's F_END, which
 	 * they do themselves (fuse_ends): */
 	F_SEGE, F_SEGTE, F_NSEGE, F_NSEGTE,
+	F_TEXTE,  /* an F_TEXT right before its program's F_END, which it does */
+	F_EXPRG,  /* an F_EXPR that only moves bits (ex->ng), of type int, uint or hex */
 	F_KINDS
 };
 
@@ -976,6 +978,7 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
 		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt, [F_SEGE] = &&l_sege,
 		[F_SEGTE] = &&l_segte, [F_NSEGE] = &&l_nsege, [F_NSEGTE] = &&l_nsegte,
+		[F_TEXTE] = &&l_texte, [F_EXPRG] = &&l_exprg,
 	};
 #endif
 	for (;;) {
@@ -1001,6 +1004,35 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 				o->col = (unsigned)op->col;
 			}
 			continue;
+		case F_TEXTE:
+		FAST_LABEL(l_texte)
+			if (op->align)
+				out_pad(o, op->align);
+			if (op->col < 0) {
+				fast_put(o, op->text, op->len);
+			} else {
+				out_raw(o, op->text, op->len);
+				o->col = (unsigned)op->col;
+			}
+			goto l_end;
+		case F_EXPRG:
+		FAST_LABEL(l_exprg) {
+			/* etnaviv's immediates: bits of five fields, as fast_rare_op's
+			 * F_EXPR, printed without its call */
+			const fexpr *e = op->ex;
+			uint64_t u = e->cbits;
+			for (unsigned i = 0; i < e->ng; i++)
+				u |= ((s->val[e->g[i].word] >> e->g[i].shift) & e->g[i].mask) << e->g[i].at;
+			out_pad(o, op->align);
+			const cfield *f = op->field;
+			if (f->type == SPEC_TYPE_INT)
+				out_i64(o, cx_sext(u, f->width > 64 ? 64 : f->width), false);
+			else if (f->type == SPEC_TYPE_UINT)
+				fast_uint(x, o, u);
+			else
+				out_hex(o, u, false);
+			continue;
+		}
 		case F_PAD:
 		FAST_LABEL(l_pad)
 			out_pad(o, op->align);
@@ -3591,16 +3623,23 @@ static void fuse_numbers(fop *prog)
 	}
 }
 
-/* A segment right before its program's end does the end itself (the
- * F_END stays, for whatever reads the program to its end). */
+/* A segment or a text right before its program's end does the end
+ * itself (the F_END stays, for whatever reads the program to its end);
+ * a gathered immediate of a plain type is printed in the loop. */
 static void fuse_ends(fop *prog)
 {
 	static const uint8_t ended[F_KINDS] = {
 		[F_SEG] = F_SEGE, [F_SEGT] = F_SEGTE, [F_NSEG] = F_NSEGE, [F_NSEGT] = F_NSEGTE,
+		[F_TEXT] = F_TEXTE,
 	};
-	for (fop *op = prog; op->kind != F_END; op++)
+	for (fop *op = prog; op->kind != F_END; op++) {
 		if (op[1].kind == F_END && ended[op->kind])
 			op->kind = ended[op->kind];
+		if (op->kind == F_EXPR && op->ex->ng &&
+		    (op->field->type == SPEC_TYPE_INT || op->field->type == SPEC_TYPE_UINT ||
+		     op->field->type == SPEC_TYPE_HEX))
+			op->kind = F_EXPRG;
+	}
 }
 
 static void lower_program(fast_build *F, const fop *prog)

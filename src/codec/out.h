@@ -88,6 +88,16 @@ static inline void out_u64(cx_out *o, uint64_t v)
 	out_raw(o, p, (size_t)(b + sizeof b - p));
 }
 
+/* v's low width bits as a signed number. */
+static inline int64_t cx_sext(uint64_t v, unsigned width)
+{
+	if (width == 0 || width >= 64)
+		return (int64_t)v;
+	uint64_t m = (uint64_t)1 << (width - 1);
+	v &= ((uint64_t)1 << width) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
 static inline void out_i64(cx_out *o, int64_t v, bool plus)
 {
 	if (v < 0) {
