@@ -950,6 +950,20 @@ static inline __attribute__((always_inline)) bool fast_seg(const fscope *s, cons
 	return true;
 }
 
+/* An F_TEXT op's text: padded to align; col >= 0: it holds a newline,
+ * the column after it. */
+static inline __attribute__((always_inline)) void fast_text(cx_out *o, const fop *op)
+{
+	if (op->align)
+		out_pad(o, op->align);
+	if (op->col < 0) {
+		fast_put(o, op->text, op->len);
+	} else {
+		out_raw(o, op->text, op->len);
+		o->col = (unsigned)op->col;
+	}
+}
+
 /* An F_UINT's value v. */
 static inline __attribute__((always_inline)) void fast_uint(const cx *x, cx_out *o, uint64_t v)
 {
@@ -995,25 +1009,11 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 			continue;
 		case F_TEXT:
 		FAST_LABEL(l_text)
-			if (op->align)
-				out_pad(o, op->align);
-			if (op->col < 0) {
-				fast_put(o, op->text, op->len);
-			} else {
-				out_raw(o, op->text, op->len);
-				o->col = (unsigned)op->col;
-			}
+			fast_text(o, op);
 			continue;
 		case F_TEXTE:
 		FAST_LABEL(l_texte)
-			if (op->align)
-				out_pad(o, op->align);
-			if (op->col < 0) {
-				fast_put(o, op->text, op->len);
-			} else {
-				out_raw(o, op->text, op->len);
-				o->col = (unsigned)op->col;
-			}
+			fast_text(o, op);
 			goto l_end;
 		case F_EXPRG:
 		FAST_LABEL(l_exprg) {
