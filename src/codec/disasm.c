@@ -508,13 +508,11 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	cx_display_top(x, b, w);
 	if (x->nerr) {
 		if (opt->show_errors) {
-			/* the line's end: its column no longer matters, so no
-			 * search for newlines in the texts */
-			out_raw(o, "\t; ", 3);
+			out_put(o, "\t; ", 3);
 			for (unsigned i = 0; i < x->nerr; i++) {
 				if (i)
-					out_raw(o, ", ", 2);
-				out_raw(o, x->err[i], x->errlen[i]);
+					out_put(o, ", ", 2);
+				out_put(o, x->err[i], x->errlen[i]);
 			}
 		}
 		x->nerr = 0;
