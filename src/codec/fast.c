@@ -601,6 +601,19 @@ static __attribute__((noinline)) void scope_asserts(cx *x, const fscope *s)
 	}
 }
 
+/* Scope s under plan pl (its truth, whether it has asserts, its
+ * program): the asserts checked, then the program run. */
+static inline __attribute__((always_inline)) bool
+run_plan(cx *x, fscope *s, const cplan *pl, uint64_t truth, bool asserts, const fop *fops)
+{
+	s->pl = pl;
+	s->truth = truth;
+	s->known = ~(uint64_t)0;
+	if (asserts)
+		scope_asserts(x, s);
+	return fast_ops(x, s, fops);
+}
+
 static bool fast_scope(cx *x, fscope *s)
 {
 	const cleaf *lf = s->lf;
@@ -634,12 +647,7 @@ static bool fast_scope(cx *x, fscope *s)
 	}
 	if (!pl || !pl->fops)
 		return false;
-	s->pl = pl;
-	s->truth = pl->truth;
-	s->known = ~(uint64_t)0;
-	if (pl->asserts)
-		scope_asserts(x, s);
-	return fast_ops(x, s, pl->fops);
+	return run_plan(x, s, pl, pl->truth, pl->asserts, pl->fops);
 }
 
 /* The instruction's scope s by its leaf's entry t. */
@@ -655,12 +663,7 @@ static inline bool fast_scope_top(cx *x, fscope *s, const ftop *t)
 	const ftop_plan *p = &t->plans[idx];
 	if (!p->fops)
 		return false;
-	s->pl = p->pl;
-	s->truth = p->truth;
-	s->known = ~(uint64_t)0;
-	if (p->asserts)
-		scope_asserts(x, s);
-	return fast_ops(x, s, p->fops);
+	return run_plan(x, s, p->pl, p->truth, p->asserts, p->fops);
 }
 
 /* A nested field's value v that matches no single leaf of its root, as
@@ -685,6 +688,28 @@ enum {
 	FAST_INL_OPEN = -2,  /* open the scope (orig) */
 	FAST_INL_NONE = -3,  /* no leaf matched: issues recorded, nothing to print */
 };
+
+/* The plan key of inline in over scope bits w at generation gen, as its
+ * plan table has it; false where it gives up (a param or a table value
+ * wider than the plan assumed). */
+static bool inline_key(const finl *in, const uint64_t *w, uint32_t gen, uint32_t *key)
+{
+	*key = 0;
+	for (unsigned i = 0; i < in->nin; i++) {
+		const fkin *k = &in->in[i];
+		uint64_t kv = 0;
+		if (k->kind == FK_GEN) {
+			while (kv < in->ps->ngb && gen >= in->ps->gbound[kv])
+				kv++;
+		} else {
+			kv = k->kind == FK_TAB ? vtab_value(k->vt, w) : (w[k->word] >> k->shift) & k->mask;
+			if (k->kind != FK_BITS && (kv >> k->width))
+				return false;
+		}
+		*key |= (uint32_t)kv << k->at;
+	}
+	return true;
+}
 
 /* The plan index of an F_INLINE op's nested scope, or a FAST_INL_*: a
  * value that matches no leaf is FAST_INL_NONE, don't-care bits are an
@@ -727,25 +752,9 @@ static __attribute__((noinline)) int inline_plan_slow(cx *x, const fscope *s, co
 	}
 	if (!in->ps->tab)
 		return 0;
-	uint32_t key = 0;
-	for (unsigned i = 0; i < in->nin; i++) {
-		const fkin *k = &in->in[i];
-		uint64_t kv;
-		if (k->kind == FK_GEN) {
-			kv = 0;
-			while (kv < in->ps->ngb && x->gen >= in->ps->gbound[kv])
-				kv++;
-		} else if (k->kind == FK_TAB) {
-			kv = vtab_value(k->vt, s->val);
-			if (kv >> k->width)
-				return FAST_INL_BAIL;
-		} else {
-			kv = (s->val[k->word] >> k->shift) & k->mask;
-			if (k->kind == FK_PARAM && (kv >> k->width))
-				return FAST_INL_BAIL;
-		}
-		key |= (uint32_t)kv << k->at;
-	}
+	uint32_t key;
+	if (!inline_key(in, s->val, x->gen, &key))
+		return FAST_INL_BAIL;
 	uint8_t idx = in->ps->tab[key];
 	return idx == 0xff ? FAST_INL_BAIL : idx;
 }
@@ -3423,23 +3432,6 @@ static void lower_finl(fast_build *F, const finl *in)
 	}
 }
 
-/* The plan key of plain inline in over scope bits w, as
- * inline_plan_slow has it; false where it gives up (a param or a table
- * value wider than the plan assumed). */
-static bool inline_key(const finl *in, const uint64_t *w, uint32_t *key)
-{
-	*key = 0;
-	for (unsigned i = 0; i < in->nin; i++) {
-		const fkin *k = &in->in[i];
-		uint64_t kv = k->kind == FK_TAB ? vtab_value(k->vt, w)
-		                                : (w[k->word] >> k->shift) & k->mask;
-		if (k->kind != FK_BITS && (kv >> k->width))
-			return false;
-		*key |= (uint32_t)kv << k->at;
-	}
-	return true;
-}
-
 /* F_INLINE op *op as an F_INLP op, when its usual case is plain: one
  * leaf checked by a mask, and a plan key that is a function of at most
  * FAST_INLP_BITS of the scope's bits in two words (its inputs' bits,
@@ -3508,7 +3500,8 @@ static bool lower_inline(fast_build *F, fop *op, const fop *slow)
 			if (r & bit)
 				w[px.pw[1]] |= pm & -pm;
 		uint32_t key = 0;
-		unsigned idx = !in->ps->tab ? 0 : inline_key(in, w, &key) ? in->ps->tab[key] : 0xff;
+		/* (no FK_GEN input here: the generation is not known at load) */
+		unsigned idx = !in->ps->tab ? 0 : inline_key(in, w, 0, &key) ? in->ps->tab[key] : 0xff;
 		it->prog[r] = idx == 0xff ? NULL : in->prog[idx];
 	}
 	*op = (fop){.kind = F_INLP, .word = px.pw[0], .shift = px.pw[1], .fw = op->word,
