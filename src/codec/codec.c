@@ -1734,6 +1734,8 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 	free(slots);
 	if (fast && B.ok)
 		B.ok = codec_build_fast(c);
+	if (fast && B.ok)
+		B.ok = codec_build_itexts(c);
 	free(B.nh);
 	free(B.fm);
 	free(B.em);

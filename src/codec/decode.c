@@ -126,14 +126,10 @@ static inline void copy_short(char *d, const char *s, size_t k)
 	}
 }
 
-static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
-                         const spec_bitset *other, const spec_field *f, uint64_t bits,
-                         const piece *parts, size_t n)
+/* Joins the pieces into t (cap bytes, NUL included); the length. */
+static size_t join_pieces(char *t, size_t cap, const piece *parts, size_t n)
 {
-	size_t cap, len = 0;
-	char *t = issue_text(x, &cap);
-	if (!t)
-		return;
+	size_t len = 0;
 	for (size_t i = 0; i < n && len + 1 < cap; i++) {
 		size_t k = parts[i].n;
 		if (k > cap - 1 - len)
@@ -142,7 +138,54 @@ static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 		len += k;
 	}
 	t[len] = '\0';
-	issue_keep(x, kind, leaf, other, f, bits, len);
+	return len;
+}
+
+static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                         const spec_bitset *other, const spec_field *f, uint64_t bits,
+                         const piece *parts, size_t n)
+{
+	size_t cap;
+	char *t = issue_text(x, &cap);
+	if (!t)
+		return;
+	issue_keep(x, kind, leaf, other, f, bits, join_pieces(t, cap, parts, n));
+}
+
+/* n bytes from s to d in blocks of 16: both have room for the last. */
+static inline void copy_blocks(char *d, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 16)
+		memcpy(d + i, s + i, 16);
+}
+
+/* The issue whose text is it->pre, v in hex and it->suf (issue.c). */
+static void issue_fixed(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                        const spec_field *f, const citext *it, const uint64_t *v)
+{
+	size_t cap;
+	char *t = issue_text(x, &cap);
+	if (!t)
+		return;
+	unsigned hw = x->c->hexw;
+	size_t len = it->npre + (size_t)hw * 8 + it->nsuf;
+	if (len + 16 >= cap) {
+		/* too long: cut where the general way cuts */
+		char hex[CODEC_MAX_WORDS * 16 + 1];
+		size_t nh = cx_hex(x, v, hex, sizeof hex);
+		const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
+		issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
+		return;
+	}
+	copy_blocks(t, it->pre, it->npre);
+	char *p = t + it->npre;
+	for (unsigned i = hw; i-- > 0; p += 8) {
+		uint64_t d = cx_hex8((uint32_t)(v[i / 2] >> (32 * (i % 2))), false);
+		memcpy(p, &d, 8);
+	}
+	copy_blocks(p, it->suf, it->nsuf);
+	t[len] = '\0';
+	issue_keep(x, kind, leaf, NULL, f, v[0], len);
 }
 
 static const char *utoa_into(char *buf, size_t cap, unsigned v)
@@ -213,6 +256,11 @@ void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, u
 
 __attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc)
 {
+	const citext *it = cx_itext(x->c, CODEC_DONTCARE_SET, b, NULL);
+	if (it) {
+		issue_fixed(x, CODEC_DONTCARE_SET, b, NULL, it, dc);
+		return;
+	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, dc, hex, sizeof hex);
 	const piece parts[] = {PIECE("dontcare bits in "), PIECE_STR(spec_display_name(b)),
@@ -635,6 +683,11 @@ __attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
                                                 const spec_bitset *owner, const cfield *a,
                                                 const uint64_t *v)
 {
+	const citext *it = cx_itext(x->c, CODEC_ASSERT_MISMATCH, owner, a);
+	if (it) {
+		issue_fixed(x, CODEC_ASSERT_MISMATCH, leaf, a->f, it, v);
+		return;
+	}
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
 	size_t n1 = cx_hex(x, v, h1, sizeof h1), n2 = cx_hex(x, a->aval, h2, sizeof h2);
 	char lo[16], hi[16];
@@ -654,6 +707,11 @@ __attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
 __attribute__((noinline)) void cx_no_match_named(cx *x, const char *leaf_name,
                                                  const spec_field *f, const uint64_t *w)
 {
+	const citext *it = cx_itext(x->c, CODEC_NO_MATCH, leaf_name, f);
+	if (it) {
+		issue_fixed(x, CODEC_NO_MATCH, NULL, f, it, w);
+		return;
+	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, w, hex, sizeof hex);
 	const piece parts[] = {PIECE("no match: FIELD: '"), PIECE_STR(leaf_name), PIECE("."),

@@ -73,6 +73,10 @@ enum {
 #define FAST_SEG_LEN    254u
 #define FAST_NOSEG      UINT32_MAX
 #define FAST_TX_NONE    0xffu /* an F_SEGT entry's length byte: give up */
+/* An F_INLC table's value that names no leaf: no leaf can match it in
+ * any generation, or it cannot tell (the F_INLINE way) */
+#define FAST_CTAB_NONE  0xfeu
+#define FAST_CTAB_ANY   0xffu
 #define FAST_RETURNS    16u /* inlined programs run without a call, this deep */
 
 typedef struct fseg_in {
@@ -188,7 +192,7 @@ typedef struct fop {
 		const cmemo *mm;      /* MEMO */
 		uint64_t aval;        /* ASSERT */
 		const struct fitab *itab; /* INLP */
-		const uint8_t *ctab;  /* INLC: per value, the leaf (alts); 0xff: none known */
+		const uint8_t *ctab;  /* INLC: per value, the leaf (alts), or FAST_CTAB_* */
 	};
 	union {
 		/* BOOL..HEX, VAL, TVAL, EXPR; SUB, MEMO: the bitset field;
@@ -682,6 +686,22 @@ static __attribute__((noinline)) bool fast_no_match(cx *x, const cleaf *owner, c
 	return true;
 }
 
+/* An F_INLINE op's value v that no leaf of its root can match in any
+ * generation (so no ambiguity either): as the op's way, the padding, the
+ * issue and the text before the field. */
+static __attribute__((noinline)) void fast_inl_none(cx *x, const fop *op, uint64_t v)
+{
+	const finl *in = op->inl;
+	out_pad(x->out, op->align);
+	uint64_t w[CODEC_MAX_WORDS];
+	w[0] = v;
+	for (unsigned i = 1; i < x->c->nw; i++)
+		w[i] = 0;
+	cx_no_match_named(x, in->owner->name, in->field->f, w);
+	if (in->pre)
+		fast_put(x->out, in->pre->text, in->pre->len);
+}
+
 /* What inline_plan_index returns when there is no plan to run. */
 enum {
 	FAST_INL_BAIL = -1,  /* give up */
@@ -727,7 +747,13 @@ static __attribute__((noinline)) int inline_plan_slow(cx *x, const fscope *s, co
 		for (unsigned i = 1; i < nw; i++)
 			w[i] = 0;
 		const spec_bitset *hit[2];
-		if (classifier_run(in->cls, w, x->gen, hit, 2) != 1)
+		size_t n = classifier_run(in->cls, w, x->gen, hit, 2);
+		if (n == 0) {
+			/* as fast_no_match would find: no leaf, so no ambiguity */
+			cx_no_match_named(x, in->owner->name, in->field->f, w);
+			return FAST_INL_NONE;
+		}
+		if (n != 1)
 			return fast_no_match(x, in->owner, in->field, v) ? FAST_INL_NONE : FAST_INL_BAIL;
 		size_t li = 0;
 		while (li < in->root->nleaves && in->root->leaves[li] != hit[0])
@@ -1125,10 +1151,14 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		}
 		case F_INLC:
 		FAST_LABEL(l_inlc) {
-			uint8_t li = op->ctab[(s->val[op->word] >> op->shift) & op->mask];
-			if (li == 0xff) {
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			uint8_t li = op->ctab[v];
+			if (li >= FAST_CTAB_NONE) {
 				op = op->cslow;
-				goto l_inline;
+				if (li == FAST_CTAB_ANY)
+					goto l_inline;
+				fast_inl_none(x, op, v);
+				continue;
 			}
 			op = &op->alts[li];
 		}
@@ -3514,8 +3544,10 @@ static bool lower_inline(fast_build *F, fop *op, const fop *slow)
 #define FAST_INLC_BITS 16u /* a leaf table of at most 2^this values */
 
 /* Per value of root r's leaves' first word, below 2^width: the index of
- * the only leaf whose bits match it in some generation, 0xff when none
- * or several do (made once per root). */
+ * the only leaf whose bits match it in some generation; FAST_CTAB_NONE
+ * when no leaf can match it in any generation; FAST_CTAB_ANY when
+ * several may, or the table cannot tell (made once per root; its leaves
+ * fewer than 0xfd). */
 static const uint8_t *root_leaf_table(fast_build *F, const spec_root *r, unsigned width)
 {
 	size_t ri = (size_t)(r - F->c->m->roots);
@@ -3527,8 +3559,10 @@ static const uint8_t *root_leaf_table(fast_build *F, const spec_root *r, unsigne
 		F->ok = false;
 		return NULL;
 	}
-	memset(t, 0xff, n);
-	for (size_t li = 0; li < r->nleaves && li < 0xff; li++) {
+	/* while it is made, 0xfd: no leaf yet; 0xfe: two or more */
+	memset(t, 0xfd, n);
+	bool every = true; /* every leaf that can match is in t */
+	for (size_t li = 0; li < r->nleaves; li++) {
 		const spec_bitset *l = r->leaves[li];
 		uint64_t fixed = l->mask.nwords ? l->mask.w[0] : 0, match = l->match.nwords ? l->match.w[0] : 0;
 		if (l->dontcare.nwords)
@@ -3536,20 +3570,26 @@ static const uint8_t *root_leaf_table(fast_build *F, const spec_root *r, unsigne
 		bool high = false; /* bits fixed beyond the first word, or beyond width */
 		for (unsigned i = 1; i < l->match.nwords; i++)
 			high |= l->match.w[i] != 0;
-		if (l->gen.min > l->gen.max || high || (match & ~fixed) || (width < 64 && (match >> width)))
+		if (l->gen.min > l->gen.max)
+			continue; /* in no generation */
+		if (high || (match & ~fixed) || (width < 64 && (match >> width))) {
+			every = false;
 			continue;
+		}
 		/* every value with the fixed bits: the free bits counted through */
 		uint64_t free_bits = ~fixed & (n - 1);
 		uint64_t v = 0;
 		do {
 			uint64_t val = match | v;
-			t[val] = t[val] == 0xff ? (uint8_t)li : 0xfe;
+			t[val] = t[val] == 0xfd ? (uint8_t)li : 0xfe;
 			v = (v - free_bits) & free_bits;
 		} while (v);
 	}
 	for (size_t v = 0; v < n; v++)
-		if (t[v] == 0xfe)
-			t[v] = 0xff;
+		if (t[v] == 0xfe || (t[v] == 0xfd && !every))
+			t[v] = FAST_CTAB_ANY;
+		else if (t[v] == 0xfd)
+			t[v] = FAST_CTAB_NONE;
 	F->ctab[ri] = t;
 	return t;
 }
@@ -3562,7 +3602,7 @@ static void lower_cls(fast_build *F, fop *op)
 	const finl *in = op->inl;
 	const spec_root *r = in->root;
 	unsigned width = (unsigned)__builtin_popcountll(op->mask);
-	if (!in->alt || r->nleaves >= 0xff || width > FAST_INLC_BITS ||
+	if (!in->alt || r->nleaves >= 0xfd || width > FAST_INLC_BITS ||
 	    op->mask != ((uint64_t)1 << width) - 1 || r->bitset->size > FAST_INLC_BITS)
 		return;
 	const uint8_t *leafof = root_leaf_table(F, r, width);

@@ -345,6 +345,23 @@ bool codec_build_plans(codec *c);
  * once plans and memos are built; false when memory ran out. */
 bool codec_build_fast(codec *c);
 
+/* The fixed parts of one issue's text (issue.c): the text is pre, the
+ * value's hex digits as cx_hex prints them, and suf; both readable
+ * CODEC_ITEXT_PAD bytes past their ends.  Keyed by the kind and what the
+ * code raising it has: don't-care bits (the leaf, NULL), a nested field
+ * that matches no leaf (the leaf's displayed name as cleaf.name, the
+ * spec_field), a failed assert (the display's owner, the cfield). */
+#define CODEC_ITEXT_PAD 16u
+typedef struct citext {
+	const void *k1, *k2;
+	uint32_t kind;
+	uint16_t npre, nsuf;
+	const char *pre, *suf;
+} citext;
+bool codec_build_itexts(codec *c);
+/* The entry for the key, or NULL: format the text the general way. */
+const citext *cx_itext(const codec *c, uint32_t kind, const void *k1, const void *k2);
+
 /* The text a small root's bits display as, for every value, when that
  * cannot depend on where it is displayed (no params reach out of it, no
  * generation, no branch, no alignment): codec.c renders them once. */
@@ -414,6 +431,10 @@ struct codec {
 	/* fast.c: per bitset index, a leaf's straight-through entry as the
 	 * instruction; NULL: none built */
 	const ftop *ftop;
+	/* issue.c: the fixed parts of the issue texts raised often, an open
+	 * hash table of itmask + 1 entries; NULL: none */
+	const struct citext *itext;
+	size_t itmask;
 };
 
 int codec_lookup_find(const cleaf *lf, uint32_t name);
