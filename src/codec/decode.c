@@ -293,10 +293,17 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 			any |= b->dontcare.w[i] & w[i];
 	}
 	if (any) {
-		unsigned ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
 		uint64_t dc[CODEC_MAX_WORDS];
-		for (unsigned i = 0; i < nw; i++)
-			dc[i] = i < ndc ? b->dontcare.w[i] & w[i] : 0;
+		if (t && t->dc2) {
+			/* from the line already read, not the bitset's */
+			dc[0] = t->dc[0] & w[0];
+			if (nw > 1)
+				dc[1] = t->dc[1] & w[1];
+		} else {
+			unsigned ndc = b->dontcare.nwords < nw ? (unsigned)b->dontcare.nwords : nw;
+			for (unsigned i = 0; i < nw; i++)
+				dc[i] = i < ndc ? b->dontcare.w[i] & w[i] : 0;
+		}
 		cx_dontcare_set(x, b, dc);
 	}
 	return b;

@@ -68,6 +68,7 @@ enum {
 };
 
 #define FAST_SEG_BITS   8u /* a segment renders at most 2^this texts */
+#define FAST_VTAB_BITS 12u /* a derived value's table has at most 2^this values */
 #define FAST_SEG_INPUTS 8u
 #define FAST_PAD        CODEC_TEXT_PAD /* bytes readable past every text copied whole */
 #define FAST_SEG_LEN    254u
@@ -1390,6 +1391,7 @@ typedef struct seg_acc {
 	unsigned nr;
 	struct { unsigned low, width; } r[FAST_SEG_INPUTS];
 	unsigned bits, depth, slots;
+	unsigned maxbits;         /* of its inputs; 0: FAST_SEG_BITS */
 } seg_acc;
 
 /* Adds own bits [low, low+width) to the segment's inputs. */
@@ -1398,7 +1400,7 @@ static bool acc_range(seg_acc *a, unsigned low, unsigned width)
 	for (unsigned i = 0; i < a->nr; i++)
 		if (a->r[i].low == low && a->r[i].width == width)
 			return true;
-	if (a->nr == FAST_SEG_INPUTS || a->bits + width > FAST_SEG_BITS ||
+	if (a->nr == FAST_SEG_INPUTS || a->bits + width > (a->maxbits ? a->maxbits : FAST_SEG_BITS) ||
 	    low / 64 != (low + width - 1) / 64)
 		return false;
 	a->r[a->nr].low = low;
@@ -1561,6 +1563,7 @@ static const fvtab *make_vtab(fast_build *F, const cleaf *lf, unsigned v, const 
 {
 	seg_acc t;
 	memset(&t, 0, sizeof t);
+	t.maxbits = FAST_VTAB_BITS;
 	if (!pl || st->field->f->kind != SPEC_DERIVED || st->fex < 0 ||
 	    !acc_expr(&t, lf, v, pl, st->fex, 0))
 		return NULL;
