@@ -1732,10 +1732,11 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 	free(state);
 	free(depth);
 	free(slots);
-	if (fast && B.ok)
-		B.ok = codec_build_fast(c);
+	/* issue texts first: fast.c's ops point at them */
 	if (fast && B.ok)
 		B.ok = codec_build_itexts(c);
+	if (fast && B.ok)
+		B.ok = codec_build_fast(c);
 	free(B.nh);
 	free(B.fm);
 	free(B.em);

@@ -159,9 +159,8 @@ static inline void copy_blocks(char *d, const char *s, size_t n)
 		memcpy(d + i, s + i, 16);
 }
 
-/* The issue whose text is it->pre, v in hex and it->suf (issue.c). */
-static void issue_fixed(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
-                        const spec_field *f, const citext *it, const uint64_t *v)
+void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
+                    const citext *it, const uint64_t *v)
 {
 	size_t cap;
 	char *t = issue_text(x, &cap);
@@ -258,7 +257,7 @@ __attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, cons
 {
 	const citext *it = cx_itext(x->c, CODEC_DONTCARE_SET, b, NULL);
 	if (it) {
-		issue_fixed(x, CODEC_DONTCARE_SET, b, NULL, it, dc);
+		cx_issue_itext(x, CODEC_DONTCARE_SET, b, NULL, it, dc);
 		return;
 	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];
@@ -692,7 +691,7 @@ __attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
 {
 	const citext *it = cx_itext(x->c, CODEC_ASSERT_MISMATCH, owner, a);
 	if (it) {
-		issue_fixed(x, CODEC_ASSERT_MISMATCH, leaf, a->f, it, v);
+		cx_issue_itext(x, CODEC_ASSERT_MISMATCH, leaf, a->f, it, v);
 		return;
 	}
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
@@ -716,7 +715,7 @@ __attribute__((noinline)) void cx_no_match_named(cx *x, const char *leaf_name,
 {
 	const citext *it = cx_itext(x->c, CODEC_NO_MATCH, leaf_name, f);
 	if (it) {
-		issue_fixed(x, CODEC_NO_MATCH, NULL, f, it, w);
+		cx_issue_itext(x, CODEC_NO_MATCH, NULL, f, it, w);
 		return;
 	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];

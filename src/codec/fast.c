@@ -182,6 +182,7 @@ typedef struct fop {
 			uint32_t slots;   /* MEMO */
 		};
 		const fsub *const *subs; /* SUB: per leaf of a root with several (NULL: none) */
+		const struct fop *ipre; /* INLC: the text before the field (finl.pre); NULL: none */
 	};
 	uint64_t mask;            /* as word, shift */
 	union {
@@ -215,6 +216,8 @@ typedef struct fop {
 		const fsub *sub;      /* SUB: NULL when the root has several leaves */
 		const cleaf *owner;   /* MEMO, ASSERT: the leaf whose field or assert it is */
 		uint64_t pm1;         /* SEG: its codec_pext's pm[1] (mask: pm[0]) */
+		const citext *nmt;    /* INLC: the issue of a value no leaf can match (issue.c);
+		                       * NULL: the F_INLINE way */
 	};
 } fop;
 _Static_assert(sizeof(fop) <= 64, "an op fits a cache line");
@@ -687,20 +690,25 @@ static __attribute__((noinline)) bool fast_no_match(cx *x, const cleaf *owner, c
 	return true;
 }
 
-/* An F_INLINE op's value v that no leaf of its root can match in any
- * generation (so no ambiguity either): as the op's way, the padding, the
- * issue and the text before the field. */
+/* An F_INLC op's value v that no leaf of its root can match in any
+ * generation (so no ambiguity either): as its F_INLINE op's way, the
+ * padding, the issue and the text before the field, from what the op
+ * holds (the F_INLINE op's lines are not read). */
 static __attribute__((noinline)) void fast_inl_none(cx *x, const fop *op, uint64_t v)
 {
-	const finl *in = op->inl;
 	out_pad(x->out, op->align);
 	uint64_t w[CODEC_MAX_WORDS];
 	w[0] = v;
 	for (unsigned i = 1; i < x->c->nw; i++)
 		w[i] = 0;
-	cx_no_match_named(x, in->owner->name, in->field->f, w);
-	if (in->pre)
-		fast_put(x->out, in->pre->text, in->pre->len);
+	if (op->nmt) {
+		cx_issue_itext(x, CODEC_NO_MATCH, NULL, op->nmt->k2, op->nmt, w);
+	} else {
+		const finl *in = op->cslow->inl;
+		cx_no_match_named(x, in->owner->name, in->field->f, w);
+	}
+	if (op->ipre)
+		fast_put(x->out, op->ipre->text, op->ipre->len);
 }
 
 /* What inline_plan_index returns when there is no plan to run. */
@@ -1154,12 +1162,13 @@ static bool fast_ops(cx *x, fscope *s, const fop *pc)
 		FAST_LABEL(l_inlc) {
 			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
 			uint8_t li = op->ctab[v];
-			if (li >= FAST_CTAB_NONE) {
-				op = op->cslow;
-				if (li == FAST_CTAB_ANY)
-					goto l_inline;
+			if (li == FAST_CTAB_NONE) {
 				fast_inl_none(x, op, v);
 				continue;
+			}
+			if (li == FAST_CTAB_ANY) {
+				op = op->cslow;
+				goto l_inline;
 			}
 			op = &op->alts[li];
 		}
@@ -3633,7 +3642,8 @@ static void lower_cls(fast_build *F, fop *op)
 	if (!any || !F->ok)
 		return;
 	*op = (fop){.kind = F_INLC, .word = op->word, .shift = op->shift, .mask = op->mask,
-	            .align = op->align, .ctab = leafof, .alts = alts, .cslow = slow};
+	            .align = op->align, .ctab = leafof, .alts = alts, .cslow = slow,
+	            .ipre = in->pre, .nmt = cx_itext(F->c, CODEC_NO_MATCH, in->owner->name, in->field->f)};
 }
 
 /* A number right before a segment (a register's, before its swizzle,

@@ -361,6 +361,10 @@ typedef struct citext {
 bool codec_build_itexts(codec *c);
 /* The entry for the key, or NULL: format the text the general way. */
 const citext *cx_itext(const codec *c, uint32_t kind, const void *k1, const void *k2);
+/* The issue whose text is it's: it->pre, v in hex, it->suf. */
+struct cx;
+void cx_issue_itext(struct cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                    const spec_field *f, const citext *it, const uint64_t *v);
 
 /* The text a small root's bits display as, for every value, when that
  * cannot depend on where it is displayed (no params reach out of it, no
