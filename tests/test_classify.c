@@ -121,7 +121,12 @@ static size_t compare(subject *s, const uint64_t *w, uint32_t gen)
 	bool had_pext = classifier_set_pext(s->c, false);
 	size_t no = classifier_run(s->c, w, gen, other, OUT_MAX);
 	classifier_set_pext(s->c, had_pext);
-	bool same = nf == ns && n0 == ns && n1 == ns && no == ns && (!ns || one[0] == slow[0]);
+	/* the index comes with the first match, from the classifier's line */
+	const spec_bitset *first[1];
+	uint32_t index0 = UINT32_MAX;
+	size_t ni = classifier_run_index(s->c, w, gen, first, 1, &index0);
+	bool same = nf == ns && n0 == ns && n1 == ns && no == ns && ni == ns &&
+	            (!ns || (one[0] == slow[0] && first[0] == slow[0] && index0 == slow[0]->index));
 	/* On a miss the first slot is cleared (classify.c stores it blindly). */
 	same = same && (ns || (!fast[0] && !one[0]));
 	for (size_t i = 0; same && i < ns && i < OUT_MAX; i++)

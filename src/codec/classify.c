@@ -82,7 +82,8 @@ typedef struct cls_rec {
 	uint64_t fixed, value;     /* the primary word */
 	uint64_t fixed2, value2;   /* the second word (all 0 when there is none) */
 	const spec_bitset *leaf;   /* NULL after the first record: the end */
-	uint32_t word, word2;
+	uint16_t word, word2;
+	uint32_t index;            /* leaf->index, without reading the leaf's line */
 	uint32_t gmin, gspan;      /* gen - gmin <= gspan: one unsigned compare */
 	uint32_t xstart, xcount;   /* further words: terms[xstart .. +xcount) */
 } cls_rec;
@@ -210,27 +211,33 @@ static inline bool rec_hit(const cls_rec *r, uint64_t word, uint32_t gen)
 }
 
 /* The first record is stored whatever the outcome (NULL on a miss), the
- * leaf masked rather than chosen, so nothing branches on the outcome. */
-static void store_first(const cls_rec *r, size_t hit, const spec_bitset **out, size_t max)
+ * leaf masked rather than chosen, so nothing branches on the outcome;
+ * a later record that is the first hit stores its index again. */
+static void store_first(const cls_rec *r, size_t hit, const spec_bitset **out, size_t max,
+                        uint32_t *index0)
 {
 	if (max)
 		out[0] = (const spec_bitset *)((uintptr_t)r->leaf & -(uintptr_t)hit);
+	if (index0)
+		*index0 = r->index;
 }
 
 /* Every list holds at least one record (an empty one a record that
  * matches nothing), so the usual case, a single candidate, runs straight
  * through; further candidates follow until a record with leaf NULL. */
-static size_t run1(const classifier *c, uint64_t w0, uint32_t gen,
-                   const spec_bitset **out, size_t max)
+static inline size_t run1(const classifier *c, uint64_t w0, uint32_t gen,
+                          const spec_bitset **out, size_t max, uint32_t *index0)
 {
 	const cls_rec *r = find1(c, w0);
 	size_t n = rec_hit(r, w0, gen);
-	store_first(r, n, out, max);
+	store_first(r, n, out, max, index0);
 	for (r++; r->leaf; r++) {
 		if (!rec_hit(r, w0, gen))
 			continue;
 		if (n < max)
 			out[n] = r->leaf;
+		if (!n && index0)
+			*index0 = r->index;
 		n++;
 	}
 	return n;
@@ -242,19 +249,21 @@ static inline bool rec_hit2(const cls_rec *r, const uint64_t *w, uint32_t gen)
 }
 
 /* The same for wider roots: two words inline, then any others. */
-static size_t run_words(const classifier *c, const uint64_t *w, uint32_t gen,
-                        const spec_bitset **out, size_t max)
+static inline size_t run_words(const classifier *c, const uint64_t *w, uint32_t gen,
+                               const spec_bitset **out, size_t max, uint32_t *index0)
 {
 	const cls_rec *r = find(c, w);
 	size_t n = rec_hit2(r, w, gen);
 	if (n && r->xcount)
 		n = terms_match(c, r, w);
-	store_first(r, n, out, max);
+	store_first(r, n, out, max, index0);
 	for (r++; r->leaf; r++) {
 		if (!rec_hit2(r, w, gen) || (r->xcount && !terms_match(c, r, w)))
 			continue;
 		if (n < max)
 			out[n] = r->leaf;
+		if (!n && index0)
+			*index0 = r->index;
 		n++;
 	}
 	return n;
@@ -265,7 +274,15 @@ static size_t run_words(const classifier *c, const uint64_t *w, uint32_t gen,
 size_t classifier_run(const classifier *c, const uint64_t *w, uint32_t gen,
                       const spec_bitset **out, size_t max)
 {
-	return c->nwords == 1 ? run1(c, w[0], gen, out, max) : run_words(c, w, gen, out, max);
+	return c->nwords == 1 ? run1(c, w[0], gen, out, max, NULL)
+	                      : run_words(c, w, gen, out, max, NULL);
+}
+
+size_t classifier_run_index(const classifier *c, const uint64_t *w, uint32_t gen,
+                            const spec_bitset **out, size_t max, uint32_t *index0)
+{
+	return c->nwords == 1 ? run1(c, w[0], gen, out, max, index0)
+	                      : run_words(c, w, gen, out, max, index0);
 }
 
 void classifier_free(classifier *c)
@@ -959,8 +976,9 @@ static bool make_records(builder *b, classifier *c)
 			.fixed2 = l->word2 != l->word ? l->fixed[l->word2] : 0,
 			.value2 = l->word2 != l->word ? l->value[l->word2] : 0,
 			.leaf = l->b,
-			.word = l->word,
-			.word2 = l->word2,
+			.word = (uint16_t)l->word,
+			.word2 = (uint16_t)l->word2,
+			.index = l->b->index,
 			.gmin = l->b->gen.min,
 			.gspan = l->b->gen.max - l->b->gen.min,
 			.xstart = l->xstart,

@@ -38,6 +38,7 @@ void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
 	x->nerr = 0;
 	x->issues = 0;
 	x->dec = NULL;
+	x->found = NULL;
 }
 
 /* Where the text of the next issue goes (NULL: nowhere, it is only
@@ -270,7 +271,8 @@ __attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, cons
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 {
 	const spec_bitset *hit[2];
-	size_t n = classifier_run(x->c->cls[root_index], w, x->gen, hit, 2);
+	uint32_t bi;
+	size_t n = classifier_run_index(x->c->cls[root_index], w, x->gen, hit, 2, &bi);
 	if (n == 0)
 		return NULL;
 	if (n > 1) {
@@ -281,7 +283,9 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 	const spec_bitset *b = hit[0];
 	unsigned nw = x->c->nw;
 	uint64_t any = 0;
-	const ftop *t = x->c->ftop ? &x->c->ftop[b->index] : NULL;
+	x->found = b;
+	x->found_index = bi;
+	const ftop *t = x->c->ftop ? &x->c->ftop[bi] : NULL;
 	if (t && t->dc2) {
 		/* in the line the instruction's display reads next */
 		any = t->dc[0] & w[0];

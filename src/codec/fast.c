@@ -1238,7 +1238,8 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 {
 	const codec *c = x->c;
 	cx_out *o = x->out;
-	const ftop *t = c->ftop && b->index < c->m->nbitsets ? &c->ftop[b->index] : NULL;
+	uint32_t bi = b == x->found ? x->found_index : b->index;
+	const ftop *t = c->ftop && bi < c->m->nbitsets ? &c->ftop[bi] : NULL;
 	if (!t || !t->lf || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf)
 		return false;
 	if (o->f && o->cap - o->len < 1024)

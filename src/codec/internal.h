@@ -53,6 +53,10 @@ void classifier_free(classifier *c);
 bool classifier_set_pext(classifier *c, bool on);
 size_t classifier_run(const classifier *c, const uint64_t *w, uint32_t gen,
                       const spec_bitset **out, size_t max);
+/* The same, with the first candidate's bitset index in *index0 (the
+ * leaf's index when exactly one matched). */
+size_t classifier_run_index(const classifier *c, const uint64_t *w, uint32_t gen,
+                            const spec_bitset **out, size_t max, uint32_t *index0);
 /* The plain scan (the reference). */
 size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
                        const spec_bitset **out, size_t max);
@@ -505,6 +509,10 @@ typedef struct cx {
 	char err[CODEC_MAX_ERRORS][CODEC_ERR_LEN];
 	uint32_t errlen[CODEC_MAX_ERRORS]; /* strlen of each */
 	unsigned issues;           /* every issue recorded, kept or not */
+	/* the leaf cx_find_bitset found last and its index (read from the
+	 * classifier's line, not the leaf's) */
+	const spec_bitset *found;
+	uint32_t found_index;
 	/* CX_DECODE */
 	codec_decoded *dec;
 } cx;
