@@ -3397,19 +3397,68 @@ bool codec_fast_set_pext(codec *c, bool on)
 	return c->pext;
 }
 
+/* Plan table ps re-keyed with its inputs in bit order (all of them the
+ * scope's own bits), the order bit extraction gathers them in: the
+ * table is permuted to match, so a look-up by the inputs in[] (as
+ * cx_plan_find's) finds what it did. */
+static void plans_in_bit_order(cplans *ps)
+{
+	unsigned order[CODEC_PLAN_INPUTS], n = ps->nin, bits = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = i;
+		while (j > 0 && ps->in[order[j - 1]].low > ps->in[i].low) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+		bits += ps->in[i].width;
+	}
+	bool same = true;
+	for (unsigned i = 0; i < n; i++)
+		same = same && order[i] == i;
+	if (same || bits > CODEC_PLAN_BITS)
+		return;
+	unsigned old_at[CODEC_PLAN_INPUTS], at = 0;
+	for (unsigned i = 0; i < n; i++) {
+		old_at[i] = at;
+		at += ps->in[i].width;
+	}
+	_Static_assert(CODEC_PLAN_BITS <= 16, "a plan table fits the stack");
+	uint8_t tab[1u << CODEC_PLAN_BITS];
+	for (uint32_t key = 0; key < (1u << bits); key++) {
+		uint32_t old = 0;
+		at = 0;
+		for (unsigned j = 0; j < n; j++) {
+			const cplan_in *in = &ps->in[order[j]];
+			old |= ((key >> at) & ((1u << in->width) - 1)) << old_at[order[j]];
+			at += in->width;
+		}
+		tab[key] = ps->tab[old];
+	}
+	memcpy((uint8_t *)ps->tab, tab, (size_t)1 << bits);
+	cplan_in in[CODEC_PLAN_INPUTS];
+	for (unsigned j = 0; j < n; j++)
+		in[j] = ps->in[order[j]];
+	memcpy(ps->in, in, n * sizeof *in);
+}
+
 /* A plan table's key by bit extraction, when every input is the scope's
- * own bits (not a param, not the generation) and in key order. */
+ * own bits (not a param, not the generation), put in key order. */
 static void plans_pext_masks(cplans *ps)
 {
 	ps->px.n = 0;
 	if (!ps->tab || !ps->nin || ps->nin > FAST_SEG_INPUTS)
 		return;
-	fseg g = {.nin = ps->nin};
-	unsigned at = 0;
 	for (unsigned i = 0; i < ps->nin; i++) {
 		const cplan_in *in = &ps->in[i];
 		if (in->slot != -1 || !in->width || in->low % 64 + in->width > 64)
 			return;
+	}
+	plans_in_bit_order(ps);
+	fseg g = {.nin = ps->nin};
+	unsigned at = 0;
+	for (unsigned i = 0; i < ps->nin; i++) {
+		const cplan_in *in = &ps->in[i];
 		g.in[i] = (fseg_in){.word = (uint8_t)(in->low / 64), .shift = (uint8_t)(in->low % 64),
 		                    .at = (uint8_t)at, .mask = low_mask(in->width)};
 		at += in->width;
