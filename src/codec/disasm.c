@@ -431,6 +431,23 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	switch (style) {
 	case CODEC_NO_MATCH_IR3: {
 		static const char raw[8] = "raw 0x"; /* 8 bytes readable */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (x->c->instr_words == 2 && o->len + 32 < o->cap) {
+			/* two thirds of random ir3 words: the digits in registers,
+			 * o's counts updated once */
+			unsigned n0 = hex_digits32(words[0]), n1 = hex_digits32(words[1]);
+			uint64_t d0 = cx_hex8(words[0], true) >> 8 * (8 - n0);
+			uint64_t d1 = cx_hex8(words[1], true) >> 8 * (8 - n1);
+			char *d = o->buf + o->len;
+			memcpy(d, raw, 8);
+			memcpy(d + 6, &d0, 8);
+			memcpy(d + 6 + n0, &d1, 8);
+			o->len += 6 + n0 + n1;
+			o->total += 6 + n0 + n1;
+			o->col += 6 + n0 + n1;
+			break;
+		}
+#endif
 		if (o->len + 8 < o->cap) {
 			memcpy(o->buf + o->len, raw, 8);
 			o->len += 6;
