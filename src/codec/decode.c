@@ -163,29 +163,40 @@ static inline void copy_blocks(char *d, const char *s, size_t n)
 void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
                     const citext *it, const uint64_t *v)
 {
+	unsigned hw = x->c->hexw;
+	size_t len = it->npre + (size_t)hw * 8 + it->nsuf;
+	if (x->mode == CX_DISASM && x->nerr < CODEC_MAX_ERRORS && len + 16 < CODEC_ERR_LEN) {
+		/* the usual case, a line's error: written where it is kept */
+		char *t = x->err[x->nerr];
+		x->issues++;
+		copy_blocks(t, it->pre, it->npre);
+		char *p = t + it->npre;
+		if (hw == 2) {
+			uint64_t d1 = cx_hex8((uint32_t)(v[0] >> 32), false), d0 = cx_hex8((uint32_t)v[0], false);
+			memcpy(p, &d1, 8);
+			memcpy(p + 8, &d0, 8);
+			p += 16;
+		} else {
+			for (unsigned i = hw; i-- > 0; p += 8) {
+				uint64_t d = cx_hex8((uint32_t)(v[i / 2] >> (32 * (i % 2))), false);
+				memcpy(p, &d, 8);
+			}
+		}
+		if (it->nsuf)
+			copy_blocks(p, it->suf, it->nsuf);
+		t[len] = '\0';
+		x->errlen[x->nerr++] = (uint32_t)len;
+		return;
+	}
 	size_t cap;
 	char *t = issue_text(x, &cap);
 	if (!t)
 		return;
-	unsigned hw = x->c->hexw;
-	size_t len = it->npre + (size_t)hw * 8 + it->nsuf;
-	if (len + 16 >= cap) {
-		/* too long: cut where the general way cuts */
-		char hex[CODEC_MAX_WORDS * 16 + 1];
-		size_t nh = cx_hex(x, v, hex, sizeof hex);
-		const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
-		issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
-		return;
-	}
-	copy_blocks(t, it->pre, it->npre);
-	char *p = t + it->npre;
-	for (unsigned i = hw; i-- > 0; p += 8) {
-		uint64_t d = cx_hex8((uint32_t)(v[i / 2] >> (32 * (i % 2))), false);
-		memcpy(p, &d, 8);
-	}
-	copy_blocks(p, it->suf, it->nsuf);
-	t[len] = '\0';
-	issue_keep(x, kind, leaf, NULL, f, v[0], len);
+	char hex[CODEC_MAX_WORDS * 16 + 1];
+	size_t nh = cx_hex(x, v, hex, sizeof hex);
+	/* cut where the general way cuts */
+	const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
+	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
 }
 
 static const char *utoa_into(char *buf, size_t cap, unsigned v)
