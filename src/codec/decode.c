@@ -160,6 +160,24 @@ static inline void copy_blocks(char *d, const char *s, size_t n)
 		memcpy(d + i, s + i, 16);
 }
 
+/* cx_issue_itext's other cases (a decoding's issue, a text too long,
+ * no room left), joined as the general way joins them; apart, so that
+ * the usual case keeps a small frame. */
+static __attribute__((noinline)) void issue_itext_joined(cx *x, codec_issue_kind kind,
+                                                         const spec_bitset *leaf,
+                                                         const spec_field *f, const citext *it,
+                                                         const uint64_t *v)
+{
+	size_t cap;
+	char *t = issue_text(x, &cap);
+	if (!t)
+		return;
+	char hex[CODEC_MAX_WORDS * 16 + 1];
+	size_t nh = cx_hex(x, v, hex, sizeof hex);
+	const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
+	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
+}
+
 void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
                     const citext *it, const uint64_t *v)
 {
@@ -188,15 +206,7 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 		x->errlen[x->nerr++] = (uint32_t)len;
 		return;
 	}
-	size_t cap;
-	char *t = issue_text(x, &cap);
-	if (!t)
-		return;
-	char hex[CODEC_MAX_WORDS * 16 + 1];
-	size_t nh = cx_hex(x, v, hex, sizeof hex);
-	/* cut where the general way cuts */
-	const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
-	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
+	issue_itext_joined(x, kind, leaf, f, it, v);
 }
 
 static const char *utoa_into(char *buf, size_t cap, unsigned v)
