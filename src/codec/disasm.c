@@ -468,6 +468,23 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	}
 	case CODEC_NO_MATCH_MESA:
 	default: {
+		unsigned hw = x->c->hexw;
+		if (o->len + 16 + 8 * (size_t)hw < o->cap) {
+			/* the digits stored from registers, not through a buffer
+			 * that the copies would read back in other sizes (the CPU
+			 * stalls on that) */
+			static const char nm[16] = "no match: ";
+			char *d = o->buf + o->len;
+			memcpy(d, nm, 16);
+			for (unsigned i = hw, k = 10; i-- > 0; k += 8) {
+				uint64_t h = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
+				memcpy(d + k, &h, 8);
+			}
+			o->len += 10 + 8 * (size_t)hw;
+			o->total += 10 + 8 * (size_t)hw;
+			o->col += 10 + 8 * hw;
+			break;
+		}
 		char hex[CODEC_MAX_WORDS * 16 + 1];
 		cx_hex(x, w, hex, sizeof hex);
 		out_put(o, "no match: ", 10);
@@ -500,6 +517,18 @@ void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
 		w[k] = 0;
 }
 
+/* The line's errors after it.  Raw: the column no longer matters once
+ * they are printed (the next line starts at column 0). */
+static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
+{
+	out_raw(o, "\t; ", 3);
+	for (unsigned i = 0; i < x->nerr; i++) {
+		if (i)
+			out_raw(o, ", ", 2);
+		out_raw(o, x->err[i], x->errlen[i]);
+	}
+}
+
 /* One instruction: its line (and errors), with or without the newline.
  * Returns whether it decoded without issues.  Always inlined: around a
  * line printed straight through, the framing (words, classifier, calls)
@@ -524,14 +553,8 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	}
 	cx_display_top(x, b, w);
 	if (x->nerr) {
-		if (opt->show_errors) {
-			out_put(o, "\t; ", 3);
-			for (unsigned i = 0; i < x->nerr; i++) {
-				if (i)
-					out_put(o, ", ", 2);
-				out_put(o, x->err[i], x->errlen[i]);
-			}
-		}
+		if (opt->show_errors)
+			print_errors(x, o);
 		x->nerr = 0;
 	}
 	if (newline)
