@@ -424,6 +424,34 @@ bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t ca
 
 /* ---------------------------------------------------------- instructions */
 
+/* ir3's raw words (two thirds of random ones) in the usual case: the
+ * digits in registers, o's counts updated once; false: the general way.
+ * Apart from print_no_match, whose frame is large. */
+static inline bool print_raw_ir3(const cx *x, const uint32_t *words)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const char raw[8] = "raw 0x"; /* 8 bytes readable */
+	cx_out *o = x->out;
+	if (x->c->instr_words != 2 || o->len + 32 >= o->cap)
+		return false;
+	unsigned n0 = hex_digits32(words[0]), n1 = hex_digits32(words[1]);
+	uint64_t d0 = cx_hex8(words[0], true) >> 8 * (8 - n0);
+	uint64_t d1 = cx_hex8(words[1], true) >> 8 * (8 - n1);
+	char *d = o->buf + o->len;
+	memcpy(d, raw, 8);
+	memcpy(d + 6, &d0, 8);
+	memcpy(d + 6 + n0, &d1, 8);
+	o->len += 6 + n0 + n1;
+	o->total += 6 + n0 + n1;
+	o->col += 6 + n0 + n1;
+	return true;
+#else
+	(void)x;
+	(void)words;
+	return false;
+#endif
+}
+
 static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
                            codec_no_match_style style)
 {
@@ -431,23 +459,6 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 	switch (style) {
 	case CODEC_NO_MATCH_IR3: {
 		static const char raw[8] = "raw 0x"; /* 8 bytes readable */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (x->c->instr_words == 2 && o->len + 32 < o->cap) {
-			/* two thirds of random ir3 words: the digits in registers,
-			 * o's counts updated once */
-			unsigned n0 = hex_digits32(words[0]), n1 = hex_digits32(words[1]);
-			uint64_t d0 = cx_hex8(words[0], true) >> 8 * (8 - n0);
-			uint64_t d1 = cx_hex8(words[1], true) >> 8 * (8 - n1);
-			char *d = o->buf + o->len;
-			memcpy(d, raw, 8);
-			memcpy(d + 6, &d0, 8);
-			memcpy(d + 6 + n0, &d1, 8);
-			o->len += 6 + n0 + n1;
-			o->total += 6 + n0 + n1;
-			o->col += 6 + n0 + n1;
-			break;
-		}
-#endif
 		if (o->len + 8 < o->cap) {
 			memcpy(o->buf + o->len, raw, 8);
 			o->len += 6;
@@ -546,7 +557,8 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	const spec_bitset *b = cx_find_bitset(x, ri, w);
 	if (!b) {
 		/* errors stay pending: Mesa prints them on the next line */
-		print_no_match(x, words, w, opt->no_match);
+		if (opt->no_match != CODEC_NO_MATCH_IR3 || !print_raw_ir3(x, words))
+			print_no_match(x, words, w, opt->no_match);
 		if (newline)
 			out_put(o, "\n", 1);
 		return false;
