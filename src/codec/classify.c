@@ -82,12 +82,14 @@ typedef struct cls_rec {
 	uint64_t fixed, value;     /* the primary word */
 	uint64_t fixed2, value2;   /* the second word (all 0 when there is none) */
 	const spec_bitset *leaf;   /* NULL after the first record: the end */
-	uint16_t word, word2;
+	uint8_t word, word2;
+	uint8_t more;              /* another candidate follows (else the end's line is not read) */
 	uint32_t index;            /* leaf->index, without reading the leaf's line */
 	uint32_t gmin, gspan;      /* gen - gmin <= gspan: one unsigned compare */
 	uint32_t xstart, xcount;   /* further words: terms[xstart .. +xcount) */
 } cls_rec;
 _Static_assert(sizeof(cls_rec) == 64, "a record is one cache line");
+_Static_assert(CODEC_MAX_WORDS <= 256, "a record's word numbers fit a byte");
 
 struct classifier {
 	unsigned nwords;
@@ -231,7 +233,8 @@ static inline size_t run1(const classifier *c, uint64_t w0, uint32_t gen,
 	const cls_rec *r = find1(c, w0);
 	size_t n = rec_hit(r, w0, gen);
 	store_first(r, n, out, max, index0);
-	for (r++; r->leaf; r++) {
+	while (r->more) {
+		r++;
 		if (!rec_hit(r, w0, gen))
 			continue;
 		if (n < max)
@@ -257,7 +260,8 @@ static inline size_t run_words(const classifier *c, const uint64_t *w, uint32_t 
 	if (n && r->xcount)
 		n = terms_match(c, r, w);
 	store_first(r, n, out, max, index0);
-	for (r++; r->leaf; r++) {
+	while (r->more) {
+		r++;
 		if (!rec_hit2(r, w, gen) || (r->xcount && !terms_match(c, r, w)))
 			continue;
 		if (n < max)
@@ -965,8 +969,10 @@ static bool make_records(builder *b, classifier *c)
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->pool[i] == CLS_END)
 			continue; /* leaf NULL: the end of a list */
+		bool more = i + 1 < f->n && f->pool[i + 1] != CLS_END;
 		if (f->pool[i] == CLS_NONE) {
 			c->recs[i].value = 1; /* (w & 0) != 1 */
+			c->recs[i].more = more;
 			continue;
 		}
 		const cls_leaf *l = &b->leaves[f->pool[i]];
@@ -976,8 +982,9 @@ static bool make_records(builder *b, classifier *c)
 			.fixed2 = l->word2 != l->word ? l->fixed[l->word2] : 0,
 			.value2 = l->word2 != l->word ? l->value[l->word2] : 0,
 			.leaf = l->b,
-			.word = (uint16_t)l->word,
-			.word2 = (uint16_t)l->word2,
+			.word = (uint8_t)l->word,
+			.word2 = (uint8_t)l->word2,
+			.more = more,
 			.index = l->b->index,
 			.gmin = l->b->gen.min,
 			.gspan = l->b->gen.max - l->b->gen.min,
