@@ -417,6 +417,7 @@ typedef struct ftop {
 	const ftop_plan *plans;   /* NULL: fast_scope's way (overrides evaluated, no key) */
 	uint64_t pm[2];
 } __attribute__((aligned(64))) ftop;
+_Static_assert(sizeof(ftop) == 64, "a bitset's entry is one cache line");
 
 struct codec {
 	const spec_model *m;
