@@ -532,6 +532,32 @@ void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
  * they are printed (the next line starts at column 0). */
 static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
 {
+	unsigned n = x->nerr;
+	size_t total = 3 + 2 * (size_t)(n - 1);
+	for (unsigned i = 0; i < n; i++)
+		total += x->errlen[i];
+	if (o->len + total + 16 < o->cap) {
+		/* the usual case: each text copied in blocks of 16 (the error
+		 * slots and the buffer have room past them), no call */
+		char *d = o->buf + o->len;
+		memcpy(d, "\t; ", 4);
+		d += 3;
+		for (unsigned i = 0; i < n; i++) {
+			if (i) {
+				memcpy(d, ", ", 2);
+				d += 2;
+			}
+			const char *e = x->err[i];
+			size_t len = x->errlen[i];
+			for (size_t k = 0; k < len; k += 16)
+				memcpy(d + k, e + k, 16);
+			d += len;
+		}
+		o->len += total;
+		o->total += total;
+		o->col += (unsigned)total;
+		return;
+	}
 	out_raw(o, "\t; ", 3);
 	for (unsigned i = 0; i < x->nerr; i++) {
 		if (i)
