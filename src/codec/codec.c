@@ -1686,6 +1686,7 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 			if (m->roots[i].bitset->size > c->defroot->bitset->size)
 				c->defroot = &m->roots[i];
 	}
+	c->defroot_index = (size_t)(c->defroot - m->roots);
 	unsigned bits = m->bitsize ? m->bitsize : 1;
 	if (bits > SPEC_MAX_BITS)
 		bits = SPEC_MAX_BITS;

@@ -22,25 +22,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
-{
-	x->c = c;
-	x->mode = mode;
-	x->gen = gen;
-	x->out = NULL;
-	x->labels = false;
-	x->n = 0;
-	x->num_instr = 1;
-	x->branch_t = x->call_t = NULL;
-	x->esp = 0;
-	x->nsc = 0;
-	x->cused = 0;
-	x->nerr = 0;
-	x->issues = 0;
-	x->dec = NULL;
-	x->found = NULL;
-}
-
 /* Where the text of the next issue goes (NULL: nowhere, it is only
  * counted): the decoding's next slot, or the line's next error. */
 static char *issue_text(cx *x, size_t *cap)

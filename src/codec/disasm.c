@@ -511,8 +511,7 @@ void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
 	/* the common case: the instruction fills the words, and memory
 	 * order is already theirs */
 	if (c->instr_words == 2 * c->nw) {
-		for (unsigned i = 0; i < c->nw; i++)
-			memcpy(&w[i], words + 2 * i, sizeof *w);
+		memcpy(w, words, c->nw * sizeof *w);
 		return;
 	}
 #endif
@@ -577,9 +576,14 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	cx_out *o = x->out;
 	unsigned issues0 = x->issues;
 	uint64_t w[CODEC_MAX_WORDS];
-	cx_instr_words(c, words, w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (c->instr_words == 2 && c->nw == 1)
+		memcpy(w, words, sizeof *w); /* ir3's: no call */
+	else
+#endif
+		cx_instr_words(c, words, w);
 	o->col = 0;
-	size_t ri = (size_t)(c->defroot - c->m->roots);
+	size_t ri = c->defroot_index;
 	const spec_bitset *b = cx_find_bitset(x, ri, w);
 	if (!b) {
 		/* errors stay pending: Mesa prints them on the next line */

@@ -423,6 +423,7 @@ struct codec {
 	const spec_model *m;
 	const cmemo **memo;        /* per root; NULL: none */
 	const spec_root *defroot;
+	size_t defroot_index;      /* defroot - m->roots */
 	classifier **cls;          /* per root, as m->roots */
 	const cleaf **leaf;        /* per bitset index; NULL: not a leaf */
 	unsigned nw;               /* 64-bit words of the widest root */
@@ -518,7 +519,26 @@ typedef struct cx {
 	codec_decoded *dec;
 } cx;
 
-void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen);
+/* A context for codec c (inline: it is a few stores, made for every
+ * instruction disassembled alone). */
+static inline void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
+{
+	x->c = c;
+	x->mode = mode;
+	x->gen = gen;
+	x->out = NULL;
+	x->labels = false;
+	x->n = 0;
+	x->num_instr = 1;
+	x->branch_t = x->call_t = NULL;
+	x->esp = 0;
+	x->nsc = 0;
+	x->cused = 0;
+	x->nerr = 0;
+	x->issues = 0;
+	x->dec = NULL;
+	x->found = NULL;
+}
 void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
               const spec_bitset *other, const spec_field *f, uint64_t bits,
               const char *fmt, ...) __attribute__((format(printf, 7, 8)));
