@@ -427,7 +427,7 @@ bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t ca
 /* ir3's raw words (two thirds of random ones) in the usual case: the
  * digits in registers, o's counts updated once; false: the general way.
  * Apart from print_no_match, whose frame is large. */
-static inline bool print_raw_ir3(const cx *x, const uint32_t *words)
+static inline __attribute__((always_inline)) bool print_raw_ir3(const cx *x, const uint32_t *words)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	static const char raw[8] = "raw 0x"; /* 8 bytes readable */
