@@ -227,7 +227,7 @@ static void store_first(const cls_rec *r, size_t hit, const spec_bitset **out, s
 /* Every list holds at least one record (an empty one a record that
  * matches nothing), so the usual case, a single candidate, runs straight
  * through; further candidates follow until a record with leaf NULL. */
-static inline size_t run1(const classifier *c, uint64_t w0, uint32_t gen,
+static inline __attribute__((always_inline)) size_t run1(const classifier *c, uint64_t w0, uint32_t gen,
                           const spec_bitset **out, size_t max, uint32_t *index0)
 {
 	const cls_rec *r = find1(c, w0);
@@ -252,7 +252,7 @@ static inline bool rec_hit2(const cls_rec *r, const uint64_t *w, uint32_t gen)
 }
 
 /* The same for wider roots: two words inline, then any others. */
-static inline size_t run_words(const classifier *c, const uint64_t *w, uint32_t gen,
+static inline __attribute__((always_inline)) size_t run_words(const classifier *c, const uint64_t *w, uint32_t gen,
                                const spec_bitset **out, size_t max, uint32_t *index0)
 {
 	const cls_rec *r = find(c, w);
@@ -278,8 +278,7 @@ static inline size_t run_words(const classifier *c, const uint64_t *w, uint32_t 
 size_t classifier_run(const classifier *c, const uint64_t *w, uint32_t gen,
                       const spec_bitset **out, size_t max)
 {
-	return c->nwords == 1 ? run1(c, w[0], gen, out, max, NULL)
-	                      : run_words(c, w, gen, out, max, NULL);
+	return classifier_run_index(c, w, gen, out, max, NULL);
 }
 
 size_t classifier_run_index(const classifier *c, const uint64_t *w, uint32_t gen,
