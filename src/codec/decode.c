@@ -17,6 +17,7 @@
  * caches live in the cx context the caller keeps on its stack.
  */
 #include "internal.h"
+#include "out.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -134,13 +135,6 @@ static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 	issue_keep(x, kind, leaf, other, f, bits, join_pieces(t, cap, parts, n));
 }
 
-/* n bytes from s to d in blocks of 16: both have room for the last. */
-static inline void copy_blocks(char *d, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i += 16)
-		memcpy(d + i, s + i, 16);
-}
-
 /* cx_issue_itext's other cases (a decoding's issue, a text too long,
  * no room left), joined as the general way joins them; apart, so that
  * the usual case keeps a small frame. */
@@ -168,7 +162,7 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 		/* the usual case, a line's error: written where it is kept */
 		char *t = x->err[x->nerr];
 		x->issues++;
-		copy_blocks(t, it->pre, it->npre);
+		cx_copy16(t, it->pre, it->npre);
 		char *p = t + it->npre;
 		if (hw == 2) {
 			uint64_t d1 = cx_hex8((uint32_t)(v[0] >> 32), false), d0 = cx_hex8((uint32_t)v[0], false);
@@ -182,7 +176,7 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 			}
 		}
 		if (it->nsuf)
-			copy_blocks(p, it->suf, it->nsuf);
+			cx_copy16(p, it->suf, it->nsuf);
 		t[len] = '\0';
 		x->errlen[x->nerr++] = (uint32_t)len;
 		return;

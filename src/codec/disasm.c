@@ -441,9 +441,7 @@ static inline __attribute__((always_inline)) bool print_raw_ir3(const cx *x, con
 	memcpy(d, raw, 8);
 	memcpy(d + 6, &d0, 8);
 	memcpy(d + 6 + n0, &d1, 8);
-	o->len += 6 + n0 + n1;
-	o->total += 6 + n0 + n1;
-	o->col += 6 + n0 + n1;
+	out_wrote(o, 6 + n0 + n1);
 	return true;
 #else
 	(void)x;
@@ -491,9 +489,7 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 				uint64_t h = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
 				memcpy(d + k, &h, 8);
 			}
-			o->len += 10 + 8 * (size_t)hw;
-			o->total += 10 + 8 * (size_t)hw;
-			o->col += 10 + 8 * hw;
+			out_wrote(o, 10 + 8 * (size_t)hw);
 			break;
 		}
 		char hex[CODEC_MAX_WORDS * 16 + 1];
@@ -546,15 +542,10 @@ static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
 				memcpy(d, ", ", 2);
 				d += 2;
 			}
-			const char *e = x->err[i];
-			size_t len = x->errlen[i];
-			for (size_t k = 0; k < len; k += 16)
-				memcpy(d + k, e + k, 16);
-			d += len;
+			cx_copy16(d, x->err[i], x->errlen[i]);
+			d += x->errlen[i];
 		}
-		o->len += total;
-		o->total += total;
-		o->col += (unsigned)total;
+		out_wrote(o, total);
 		return;
 	}
 	out_raw(o, "\t; ", 3);

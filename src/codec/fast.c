@@ -318,9 +318,7 @@ static inline void fast_put(cx_out *o, const char *s, uint32_t n)
 {
 	if (n <= FAST_PAD && o->len + FAST_PAD < o->cap) {
 		memcpy(o->buf + o->len, s, FAST_PAD);
-		o->len += n;
-		o->total += n;
-		o->col += n;
+		out_wrote(o, n);
 	} else {
 		out_raw(o, s, n);
 	}
@@ -331,9 +329,7 @@ static inline void fast_put16(cx_out *o, const char *s, uint32_t n)
 {
 	if (o->len + 16 < o->cap) {
 		memcpy(o->buf + o->len, s, 16);
-		o->len += n;
-		o->total += n;
-		o->col += n;
+		out_wrote(o, n);
 	} else {
 		out_raw(o, s, n);
 	}
@@ -1017,8 +1013,10 @@ static inline __attribute__((always_inline)) void fast_uint(const cx *x, cx_out 
 		out_u64(o, v);
 }
 
-/* The program at pc over scope s (inlined ones included), to its F_END. */
-static bool fast_ops(cx *x, fscope *s, const fop *pc)
+/* The program at pc over scope s (inlined ones included), to its F_END.
+ * Aligned to a cache line: where the linker happens to put it moved
+ * random words' speed by 3-5% between builds of the same code. */
+static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *pc)
 {
 	cx_out *o = x->out;
 	const bool pext = x->c->pext;

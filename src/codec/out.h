@@ -17,6 +17,21 @@ void cx_out_flush(cx_out *o);
 /* What does not fit: flushed (stream), cut (string), counted (sink). */
 void cx_out_slow(cx_out *o, const char *s, size_t n);
 
+/* n characters without a newline were just stored at o->buf + o->len. */
+static inline void out_wrote(cx_out *o, size_t n)
+{
+	o->len += n;
+	o->total += n;
+	o->col += (unsigned)n;
+}
+
+/* n bytes from s to d in blocks of 16: both have room for the last. */
+static inline void cx_copy16(char *d, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 16)
+		memcpy(d + i, s + i, 16);
+}
+
 /* Text without a newline. */
 static inline void out_raw(cx_out *o, const char *s, size_t n)
 {
@@ -119,9 +134,7 @@ static inline void out_hex_tail(cx_out *o, uint64_t d, unsigned n)
 	if (o->len + 8 < o->cap) {
 		d >>= 8 * (8 - n);
 		memcpy(o->buf + o->len, &d, 8);
-		o->len += n;
-		o->total += n;
-		o->col += n;
+		out_wrote(o, n);
 		return;
 	}
 #endif
