@@ -164,17 +164,8 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 		x->issues++;
 		cx_copy16(t, it->pre, it->npre);
 		char *p = t + it->npre;
-		if (hw == 2) {
-			uint64_t d1 = cx_hex8((uint32_t)(v[0] >> 32), false), d0 = cx_hex8((uint32_t)v[0], false);
-			memcpy(p, &d1, 8);
-			memcpy(p + 8, &d0, 8);
-			p += 16;
-		} else {
-			for (unsigned i = hw; i-- > 0; p += 8) {
-				uint64_t d = cx_hex8((uint32_t)(v[i / 2] >> (32 * (i % 2))), false);
-				memcpy(p, &d, 8);
-			}
-		}
+		cx_hex_words(v, hw, p);
+		p += (size_t)hw * 8;
 		if (it->nsuf)
 			cx_copy16(p, it->suf, it->nsuf);
 		t[len] = '\0';
@@ -200,11 +191,9 @@ size_t cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 	static const char digits[] = "0123456789abcdef";
 	size_t k = 0;
 	if (len > (size_t)x->c->hexw * 8) {
-		/* room for all of it: 8 digits at a time */
-		for (unsigned i = x->c->hexw; i-- > 0; k += 8) {
-			uint64_t d = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
-			memcpy(buf + k, &d, 8);
-		}
+		/* room for all of it */
+		cx_hex_words(w, x->c->hexw, buf);
+		k = (size_t)x->c->hexw * 8;
 		buf[k] = '\0';
 		return k;
 	}

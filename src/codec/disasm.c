@@ -485,10 +485,7 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 			static const char nm[16] = "no match: ";
 			char *d = o->buf + o->len;
 			memcpy(d, nm, 16);
-			for (unsigned i = hw, k = 10; i-- > 0; k += 8) {
-				uint64_t h = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
-				memcpy(d + k, &h, 8);
-			}
+			cx_hex_words(w, hw, d + 10);
 			out_wrote(o, 10 + 8 * (size_t)hw);
 			break;
 		}
@@ -499,28 +496,6 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 		break;
 	}
 	}
-}
-
-void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* the common case: the instruction fills the words, and memory
-	 * order is already theirs */
-	if (c->instr_words == 2 * c->nw) {
-		memcpy(w, words, c->nw * sizeof *w);
-		return;
-	}
-#endif
-	/* 32-bit words, low first, two to a 64-bit word */
-	unsigned k = 0, iw = c->instr_words;
-	for (; k + 1 < iw && k / 2 < c->nw; k += 2)
-		w[k / 2] = words[k] | (uint64_t)words[k + 1] << 32;
-	if (k < iw && k / 2 < c->nw) {
-		w[k / 2] = words[k];
-		k += 2;
-	}
-	for (k /= 2; k < c->nw; k++)
-		w[k] = 0;
 }
 
 /* The line's errors after it.  Raw: the column no longer matters once
@@ -567,12 +542,7 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	cx_out *o = x->out;
 	unsigned issues0 = x->issues;
 	uint64_t w[CODEC_MAX_WORDS];
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (c->instr_words == 2 && c->nw == 1)
-		memcpy(w, words, sizeof *w); /* ir3's: no call */
-	else
-#endif
-		cx_instr_words(c, words, w);
+	cx_instr_words(c, words, w);
 	o->col = 0;
 	size_t ri = c->defroot_index;
 	const spec_bitset *b = cx_find_bitset(x, ri, w);

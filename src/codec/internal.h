@@ -6,6 +6,8 @@
 
 #include "codec.h"
 
+#include <string.h>
+
 /* x86's pext, written out so that no compiler flag is needed: used only
  * where codec_cpu_pext says the running CPU has it, fast. */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -562,6 +564,23 @@ static inline uint64_t cx_hex8(uint32_t v, bool upper)
 	return __builtin_bswap64(x);
 #endif
 }
+/* Mesa's BITSET_FORMAT digits of words w (hexw 32-bit words, high word
+ * first, 8 digits each) at d, without a NUL: 8 digits at a time, from
+ * registers (d has room for them all). */
+static inline void cx_hex_words(const uint64_t *w, unsigned hexw, char *d)
+{
+	if (hexw == 2) {
+		/* a 64-bit model's: no loop */
+		uint64_t hi = cx_hex8((uint32_t)(w[0] >> 32), false), lo = cx_hex8((uint32_t)w[0], false);
+		memcpy(d, &hi, 8);
+		memcpy(d + 8, &lo, 8);
+		return;
+	}
+	for (unsigned i = hexw; i-- > 0; d += 8) {
+		uint64_t h = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
+		memcpy(d, &h, 8);
+	}
+}
 /* find_bitset: the single matching leaf, or NULL (issues recorded). */
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w);
 /* The issue of leaf b's don't-care bits dc (its words) being set. */
@@ -683,8 +702,31 @@ static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
 /* ---------------------------------------------- display (disasm.c) */
 
 /* The words (c->nw) of one default-root instruction from its 32-bit
- * memory words, low first. */
-void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w);
+ * memory words, low first (inline: once per instruction disassembled). */
+static inline void cx_instr_words(const codec *c, const uint32_t *words, uint64_t *w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the common case: the instruction fills the words, and memory
+	 * order is already theirs */
+	if (c->instr_words == 2 * c->nw) {
+		if (c->nw == 1)
+			memcpy(w, words, sizeof *w); /* ir3's, afuc's: no call */
+		else
+			memcpy(w, words, c->nw * sizeof *w);
+		return;
+	}
+#endif
+	/* 32-bit words, low first, two to a 64-bit word */
+	unsigned k = 0, iw = c->instr_words;
+	for (; k + 1 < iw && k / 2 < c->nw; k += 2)
+		w[k / 2] = words[k] | (uint64_t)words[k + 1] << 32;
+	if (k < iw && k / 2 < c->nw) {
+		w[k / 2] = words[k];
+		k += 2;
+	}
+	for (k /= 2; k < c->nw; k++)
+		w[k] = 0;
+}
 /* Prints a value of any type but bitset as Mesa's display_field does. */
 void cx_print_value(cx *x, const cfield *f, uint64_t val);
 /* Prints scope s's display into x->out (a sink counts columns only). */

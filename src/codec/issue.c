@@ -155,13 +155,11 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 			const cfield *a = lf->asserts[d->assert0 + j];
 			n = snprintf(pre, sizeof pre, "WARNING: unexpected bits[%u:%u] in %s: ", a->f->low,
 			             a->f->high, spec_display_name(d->owner));
-			size_t ns = 4;
+			size_t ns = 4 + (size_t)c->hexw * 8;
 			memcpy(suf, " vs ", 4);
-			for (unsigned w = c->hexw; w-- > 0 && ns + 8 < sizeof suf; ns += 8) {
-				uint64_t h = cx_hex8((uint32_t)(a->aval[w / 2] >> (32 * (w % 2))), false);
-				memcpy(suf + ns, &h, 8);
-			}
-			if (fits(n) && ns + 8 < sizeof suf)
+			if (ns < sizeof suf)
+				cx_hex_words(a->aval, c->hexw, suf + 4);
+			if (fits(n) && ns < sizeof suf)
 				itext_add(B, CODEC_ASSERT_MISMATCH, d->owner, a, pre, (size_t)n, suf, ns);
 		}
 	}
