@@ -148,22 +148,26 @@ static __attribute__((noinline)) void issue_itext_joined(cx *x, codec_issue_kind
 	if (!t)
 		return;
 	char hex[CODEC_MAX_WORDS * 16 + 1];
-	size_t nh = cx_hex(x, v, hex, sizeof hex);
-	const piece parts[] = {{it->pre, it->npre}, {hex, nh}, {it->suf, it->nsuf}};
-	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 3));
+	size_t nh = cx_hex(x, v, hex, sizeof hex), nhead;
+	const char *head = cx_itext_head(it->kind, &nhead);
+	const piece parts[] = {{head, nhead}, {it->var, it->nvar}, {hex, nh}, {it->suf, it->nsuf}};
+	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 4));
 }
 
 void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
                     const citext *it, const uint64_t *v)
 {
 	unsigned hw = x->c->hexw;
-	size_t len = it->npre + (size_t)hw * 8 + it->nsuf;
+	size_t nhead;
+	const char *head = cx_itext_head(it->kind, &nhead);
+	size_t len = nhead + it->nvar + (size_t)hw * 8 + it->nsuf;
 	if (x->mode == CX_DISASM && x->nerr < CODEC_MAX_ERRORS && len + 16 < CODEC_ERR_LEN) {
 		/* the usual case, a line's error: written where it is kept */
 		char *t = x->err[x->nerr];
 		x->issues++;
-		cx_copy16(t, it->pre, it->npre);
-		char *p = t + it->npre;
+		cx_copy16(t, head, nhead);
+		cx_copy16(t + nhead, it->var, it->nvar);
+		char *p = t + nhead + it->nvar;
 		cx_hex_words(v, hw, p);
 		p += (size_t)hw * 8;
 		if (it->nsuf)
@@ -248,7 +252,7 @@ __attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, cons
 	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, dc, hex, sizeof hex);
-	const piece parts[] = {PIECE("dontcare bits in "), PIECE_STR(spec_display_name(b)),
+	const piece parts[] = {PIECE(CODEC_HEAD_DONTCARE), PIECE_STR(spec_display_name(b)),
 	                       PIECE(": "), {hex, nh}};
 	issue_joined(x, CODEC_DONTCARE_SET, b, NULL, NULL, dc[0], parts, 4);
 }
@@ -686,7 +690,7 @@ __attribute__((noinline)) void cx_assert_failed(cx *x, const spec_bitset *leaf,
 	char h1[CODEC_MAX_WORDS * 16 + 1], h2[CODEC_MAX_WORDS * 16 + 1];
 	size_t n1 = cx_hex(x, v, h1, sizeof h1), n2 = cx_hex(x, a->aval, h2, sizeof h2);
 	char lo[16], hi[16];
-	const piece parts[] = {PIECE("WARNING: unexpected bits["),
+	const piece parts[] = {PIECE(CODEC_HEAD_ASSERT),
 	                       PIECE_STR(utoa_into(lo, sizeof lo, a->f->low)),
 	                       PIECE(":"),
 	                       PIECE_STR(utoa_into(hi, sizeof hi, a->f->high)),
@@ -709,7 +713,7 @@ __attribute__((noinline)) void cx_no_match_named(cx *x, const char *leaf_name,
 	}
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, w, hex, sizeof hex);
-	const piece parts[] = {PIECE("no match: FIELD: '"), PIECE_STR(leaf_name), PIECE("."),
+	const piece parts[] = {PIECE(CODEC_HEAD_NO_MATCH), PIECE_STR(leaf_name), PIECE("."),
 	                       PIECE_STR(f->name), PIECE("': "), {hex, nh}};
 	issue_joined(x, CODEC_NO_MATCH, NULL, NULL, f, w[0], parts, 6);
 }

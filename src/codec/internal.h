@@ -351,19 +351,45 @@ bool codec_build_plans(codec *c);
  * once plans and memos are built; false when memory ran out. */
 bool codec_build_fast(codec *c);
 
-/* The fixed parts of one issue's text (issue.c): the text is pre, the
- * value's hex digits as cx_hex prints them, and suf; both readable
- * CODEC_ITEXT_PAD bytes past their ends.  Keyed by the kind and what the
- * code raising it has: don't-care bits (the leaf, NULL), a nested field
- * that matches no leaf (the leaf's displayed name as cleaf.name, the
- * spec_field), a failed assert (the display's owner, the cfield). */
+/* The fixed parts of one issue's text (issue.c): the text is its kind's
+ * head (cx_itext_head), var, the value's hex digits as cx_hex prints
+ * them, and suf; var and suf readable CODEC_ITEXT_PAD bytes past their
+ * ends.  Keyed by the kind and what the code raising it has: don't-care
+ * bits (the leaf, NULL), a nested field that matches no leaf (the leaf's
+ * displayed name as cleaf.name, the spec_field), a failed assert (the
+ * display's owner, the cfield).  One cache line: var is in it when it
+ * fits (inl), so raising the issue reads no other line but suf's. */
 #define CODEC_ITEXT_PAD 16u
+#define CODEC_ITEXT_INLINE 24u
 typedef struct citext {
 	const void *k1, *k2;
+	const char *var, *suf;
 	uint32_t kind;
-	uint16_t npre, nsuf;
-	const char *pre, *suf;
-} citext;
+	uint16_t nvar, nsuf;
+	char inl[CODEC_ITEXT_INLINE];
+} __attribute__((aligned(64))) citext;
+_Static_assert(sizeof(citext) == 64, "an issue text's entry is one cache line");
+/* The text every issue of a kind with such entries starts with. */
+#define CODEC_HEAD_DONTCARE "dontcare bits in "
+#define CODEC_HEAD_NO_MATCH "no match: FIELD: '"
+#define CODEC_HEAD_ASSERT   "WARNING: unexpected bits["
+extern const char codec_itext_heads[3][48]; /* the three, padded (issue.c) */
+/* Kind's head, CODEC_ITEXT_PAD bytes readable past its end; its length
+ * in *n. */
+static inline const char *cx_itext_head(uint32_t kind, size_t *n)
+{
+	switch (kind) {
+	case CODEC_DONTCARE_SET:
+		*n = sizeof CODEC_HEAD_DONTCARE - 1;
+		return codec_itext_heads[0];
+	case CODEC_NO_MATCH:
+		*n = sizeof CODEC_HEAD_NO_MATCH - 1;
+		return codec_itext_heads[1];
+	default:
+		*n = sizeof CODEC_HEAD_ASSERT - 1;
+		return codec_itext_heads[2];
+	}
+}
 bool codec_build_itexts(codec *c);
 /* The entry for the key, or NULL: format the text the general way. */
 const citext *cx_itext(const codec *c, uint32_t kind, const void *k1, const void *k2);

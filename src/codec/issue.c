@@ -22,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each kind's head, padded: decode.c copies whole blocks of 16. */
+const char codec_itext_heads[3][48] = {CODEC_HEAD_DONTCARE, CODEC_HEAD_NO_MATCH,
+                                       CODEC_HEAD_ASSERT};
+
 static uint64_t itext_hash(uint32_t kind, const void *k1, const void *k2)
 {
 	uint64_t h = (uint64_t)(uintptr_t)k1 * 0x9e3779b97f4a7c15ull;
@@ -87,15 +91,17 @@ static bool itext_grow(itbuild *B)
 	return true;
 }
 
-/* Adds the entry for (kind, k1, k2) unless it is there: the text before
- * the hex digits and the one after. */
-static void itext_add(itbuild *B, uint32_t kind, const void *k1, const void *k2, const char *pre,
-                      size_t npre, const char *suf, size_t nsuf)
+/* Adds the entry for (kind, k1, k2) unless it is there: the text after
+ * the kind's head and before the hex digits, and the one after them.
+ * Its var points outside for now (entries move while the table grows);
+ * codec_build_itexts points it inside where it fits. */
+static void itext_add(itbuild *B, uint32_t kind, const void *k1, const void *k2, const char *var,
+                      size_t nvar, const char *suf, size_t nsuf)
 {
 	if (!B->ok || !k1)
 		return;
 	/* a text this long is rare, and the general way cuts it right */
-	if (npre > UINT16_MAX || nsuf > UINT16_MAX)
+	if (nvar > UINT16_MAX || nsuf > UINT16_MAX)
 		return;
 	if (2 * (B->n + 1) > (B->t ? B->mask + 1 : 0) && !itext_grow(B)) {
 		B->ok = false;
@@ -105,8 +111,8 @@ static void itext_add(itbuild *B, uint32_t kind, const void *k1, const void *k2,
 	for (; B->t[i].k1; i = (i + 1) & B->mask)
 		if (B->t[i].k1 == k1 && B->t[i].k2 == k2 && B->t[i].kind == kind)
 			return;
-	citext e = {.k1 = k1, .k2 = k2, .kind = kind, .npre = (uint16_t)npre, .nsuf = (uint16_t)nsuf};
-	e.pre = itext_copy(B, pre, npre);
+	citext e = {.k1 = k1, .k2 = k2, .kind = kind, .nvar = (uint16_t)nvar, .nsuf = (uint16_t)nsuf};
+	e.var = itext_copy(B, var, nvar);
 	e.suf = itext_copy(B, suf, nsuf);
 	if (!B->ok)
 		return;
@@ -133,7 +139,7 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 	bool dc = false;
 	for (size_t i = 0; i < lf->b->dontcare.nwords; i++)
 		dc = dc || lf->b->dontcare.w[i];
-	n = snprintf(pre, sizeof pre, "dontcare bits in %s: ", spec_display_name(lf->b));
+	n = snprintf(pre, sizeof pre, "%s: ", spec_display_name(lf->b));
 	if (dc && fits(n))
 		itext_add(B, CODEC_DONTCARE_SET, lf->b, NULL, pre, (size_t)n, "", 0);
 	/* every step of every look-up, and those of names no case defines */
@@ -144,7 +150,7 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 			const cfield *f = lf->steps[s].field;
 			if (!f || f->type != SPEC_TYPE_BITSET)
 				continue;
-			n = snprintf(pre, sizeof pre, "no match: FIELD: '%s.%s': ", lf->name, f->f->name);
+			n = snprintf(pre, sizeof pre, "%s.%s': ", lf->name, f->f->name);
 			if (fits(n))
 				itext_add(B, CODEC_NO_MATCH, lf->name, f->f, pre, (size_t)n, "", 0);
 		}
@@ -153,8 +159,8 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 		const cdstep *d = &lf->ds[i];
 		for (uint32_t j = 0; j < d->nasserts; j++) {
 			const cfield *a = lf->asserts[d->assert0 + j];
-			n = snprintf(pre, sizeof pre, "WARNING: unexpected bits[%u:%u] in %s: ", a->f->low,
-			             a->f->high, spec_display_name(d->owner));
+			n = snprintf(pre, sizeof pre, "%u:%u] in %s: ", a->f->low, a->f->high,
+			             spec_display_name(d->owner));
 			size_t ns = 4 + (size_t)c->hexw * 8;
 			memcpy(suf, " vs ", 4);
 			if (ns < sizeof suf)
@@ -172,9 +178,17 @@ bool codec_build_itexts(codec *c)
 		if (c->leaf[i])
 			leaf_itexts(&B, c->leaf[i]);
 	if (B.ok && B.t) {
-		citext *tab = codec_alloc(c, (B.mask + 1) * sizeof *tab);
+		/* aligned, each entry one line; a line more, for the blocks
+		 * decode.c copies out of the last one */
+		char *mem = codec_alloc(c, (B.mask + 2) * sizeof(citext) + 48);
+		citext *tab = mem ? (citext *)(mem + (64 - (uintptr_t)mem % 64) % 64) : NULL;
 		if (tab) {
 			memcpy(tab, B.t, (B.mask + 1) * sizeof *tab);
+			for (size_t i = 0; i <= B.mask; i++)
+				if (tab[i].k1 && tab[i].nvar <= CODEC_ITEXT_INLINE) {
+					memcpy(tab[i].inl, tab[i].var, tab[i].nvar);
+					tab[i].var = tab[i].inl;
+				}
 			c->itext = tab;
 			c->itmask = B.mask;
 		} else {
