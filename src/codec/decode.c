@@ -150,7 +150,7 @@ static __attribute__((noinline)) void issue_itext_joined(cx *x, codec_issue_kind
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, v, hex, sizeof hex), nhead;
 	const char *head = cx_itext_head(it->kind, &nhead);
-	const piece parts[] = {{head, nhead}, {it->var, it->nvar}, {hex, nh}, {it->suf, it->nsuf}};
+	const piece parts[] = {{head, nhead}, {cx_itext_var(it), it->nvar}, {hex, nh}, {it->suf, it->nsuf}};
 	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 4));
 }
 
@@ -161,17 +161,18 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 	size_t nhead;
 	const char *head = cx_itext_head(it->kind, &nhead);
 	size_t len = nhead + it->nvar + (size_t)hw * 8 + it->nsuf;
-	if (x->mode == CX_DISASM && x->nerr < CODEC_MAX_ERRORS && len + 16 < CODEC_ERR_LEN) {
+	if (x->mode == CX_DISASM && x->nerr < CODEC_MAX_ERRORS && len + 32 < CODEC_ERR_LEN) {
 		/* the usual case, a line's error: written where it is kept */
 		char *t = x->err[x->nerr];
 		x->issues++;
-		cx_copy16(t, head, nhead);
-		cx_copy16(t + nhead, it->var, it->nvar);
+		/* heads are shorter than 32, var and suf readable 32 past
+		 * their ends (suf too when empty) */
+		cx_copy_min(t, head, nhead, 32);
+		cx_copy_min(t + nhead, cx_itext_var(it), it->nvar, 32);
 		char *p = t + nhead + it->nvar;
 		cx_hex_words(v, hw, p);
 		p += (size_t)hw * 8;
-		if (it->nsuf)
-			cx_copy16(p, it->suf, it->nsuf);
+		cx_copy_min(p, it->suf, it->nsuf, 32);
 		t[len] = '\0';
 		x->errlen[x->nerr++] = (uint32_t)len;
 		return;
@@ -243,9 +244,10 @@ void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, u
 	}
 }
 
-__attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc)
+__attribute__((noinline)) void cx_dontcare_set(cx *x, const spec_bitset *b, uint32_t bi,
+                                               const uint64_t *dc)
 {
-	const citext *it = cx_itext(x->c, CODEC_DONTCARE_SET, b, NULL);
+	const citext *it = cx_dontcare_itext(x->c, bi);
 	if (it) {
 		cx_issue_itext(x, CODEC_DONTCARE_SET, b, NULL, it, dc);
 		return;
@@ -296,7 +298,7 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 			for (unsigned i = 0; i < nw; i++)
 				dc[i] = i < ndc ? b->dontcare.w[i] & w[i] : 0;
 		}
-		cx_dontcare_set(x, b, dc);
+		cx_dontcare_set(x, b, bi, dc);
 	}
 	return b;
 }

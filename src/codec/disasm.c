@@ -506,9 +506,10 @@ static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
 	size_t total = 3 + 2 * (size_t)(n - 1);
 	for (unsigned i = 0; i < n; i++)
 		total += x->errlen[i];
-	if (o->len + total + 16 < o->cap) {
-		/* the usual case: each text copied in blocks of 16 (the error
-		 * slots and the buffer have room past them), no call */
+	if (o->len + total + 96 < o->cap) {
+		/* the usual case: each text copied in blocks, the first 96
+		 * bytes whatever its length (the error slots and the buffer
+		 * have room past them), no call */
 		char *d = o->buf + o->len;
 		memcpy(d, "\t; ", 4);
 		d += 3;
@@ -517,7 +518,7 @@ static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
 				memcpy(d, ", ", 2);
 				d += 2;
 			}
-			cx_copy16(d, x->err[i], x->errlen[i]);
+			cx_copy_min(d, x->err[i], x->errlen[i], 96);
 			d += x->errlen[i];
 		}
 		out_wrote(o, total);

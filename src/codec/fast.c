@@ -183,6 +183,7 @@ typedef struct fop {
 		};
 		const fsub *const *subs; /* SUB: per leaf of a root with several (NULL: none) */
 		const struct fop *ipre; /* INLC: the text before the field (finl.pre); NULL: none */
+		const citext *ait;    /* ASSERT: its issue's text (issue.c); NULL: looked up */
 	};
 	uint64_t mask;            /* as word, shift */
 	union {
@@ -292,6 +293,7 @@ typedef struct finl {
 	const cleaf *owner;
 	const cfield *field;
 	const cleaf *leaf;
+	uint32_t leaf_index;      /* leaf's bitset index (its don't-care issue) */
 	/* Text before the field that its programs print first (absorb_text):
 	 * printed alone when no leaf matches.  NULL: none. */
 	const struct fop *pre;
@@ -779,7 +781,7 @@ static __attribute__((noinline)) int inline_plan_slow(cx *x, const fscope *s, co
 		dc[0] = v & in->dontcare;
 		for (unsigned i = 1; i < x->c->nw; i++)
 			dc[i] = 0;
-		cx_dontcare_set(x, in->leaf->b, dc);
+		cx_dontcare_set(x, in->leaf->b, in->leaf_index, dc);
 	}
 	if (!in->ps->tab)
 		return 0;
@@ -821,7 +823,10 @@ static inline void fast_assert(cx *x, const fop *op, uint64_t v)
 		w[0] = v;
 		for (unsigned i = 1; i < x->c->nw; i++)
 			w[i] = 0;
-		cx_assert_failed(x, op->owner->b, op->dsowner, op->field, w);
+		if (op->ait)
+			cx_issue_itext(x, CODEC_ASSERT_MISMATCH, op->owner->b, op->field->f, op->ait, w);
+		else
+			cx_assert_failed(x, op->owner->b, op->dsowner, op->field, w);
 	}
 }
 
@@ -2756,6 +2761,7 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 	in->owner = lf;
 	in->field = sop->field;
 	in->leaf = L;
+	in->leaf_index = (uint32_t)L->b->index;
 	in->match = sb->match;
 	in->mask = sb->mask;
 	in->dontcare = sb->dontcare;
@@ -2875,7 +2881,8 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 						return NULL;
 				fop *r = &out[n++];
 				*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0],
-				           .field = a, .owner = L, .dsowner = L->ds[d].owner};
+				           .field = a, .owner = L, .dsowner = L->ds[d].owner,
+				           .ait = cx_itext(F->c, CODEC_ASSERT_MISMATCH, L->ds[d].owner, a)};
 				if (!map_range(&cm, a->f->low, aw, &r->word, &r->shift))
 					return NULL;
 			}

@@ -352,28 +352,38 @@ bool codec_build_plans(codec *c);
 bool codec_build_fast(codec *c);
 
 /* The fixed parts of one issue's text (issue.c): the text is its kind's
- * head (cx_itext_head), var, the value's hex digits as cx_hex prints
- * them, and suf; var and suf readable CODEC_ITEXT_PAD bytes past their
- * ends.  Keyed by the kind and what the code raising it has: don't-care
- * bits (the leaf, NULL), a nested field that matches no leaf (the leaf's
- * displayed name as cleaf.name, the spec_field), a failed assert (the
- * display's owner, the cfield).  One cache line: var is in it when it
- * fits (inl), so raising the issue reads no other line but suf's. */
-#define CODEC_ITEXT_PAD 16u
-#define CODEC_ITEXT_INLINE 24u
+ * head (cx_itext_head), var (cx_itext_var), the value's hex digits as
+ * cx_hex prints them, and suf; var and suf readable CODEC_ITEXT_PAD bytes
+ * past their ends, and at least that many from their starts.  Keyed by
+ * the kind and what the code raising it has: don't-care bits (the leaf,
+ * NULL), a nested field that matches no leaf (the leaf's displayed name
+ * as cleaf.name, the spec_field), a failed assert (the display's owner,
+ * the cfield).  One cache line: var is in it when it fits (up to
+ * CODEC_ITEXT_INLINE characters, 97% of ir3's), and an empty suf is a
+ * text every entry shares, so raising the issue reads no other line but
+ * a non-empty suf's. */
+#define CODEC_ITEXT_PAD 32u
+#define CODEC_ITEXT_INLINE 32u
 typedef struct citext {
 	const void *k1, *k2;
-	const char *var, *suf;
+	const char *suf;
 	uint32_t kind;
 	uint16_t nvar, nsuf;
-	char inl[CODEC_ITEXT_INLINE];
+	union {
+		char inl[CODEC_ITEXT_INLINE]; /* nvar <= CODEC_ITEXT_INLINE */
+		const char *out;              /* any longer */
+	} var;
 } __attribute__((aligned(64))) citext;
 _Static_assert(sizeof(citext) == 64, "an issue text's entry is one cache line");
+static inline const char *cx_itext_var(const citext *it)
+{
+	return it->nvar <= CODEC_ITEXT_INLINE ? it->var.inl : it->var.out;
+}
 /* The text every issue of a kind with such entries starts with. */
 #define CODEC_HEAD_DONTCARE "dontcare bits in "
 #define CODEC_HEAD_NO_MATCH "no match: FIELD: '"
 #define CODEC_HEAD_ASSERT   "WARNING: unexpected bits["
-extern const char codec_itext_heads[3][48]; /* the three, padded (issue.c) */
+extern const char codec_itext_heads[3][64]; /* the three, padded (issue.c) */
 /* Kind's head, CODEC_ITEXT_PAD bytes readable past its end; its length
  * in *n. */
 static inline const char *cx_itext_head(uint32_t kind, size_t *n)
@@ -393,6 +403,9 @@ static inline const char *cx_itext_head(uint32_t kind, size_t *n)
 bool codec_build_itexts(codec *c);
 /* The entry for the key, or NULL: format the text the general way. */
 const citext *cx_itext(const codec *c, uint32_t kind, const void *k1, const void *k2);
+/* The entry of don't-care bits of the bitset of index bi, found without
+ * a hash (codec.dcit), or NULL. */
+static inline const citext *cx_dontcare_itext(const codec *c, uint32_t bi);
 /* The issue whose text is it's: it->pre, v in hex, it->suf. */
 struct cx;
 void cx_issue_itext(struct cx *x, codec_issue_kind kind, const spec_bitset *leaf,
@@ -473,7 +486,16 @@ struct codec {
 	 * hash table of itmask + 1 entries; NULL: none */
 	const struct citext *itext;
 	size_t itmask;
+	/* issue.c: per bitset index, its don't-care bits' entry (k1 NULL:
+	 * none); NULL: none built */
+	const struct citext *dcit;
 };
+
+static inline const citext *cx_dontcare_itext(const codec *c, uint32_t bi)
+{
+	const citext *t = c->dcit ? &c->dcit[bi] : NULL;
+	return t && t->k1 ? t : NULL;
+}
 
 int codec_lookup_find(const cleaf *lf, uint32_t name);
 
@@ -610,7 +632,7 @@ static inline void cx_hex_words(const uint64_t *w, unsigned hexw, char *d)
 /* find_bitset: the single matching leaf, or NULL (issues recorded). */
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w);
 /* The issue of leaf b's don't-care bits dc (its words) being set. */
-void cx_dontcare_set(cx *x, const spec_bitset *b, const uint64_t *dc);
+void cx_dontcare_set(cx *x, const spec_bitset *b, uint32_t bi, const uint64_t *dc);
 /* Opens a scope for leaf over words w (copied, unless w is cx_next_val). */
 cx_scope *cx_push(cx *x, const spec_bitset *leaf, const cfield *pf, const uint64_t *w,
                   const int *plk);

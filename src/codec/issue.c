@@ -12,7 +12,9 @@
  *
  * The table is keyed by what the raising code has at hand (the leaf, the
  * field, the display's owner), as pointers, so a look-up is a hash and a
- * compare.  A key that is not in it (nothing forbids a model to raise an
+ * compare.  Don't-care bits, raised by most random words, are not in it:
+ * their entries are an array by bitset index (codec.dcit), which the
+ * classifier gives, so that look-up is no more than reading the entry.  A key that is not in it (nothing forbids a model to raise an
  * issue this file did not foresee) is formatted the general way, with
  * the same text.
  */
@@ -22,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each kind's head, padded: decode.c copies whole blocks of 16. */
-const char codec_itext_heads[3][48] = {CODEC_HEAD_DONTCARE, CODEC_HEAD_NO_MATCH,
+/* Each kind's head, padded: decode.c copies whole blocks of 32. */
+const char codec_itext_heads[3][64] = {CODEC_HEAD_DONTCARE, CODEC_HEAD_NO_MATCH,
                                        CODEC_HEAD_ASSERT};
 
 static uint64_t itext_hash(uint32_t kind, const void *k1, const void *k2)
@@ -53,13 +55,20 @@ typedef struct itbuild {
 	codec *c;
 	citext *t;
 	size_t mask, n;
+	citext *dc;               /* per bitset index (codec.dcit) */
 	bool ok;
 } itbuild;
+
+/* The empty text of every entry that has one: read often, so in lines
+ * that stay in the cache. */
+static const char itext_empty[CODEC_ITEXT_PAD];
 
 /* A copy of s[0..n) that CODEC_ITEXT_PAD bytes past its end may be read
  * from (decode.c copies whole blocks). */
 static const char *itext_copy(itbuild *B, const char *s, size_t n)
 {
+	if (!n)
+		return itext_empty;
 	char *d = codec_alloc(B->c, n + CODEC_ITEXT_PAD);
 	if (!d) {
 		B->ok = false;
@@ -93,8 +102,8 @@ static bool itext_grow(itbuild *B)
 
 /* Adds the entry for (kind, k1, k2) unless it is there: the text after
  * the kind's head and before the hex digits, and the one after them.
- * Its var points outside for now (entries move while the table grows);
- * codec_build_itexts points it inside where it fits. */
+ * Its var is outside for now (entries move while the table grows);
+ * itext_place moves it inside where it fits. */
 static void itext_add(itbuild *B, uint32_t kind, const void *k1, const void *k2, const char *var,
                       size_t nvar, const char *suf, size_t nsuf)
 {
@@ -112,7 +121,7 @@ static void itext_add(itbuild *B, uint32_t kind, const void *k1, const void *k2,
 		if (B->t[i].k1 == k1 && B->t[i].k2 == k2 && B->t[i].kind == kind)
 			return;
 	citext e = {.k1 = k1, .k2 = k2, .kind = kind, .nvar = (uint16_t)nvar, .nsuf = (uint16_t)nsuf};
-	e.var = itext_copy(B, var, nvar);
+	e.var.out = itext_copy(B, var, nvar);
 	e.suf = itext_copy(B, suf, nsuf);
 	if (!B->ok)
 		return;
@@ -140,8 +149,14 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 	for (size_t i = 0; i < lf->b->dontcare.nwords; i++)
 		dc = dc || lf->b->dontcare.w[i];
 	n = snprintf(pre, sizeof pre, "%s: ", spec_display_name(lf->b));
-	if (dc && fits(n))
-		itext_add(B, CODEC_DONTCARE_SET, lf->b, NULL, pre, (size_t)n, "", 0);
+	if (dc && fits(n) && lf->b->index < c->m->nbitsets) {
+		citext *e = &B->dc[lf->b->index];
+		*e = (citext){.k1 = lf->b, .kind = CODEC_DONTCARE_SET, .nvar = (uint16_t)n};
+		e->var.out = itext_copy(B, pre, (size_t)n);
+		e->suf = itext_copy(B, "", 0);
+		if (!B->ok)
+			e->k1 = NULL;
+	}
 	/* every step of every look-up, and those of names no case defines */
 	for (size_t k = 0; k <= lf->nlk; k++) {
 		uint32_t s0 = k < lf->nlk ? lf->lk[k].step0 : lf->none0;
@@ -171,30 +186,49 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 	}
 }
 
+/* n entries, aligned so that each is one line, and a line more for the
+ * blocks decode.c copies out of the last one; NULL: no memory. */
+static citext *itext_lines(codec *c, size_t n)
+{
+	char *mem = codec_alloc(c, (n + 1) * sizeof(citext) + 48);
+	return mem ? (citext *)(mem + (64 - (uintptr_t)mem % 64) % 64) : NULL;
+}
+
+/* Entries t[0..n) moved into the lines of the codec: var inside the
+ * entry where it fits.  NULL: no memory. */
+static const citext *itext_place(codec *c, const citext *t, size_t n)
+{
+	citext *tab = itext_lines(c, n);
+	if (!tab)
+		return NULL;
+	memcpy(tab, t, n * sizeof *tab);
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].k1 && tab[i].nvar <= CODEC_ITEXT_INLINE) {
+			const char *out = tab[i].var.out;
+			memset(tab[i].var.inl, 0, sizeof tab[i].var.inl);
+			memcpy(tab[i].var.inl, out, tab[i].nvar);
+		}
+	return tab;
+}
+
 bool codec_build_itexts(codec *c)
 {
-	itbuild B = {.c = c, .ok = true};
-	for (size_t i = 0; i < c->m->nbitsets && B.ok; i++)
+	size_t nb = c->m->nbitsets;
+	itbuild B = {.c = c, .ok = true, .dc = calloc(nb ? nb : 1, sizeof(citext))};
+	B.ok = B.dc != NULL;
+	for (size_t i = 0; i < nb && B.ok; i++)
 		if (c->leaf[i])
 			leaf_itexts(&B, c->leaf[i]);
 	if (B.ok && B.t) {
-		/* aligned, each entry one line; a line more, for the blocks
-		 * decode.c copies out of the last one */
-		char *mem = codec_alloc(c, (B.mask + 2) * sizeof(citext) + 48);
-		citext *tab = mem ? (citext *)(mem + (64 - (uintptr_t)mem % 64) % 64) : NULL;
-		if (tab) {
-			memcpy(tab, B.t, (B.mask + 1) * sizeof *tab);
-			for (size_t i = 0; i <= B.mask; i++)
-				if (tab[i].k1 && tab[i].nvar <= CODEC_ITEXT_INLINE) {
-					memcpy(tab[i].inl, tab[i].var, tab[i].nvar);
-					tab[i].var = tab[i].inl;
-				}
-			c->itext = tab;
-			c->itmask = B.mask;
-		} else {
-			B.ok = false;
-		}
+		c->itext = itext_place(c, B.t, B.mask + 1);
+		c->itmask = B.mask;
+		B.ok = c->itext != NULL;
+	}
+	if (B.ok && nb) {
+		c->dcit = itext_place(c, B.dc, nb);
+		B.ok = c->dcit != NULL;
 	}
 	free(B.t);
+	free(B.dc);
 	return B.ok;
 }
