@@ -1373,9 +1373,49 @@ static void straight_through_issues(void)
 	unload(&l);
 }
 
+/* ir3's #cat1-immed-src: every override reads SRC_TYPE, which no case
+ * defines, so find_display's first evaluation evaluates the others
+ * nested in it; while the third (u32 and {IMMED} > 0x1000) is evaluated
+ * the first (f16, IMMED in bits 0..15) counts as holding, so it compares
+ * the low 16 bits only, and Mesa prints 0x10000000 as a number.  These
+ * words print straight through (display_walk_nested in fast.c), with the
+ * interpretation's text, for every source type. */
+static void straight_through_nested_overrides(void)
+{
+	loaded l = load_mesa("freedreno/isa/ir3.xml");
+	if (!l.c)
+		return;
+	codec *slow = codec_new_opt(l.m, NULL, false);
+	CHECK(slow != NULL);
+	static const uint32_t imm[] = {0, 0x1000, 0x1001, 0x12000, 0x10000000, 0xffff0fff,
+	                               0x3c00, 0xbf800000};
+	codec_disasm_options o = {.gen = 600, .show_errors = true, .no_match = CODEC_NO_MATCH_IR3};
+	char fast[512], plain[512];
+	size_t n = 0, straight = 0;
+	for (uint32_t type = 0; slow && type < 8; type++)
+		for (size_t i = 0; i < sizeof imm / sizeof *imm; i++) {
+			/* mov.f32f32 r0.x, (0.0) with source type and immediate */
+			uint32_t w[2] = {imm[i], (0x20444000u & ~(7u << 18)) | type << 18};
+			codec_disasm_one(l.c, w, &o, fast, sizeof fast);
+			codec_disasm_one(slow, w, &o, plain, sizeof plain);
+			CHECK_STR(fast, plain);
+			straight += codec_fast_count(l.c, w, 1, 600);
+			n++;
+		}
+	CHECK_INT(straight, n);
+	uint32_t big[2] = {0x10000000, 0x204c4000}, hex[2] = {0x12000, 0x204c4000};
+	codec_disasm_one(l.c, big, &o, fast, sizeof fast);
+	CHECK_STR(fast, "cov.u32f32 r0.x, 268435456");
+	codec_disasm_one(l.c, hex, &o, fast, sizeof fast);
+	CHECK_STR(fast, "cov.u32f32 r0.x, 0x12000");
+	codec_free(slow);
+	unload(&l);
+}
+
 TEST(straight_through_vectors)
 {
 	straight_through_issues();
+	straight_through_nested_overrides();
 	/* ir3: 322 rows, of which a few print errors or match nothing and
 	 * so take the general way; etnaviv: all 156 */
 	if (nir3)

@@ -1219,6 +1219,21 @@ static bool falls_to_params(const cleaf *lf, const cstep *steps, uint32_t name)
 	return true;
 }
 
+/* Adds name to the params bound when they can be (cleaf.pnames) if a
+ * look-up of it can end in the params, there is room, and it is not
+ * there yet. */
+static void pname_maybe(const cleaf *lf, const cstep *steps, vec *pn, uint32_t name)
+{
+	if (pn->n >= CODEC_MAX_PNAMES || !falls_to_params(lf, steps, name))
+		return;
+	for (size_t j = 0; j < pn->n; j++)
+		if (((uint32_t *)pn->v)[j] == name)
+			return;
+	uint32_t *slot = vec_add(pn);
+	if (slot)
+		*slot = name;
+}
+
 static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 {
 	codec_arena **A = &B->c->arena;
@@ -1482,37 +1497,27 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		/* Names the display may find only through the params come after
 		 * the required ones: bound when they can be (cx_push), so a
 		 * display plan reads them without walking the parents. */
-		for (size_t i = 0; lf->v1 && i < ops.n && pn1.n < CODEC_MAX_PNAMES; i++) {
+		for (size_t i = 0; lf->v1 && i < ops.n; i++) {
 			const cop *op = &((cop *)ops.v)[i];
-			if (op->kind != COP_FIELD || !falls_to_params(lf, steps.v, op->name))
-				continue;
-			size_t j = 0;
-			while (j < pn1.n && ((uint32_t *)pn1.v)[j] != op->name)
-				j++;
-			uint32_t *slot = j == pn1.n ? vec_add(&pn1) : NULL;
-			if (slot)
-				*slot = op->name;
+			if (op->kind == COP_FIELD)
+				pname_maybe(lf, steps.v, &pn1, op->name);
 		}
 		lf->nsb = lf->v1 ? (unsigned)pn1.n : 0;
 		/* ... and so do the names its bitset fields pass on to their
 		 * params from further up: bound here, they bind the nested
 		 * scope's params too (fast.c; the interpretation does not bind
 		 * them, it has no use for them). */
-		for (size_t i = 0; lf->v1 && i < steps.n && pn1.n < CODEC_MAX_PNAMES; i++) {
+		for (size_t i = 0; lf->v1 && i < steps.n; i++) {
 			const cfield *f = ((cstep *)steps.v)[i].field;
-			for (size_t q = 0; f && f->type == SPEC_TYPE_BITSET && q < f->nparams &&
-			                   pn1.n < CODEC_MAX_PNAMES; q++) {
-				uint32_t name = f->params[q].name;
-				if (!falls_to_params(lf, steps.v, name))
-					continue;
-				size_t j = 0;
-				while (j < pn1.n && ((uint32_t *)pn1.v)[j] != name)
-					j++;
-				uint32_t *slot = j == pn1.n ? vec_add(&pn1) : NULL;
-				if (slot)
-					*slot = name;
-			}
+			for (size_t q = 0; f && f->type == SPEC_TYPE_BITSET && q < f->nparams; q++)
+				pname_maybe(lf, steps.v, &pn1, f->params[q].name);
 		}
+		/* ... and the names the overrides that are not pure read from
+		 * the params: fast.c evaluates those as find_display would,
+		 * nested (its display_walk_nested), and reads them there */
+		for (size_t e = 0; lf->v1 && e < lf->nex; e++)
+			for (uint32_t i = 0; !ex[e].pure[1] && ex[e].is_case && i < ex[e].nrefs; i++)
+				pname_maybe(lf, steps.v, &pn1, refs[ex[e].ref0 + i].name);
 		lf->nbn = lf->v1 ? (unsigned)pn1.n : 0;
 		lf->pnames = vec_freeze(A, &pn1, &B->ok);
 		free(pn0.v);

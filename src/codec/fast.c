@@ -441,6 +441,131 @@ static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bo
 	return true;
 }
 
+/* Mesa's expression stack while fast_scope settles a leaf's overrides
+ * (decode.c's x->es, for one scope): the expressions being evaluated,
+ * as indices of the leaf's. */
+#define FAST_ESTACK 8u /* Mesa's own is this deep (and unchecked) */
+typedef struct fstack {
+	unsigned n;
+	int k[FAST_ESTACK];
+} fstack;
+
+static bool stacked(const cleaf *lf, const fstack *st, int k)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		if (lf->ex[st->k[i]].e == lf->ex[k].e)
+			return true;
+	return false;
+}
+
+static int case_nested(const cx *x, fscope *s, int k, fstack *st);
+
+/* Reference r of the expression on top of st, resolved as decode.c's
+ * find_field does it: an override not decided yet is evaluated there,
+ * nested in the one being evaluated; one being evaluated counts as
+ * holding.  False: give up (what it ends at is not a plain field or a
+ * bound param, or an evaluation gives up). */
+static bool ref_nested(const cx *x, fscope *s, const cref *r, fstack *st, uint64_t *u)
+{
+	const cleaf *lf = s->lf;
+	int ss = r->sstep[s->v];
+	int slot = ss == -2 ? r->pslot : -1;
+	if (ss == -1) {
+		uint32_t j0 = r->lk < 0 ? lf->none0 : lf->lk[r->lk].step0;
+		uint32_t n = r->lk < 0 ? lf->nnone : lf->lk[r->lk].nsteps;
+		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
+			const cstep *cs = &lf->steps[j];
+			if (cs->cex >= 0) {
+				uint64_t bit = (uint64_t)1 << lf->ex[cs->cex].case_bit;
+				bool on = stacked(lf, st, cs->cex);
+				if (s->known & bit) {
+					if (!(s->truth & bit) && !on)
+						continue;
+				} else if (!on) {
+					int h = case_nested(x, s, cs->cex, st);
+					if (h < 0)
+						return false;
+					if (!h)
+						continue;
+				}
+			}
+			if (cs->field)
+				ss = (int)j;
+		}
+		for (unsigned j = 0; ss < 0 && slot < 0 && j < lf->nbn; j++)
+			if (lf->pnames[j] == r->name)
+				slot = (int)j;
+	}
+	if (ss < 0) {
+		if (slot < 0 || !((s->pbound >> slot) & 1u))
+			return false;
+		*u = s->pval[slot];
+		return true;
+	}
+	const spec_field *f = lf->steps[ss].field->f;
+	if (f->kind != SPEC_FIELD)
+		return false;
+	*u = cx_get64(s->val, x->c->nw, f->low, f->high);
+	return true;
+}
+
+/* Override expression k evaluated as decode.c's cx_eval does it, with
+ * st being evaluated around it: decided already, its value; on st (but
+ * for its first slot, as Mesa searches it), 0 and not decided; else
+ * evaluated, its references resolved by ref_nested, and decided.  The
+ * value's truth, or -1: give up. */
+static int case_nested(const cx *x, fscope *s, int k, fstack *st)
+{
+	const cleaf *lf = s->lf;
+	const cexpr *ce = &lf->ex[k];
+	uint64_t bit = (uint64_t)1 << ce->case_bit;
+	if (s->known & bit)
+		return (s->truth & bit) != 0;
+	for (unsigned i = st->n; i-- > 1;)
+		if (lf->ex[st->k[i]].e == ce->e)
+			return 0;
+	if (!ce->prog || ce->nrefs > 64 || st->n == FAST_ESTACK)
+		return -1;
+	st->k[st->n++] = k;
+	const cref *refs = lf->refs + ce->ref0;
+	int64_t pv[64], r;
+	for (uint32_t i = 0; i < ce->nrefs; i++) {
+		uint64_t u;
+		if (!ref_nested(x, s, &refs[i], st, &u))
+			return -1;
+		pv[i] = (int64_t)u;
+	}
+	if (!codec_vm_run(ce->prog, pv, (int64_t)x->gen, &r))
+		return -1;
+	st->n--;
+	s->known |= bit;
+	if (r)
+		s->truth |= bit;
+	return r != 0;
+}
+
+/* find_display's walk over the overrides of scope s, as decode.c makes
+ * it: each in turn until one with a display holds, the others its
+ * expressions' look-ups meet evaluated nested in it (ir3's
+ * #cat1-immed-src: every override reads SRC_TYPE, which no case
+ * defines, so the first one's look-up evaluates all the others inside
+ * it, and what the third's {IMMED} finds depends on which are being
+ * evaluated then).  Decides those it evaluates; false: give up. */
+static bool display_walk_nested(const cx *x, fscope *s)
+{
+	const cleaf *lf = s->lf;
+	fstack st = {0};
+	for (size_t i = 0; i < lf->nds; i++) {
+		const cdstep *d = &lf->ds[i];
+		int h = 1;
+		if (d->cex >= 0 && (h = case_nested(x, s, d->cex, &st)) < 0)
+			return false;
+		if (h && d->op0 >= 0)
+			return true;
+	}
+	return true;
+}
+
 /* The value of a step's field (plain or derived) in its scope. */
 static bool fast_step_value(const cx *x, const fscope *s, const cstep *st, uint64_t *out)
 {
@@ -628,21 +753,26 @@ static bool fast_scope(cx *x, fscope *s)
 		return false;
 	const cplan *pl;
 	if (ps->eval) {
-		/* the overrides in the order find_display evaluates them, each
-		 * holding while its own expression is evaluated; a look-up that
-		 * meets one not decided yet gives up */
 		unsigned comb = 0;
 		s->pl = NULL;
 		s->truth = s->known = 0;
+		/* find_display's walk first, as Mesa makes it, then the
+		 * overrides it left, each holding while its own expression is
+		 * evaluated; a look-up that meets one not decided yet then
+		 * gives up */
+		if (!display_walk_nested(x, s))
+			return false;
 		for (unsigned i = 0; i < ps->ncase; i++) {
 			uint64_t r, bit = (uint64_t)1 << lf->ex[ps->cases[i]].case_bit;
-			s->truth |= bit;
-			s->known |= bit;
-			if (!fast_eval_as(x, s, ps->cases[i], 0, true, &r))
-				return false;
-			if (!r)
-				s->truth &= ~bit;
-			comb |= (unsigned)(r != 0) << i;
+			if (!(s->known & bit)) {
+				s->truth |= bit;
+				s->known |= bit;
+				if (!fast_eval_as(x, s, ps->cases[i], 0, true, &r))
+					return false;
+				if (!r)
+					s->truth &= ~bit;
+			}
+			comb |= (unsigned)((s->truth & bit) != 0) << i;
 		}
 		pl = ps->eidx[comb] == 0xff ? NULL : &ps->plans[ps->eidx[comb]];
 	} else if (ps->px.n && x->c->pext) {
