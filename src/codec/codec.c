@@ -974,8 +974,8 @@ static bool prog_error_free(const cins *p0)
 static int static_step(const cleaf *lf, const cstep *steps, int lk, int assume,
                        const bool *pure, bool any_derived)
 {
-	uint32_t j0 = lk < 0 ? lf->none0 : lf->lk[lk].step0;
-	uint32_t n = lk < 0 ? lf->nnone : lf->lk[lk].nsteps;
+	uint32_t j0, n;
+	cx_lookup_steps(lf, lk, &j0, &n);
 	for (uint32_t j = j0; j < j0 + n; j++) {
 		const cstep *st = &steps[j];
 		if (st->cex >= 0) {

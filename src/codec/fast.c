@@ -349,8 +349,8 @@ static bool ref_resolve(const cleaf *lf, unsigned v, uint64_t truth, uint64_t kn
 	int ss = r->sstep[v];
 	*slot = ss == -2 ? r->pslot : -1;
 	if (ss == -1) {
-		uint32_t j0 = r->lk < 0 ? lf->none0 : lf->lk[r->lk].step0;
-		uint32_t n = r->lk < 0 ? lf->nnone : lf->lk[r->lk].nsteps;
+		uint32_t j0, n;
+		cx_lookup_steps(lf, r->lk, &j0, &n);
 		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
 			const cstep *st = &lf->steps[j];
 			if (st->cex >= 0) {
@@ -471,8 +471,8 @@ static bool ref_nested(const cx *x, fscope *s, const cref *r, fstack *st, uint64
 	int ss = r->sstep[s->v];
 	int slot = ss == -2 ? r->pslot : -1;
 	if (ss == -1) {
-		uint32_t j0 = r->lk < 0 ? lf->none0 : lf->lk[r->lk].step0;
-		uint32_t n = r->lk < 0 ? lf->nnone : lf->lk[r->lk].nsteps;
+		uint32_t j0, n;
+		cx_lookup_steps(lf, r->lk, &j0, &n);
 		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
 			const cstep *cs = &lf->steps[j];
 			if (cs->cex >= 0) {

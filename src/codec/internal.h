@@ -255,6 +255,14 @@ typedef struct cleaf {
 	const struct cplans *plan[2]; /* per variant; NULL: interpret (plan.c) */
 } cleaf;
 
+/* The steps a look-up of lk walks (lk < 0: a name no case defines):
+ * [*j0, *j0 + *n) of the leaf's steps. */
+static inline void cx_lookup_steps(const cleaf *lf, int lk, uint32_t *j0, uint32_t *n)
+{
+	*j0 = lk < 0 ? lf->none0 : lf->lk[lk].step0;
+	*n = lk < 0 ? lf->nnone : lf->lk[lk].nsteps;
+}
+
 /* ------------------------------------------ display plans (plan.c)
  *
  * When every override of a leaf is pure in a variant and their inputs

@@ -371,8 +371,8 @@ static bool holds(const cleaf *lf, uint64_t truth, int cex)
  * walks, then the scope's bound params. */
 static cpop resolve_name(const cleaf *lf, uint64_t truth, uint32_t name, int lk)
 {
-	uint32_t j0 = lk < 0 ? lf->none0 : lf->lk[lk].step0;
-	uint32_t n = lk < 0 ? lf->nnone : lf->lk[lk].nsteps;
+	uint32_t j0, n;
+	cx_lookup_steps(lf, lk, &j0, &n);
 	for (uint32_t j = j0; j < j0 + n; j++) {
 		const cstep *st = &lf->steps[j];
 		if (!holds(lf, truth, st->cex))
