@@ -1368,7 +1368,8 @@ static void straight_through_issues(void)
 	printf("straight through, random ir3 words: %zu of %zu that match a leaf, %zu of them "
 	       "with issues\n", fast, matched, fast_issues);
 	CHECK(matched > 5000);
-	CHECK(fast * 10 >= matched * 9);
+	/* all but brax, whose leaf has no display (2 in 10,000) */
+	CHECK(fast * 1000 >= matched * 997);
 	CHECK(fast_issues * 4 >= fast);
 	unload(&l);
 }
@@ -1408,6 +1409,32 @@ static void straight_through_nested_overrides(void)
 	CHECK_STR(fast, "cov.u32f32 r0.x, 268435456");
 	codec_disasm_one(l.c, hex, &o, fast, sizeof fast);
 	CHECK_STR(fast, "cov.u32f32 r0.x, 0x12000");
+	/* A name no case defines and no param passes in: Mesa's "no field"
+	 * issue, in its place among the others (dp2acc's {NOP} in a display
+	 * of #instruction-cat3-dp, wmm's sources whose override reads the
+	 * IMMED_ENCODING param their field does not pass). */
+	static const struct {
+		uint32_t w[2];
+		const char *text;
+	} nofield[] = {
+		{{0x0fab2f73, 0x6e86b5a6},
+		 "(ss)(jp)(sat)(nop) (ul)dp2acc.unsigned.low r41.z, c<a0.x + -141>, r3.y, "
+		 "c<a0.x + -85>\t; no field 'NOP'"},
+		{{0xf1f5215b, 0x7efa3311}, NULL},
+		{{0xaa02f263, 0x6f51d1ec},
+		 "(ss)(jp)(rpt1)wmm r59.x, (neg)c152.w, (r)r40.w, (r)r<a0.x + -510>"
+		 "\t; no field 'IMMED_ENCODING'"},
+		{{0x239b36bf, 0x7f30634d}, NULL},
+	};
+	for (size_t i = 0; slow && i < sizeof nofield / sizeof *nofield; i++) {
+		codec_disasm_one(l.c, nofield[i].w, &o, fast, sizeof fast);
+		codec_disasm_one(slow, nofield[i].w, &o, plain, sizeof plain);
+		CHECK_STR(fast, plain);
+		CHECK(strstr(fast, "no field '") != NULL);
+		CHECK_INT(codec_fast_count(l.c, nofield[i].w, 1, 600), 1);
+		if (nofield[i].text)
+			CHECK_STR(fast, nofield[i].text);
+	}
 	codec_free(slow);
 	unload(&l);
 }

@@ -42,7 +42,8 @@ enum {
 	F_BOOL, F_ENUM, F_UINT, F_HEX, /* a plain field in one word (as cpop) */
 	F_SUB,    /* a bitset field in one word of the scope: step arg (sub) */
 	F_STEP,   /* any other field of the scope: step arg, padded to align */
-	F_PARAM,  /* a bound param: slot arg, padded to align */
+	F_PARAM,  /* a param: slot arg, padded to align; unbound and absent: text, len
+	           * (the name as written) are for the "no field" issue */
 	F_BAIL,   /* a look-up the plan does not settle */
 	/* Made by inlining (see there): */
 	F_INLINE, /* a nested field's scope, printed in this one (inl) */
@@ -151,6 +152,7 @@ typedef struct fsub {
 	uint32_t gmin, gmax;
 	const fbind *bind;
 	unsigned nbind;
+	uint32_t absent;          /* bit j: the field passes no param as pnames[j] */
 	bool all;                 /* every required param (pnames[0..npn)) has a source */
 } fsub;
 
@@ -310,6 +312,10 @@ typedef struct fscope {
 	const cplan *pl;           /* its plan, once found */
 	uint64_t truth, known;     /* which overrides hold, of those decided (case bits) */
 	uint32_t pbound;           /* bit j: pnames[j] bound in pval, pfield */
+	/* bit j: no param passes pnames[j] in, from any scope around (the
+	 * instruction's own scope, or a field without a param of that name):
+	 * a look-up of it finds nothing, Mesa's "no field" */
+	uint32_t pabsent;
 	uint64_t pval[CODEC_MAX_PNAMES];
 	const cfield *pfield[CODEC_MAX_PNAMES];
 } fscope;
@@ -448,6 +454,9 @@ static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bo
 typedef struct fstack {
 	unsigned n;
 	int k[FAST_ESTACK];
+	/* the walk passed a case that holds and has asserts: an issue raised
+	 * now would come after theirs, which run_plan records later */
+	bool asserts;
 } fstack;
 
 static bool stacked(const cleaf *lf, const fstack *st, int k)
@@ -458,14 +467,15 @@ static bool stacked(const cleaf *lf, const fstack *st, int k)
 	return false;
 }
 
-static int case_nested(const cx *x, fscope *s, int k, fstack *st);
+static int case_nested(cx *x, fscope *s, int k, fstack *st);
 
 /* Reference r of the expression on top of st, resolved as decode.c's
  * find_field does it: an override not decided yet is evaluated there,
  * nested in the one being evaluated; one being evaluated counts as
- * holding.  False: give up (what it ends at is not a plain field or a
- * bound param, or an evaluation gives up). */
-static bool ref_nested(const cx *x, fscope *s, const cref *r, fstack *st, uint64_t *u)
+ * holding.  A name that no param passes in is 0 and Mesa's "no field"
+ * issue.  False: give up (what it ends at is not a plain field or a
+ * param bound or absent, or an evaluation gives up). */
+static bool ref_nested(cx *x, fscope *s, const cref *r, fstack *st, uint64_t *u)
 {
 	const cleaf *lf = s->lf;
 	int ss = r->sstep[s->v];
@@ -497,9 +507,14 @@ static bool ref_nested(const cx *x, fscope *s, const cref *r, fstack *st, uint64
 				slot = (int)j;
 	}
 	if (ss < 0) {
-		if (slot < 0 || !((s->pbound >> slot) & 1u))
+		if (slot >= 0 && ((s->pbound >> slot) & 1u)) {
+			*u = s->pval[slot];
+			return true;
+		}
+		if (slot < 0 || !((s->pabsent >> slot) & 1u) || st->asserts)
 			return false;
-		*u = s->pval[slot];
+		cx_issue(x, CODEC_NO_FIELD, lf->b, NULL, NULL, 0, "no field '%s'", r->text);
+		*u = 0;
 		return true;
 	}
 	const spec_field *f = lf->steps[ss].field->f;
@@ -514,7 +529,7 @@ static bool ref_nested(const cx *x, fscope *s, const cref *r, fstack *st, uint64
  * for its first slot, as Mesa searches it), 0 and not decided; else
  * evaluated, its references resolved by ref_nested, and decided.  The
  * value's truth, or -1: give up. */
-static int case_nested(const cx *x, fscope *s, int k, fstack *st)
+static int case_nested(cx *x, fscope *s, int k, fstack *st)
 {
 	const cleaf *lf = s->lf;
 	const cexpr *ce = &lf->ex[k];
@@ -551,7 +566,7 @@ static int case_nested(const cx *x, fscope *s, int k, fstack *st)
  * defines, so the first one's look-up evaluates all the others inside
  * it, and what the third's {IMMED} finds depends on which are being
  * evaluated then).  Decides those it evaluates; false: give up. */
-static bool display_walk_nested(const cx *x, fscope *s)
+static bool display_walk_nested(cx *x, fscope *s)
 {
 	const cleaf *lf = s->lf;
 	fstack st = {0};
@@ -562,6 +577,7 @@ static bool display_walk_nested(const cx *x, fscope *s)
 			return false;
 		if (h && d->op0 >= 0)
 			return true;
+		st.asserts |= h && d->nasserts;
 	}
 	return true;
 }
@@ -627,6 +643,7 @@ static bool fast_bitset_field(cx *x, const fscope *s, const cstep *st, const cpo
 	ns.depth = s->depth + 1;
 	ns.cused = s->cused + (unsigned)ns.lf->nex;
 	ns.pbound = 0;
+	ns.pabsent = 0;
 	/* its params, as bind_params would bind them, from where the plan
 	 * says each resolves here */
 	bool all = true;
@@ -645,7 +662,11 @@ static bool fast_bitset_field(cx *x, const fscope *s, const cstep *st, const cpo
 				ns.pfield[j] = s->pfield[src->arg];
 				ns.pval[j] = s->pval[src->arg];
 				bound = true;
+			} else if (src->kind == PO_PARAM) {
+				ns.pabsent |= ((s->pabsent >> src->arg) & 1u) << j;
 			}
+		} else if (i == f->nparams) {
+			ns.pabsent |= (uint32_t)1 << j;
 		}
 		if (bound)
 			ns.pbound |= (uint32_t)1 << j;
@@ -679,6 +700,7 @@ static bool fast_sub(cx *x, const fscope *s, const fop *op)
 	ns.depth = s->depth + 1;
 	ns.cused = s->cused + (unsigned)sb->only->nex;
 	ns.pbound = 0;
+	ns.pabsent = sb->absent;
 	bool all = sb->all;
 	for (unsigned i = 0; i < sb->nbind; i++) {
 		const fbind *bd = &sb->bind[i];
@@ -691,6 +713,7 @@ static bool fast_sub(cx *x, const fscope *s, const fop *op)
 		case FB_PARAM:
 			if (!((s->pbound >> bd->arg) & 1u)) {
 				all &= j >= sb->only->npn;
+				ns.pabsent |= ((s->pabsent >> bd->arg) & 1u) << j;
 				continue;
 			}
 			ns.pval[j] = s->pval[bd->arg];
@@ -1029,8 +1052,14 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 		return true;
 	}
 	case F_PARAM: {
-		if (!((s->pbound >> op->arg) & 1u))
-			return false;
+		if (!((s->pbound >> op->arg) & 1u)) {
+			/* as display_field_op: the issue, no padding */
+			if (!((s->pabsent >> op->arg) & 1u))
+				return false;
+			cx_issue(x, CODEC_NO_FIELD, lf->b, NULL, NULL, 0, "no field '%.*s'", (int)op->len,
+			         op->text);
+			return true;
+		}
 		const cfield *f = s->pfield[op->arg];
 		uint64_t v = s->pval[op->arg];
 		out_pad(o, op->align);
@@ -1390,6 +1419,7 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	s.pl = NULL;
 	s.truth = s.known = 0;
 	s.pbound = 0;
+	s.pabsent = ~(uint32_t)0; /* the instruction's scope: no params at all */
 	unsigned nerr = x->nerr, issues = x->issues;
 	o->hold = true;
 	bool done = fast_scope_top(x, &s, t);
@@ -2291,6 +2321,8 @@ static const fsub *make_sub_leaf(fast_build *F, const cleaf *lf, unsigned v, con
 		while (i < f->nparams && f->params[i].as != only->pnames[j])
 			i++;
 		const cpop *src = i < f->nparams && po->psrc ? &po->psrc[i] : NULL;
+		if (i == f->nparams)
+			sb->absent |= (uint32_t)1 << j;
 		fbind *bd = &bind[nb];
 		*bd = (fbind){.j = (uint8_t)j};
 		if (src && src->kind == PO_STEP) {
@@ -2359,7 +2391,8 @@ static fop single_op(fast_build *F, const cleaf *lf, unsigned v, const cplan *pl
 		             .vt = make_vtab(F, lf, v, pl, &lf->steps[po->arg])};
 	}
 	case PO_PARAM:
-		return (fop){.kind = F_PARAM, .arg = po->arg, .align = op->align};
+		return (fop){.kind = F_PARAM, .arg = po->arg, .align = op->align, .text = op->text,
+		             .len = op->len};
 	default:
 		break;
 	}
