@@ -170,7 +170,7 @@ void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const
 		cx_copy_min(t, head, nhead, 32);
 		cx_copy_min(t + nhead, cx_itext_var(it), it->nvar, 32);
 		char *p = t + nhead + it->nvar;
-		cx_hex_words(v, hw, p);
+		cx_hex_words(x->c, v, hw, p);
 		p += (size_t)hw * 8;
 		cx_copy_min(p, it->suf, it->nsuf, 32);
 		t[len] = '\0';
@@ -197,7 +197,7 @@ size_t cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len)
 	size_t k = 0;
 	if (len > (size_t)x->c->hexw * 8) {
 		/* room for all of it */
-		cx_hex_words(w, x->c->hexw, buf);
+		cx_hex_words(x->c, w, x->c->hexw, buf);
 		k = (size_t)x->c->hexw * 8;
 		buf[k] = '\0';
 		return k;

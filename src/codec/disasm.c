@@ -435,8 +435,8 @@ static inline __attribute__((always_inline)) bool print_raw_ir3(const cx *x, con
 	if (x->c->instr_words != 2 || o->len + 32 >= o->cap)
 		return false;
 	unsigned n0 = hex_digits32(words[0]), n1 = hex_digits32(words[1]);
-	uint64_t d0 = cx_hex8(words[0], true) >> 8 * (8 - n0);
-	uint64_t d1 = cx_hex8(words[1], true) >> 8 * (8 - n1);
+	uint64_t d0 = cx_hex8c(x->c, words[0], true) >> 8 * (8 - n0);
+	uint64_t d1 = cx_hex8c(x->c, words[1], true) >> 8 * (8 - n1);
 	char *d = o->buf + o->len;
 	memcpy(d, raw, 8);
 	memcpy(d + 6, &d0, 8);
@@ -485,7 +485,7 @@ static void print_no_match(cx *x, const uint32_t *words, const uint64_t *w,
 			static const char nm[16] = "no match: ";
 			char *d = o->buf + o->len;
 			memcpy(d, nm, 16);
-			cx_hex_words(w, hw, d + 10);
+			cx_hex_words(x->c, w, hw, d + 10);
 			out_wrote(o, 10 + 8 * (size_t)hw);
 			break;
 		}
@@ -504,8 +504,10 @@ static __attribute__((noinline)) void print_errors(const cx *x, cx_out *o)
 {
 	unsigned n = x->nerr;
 	size_t total = 3 + 2 * (size_t)(n - 1);
-	for (unsigned i = 0; i < n; i++)
-		total += x->errlen[i];
+	/* a sum over all the slots, those past n masked: no branch on n,
+	 * which varies from line to line */
+	for (unsigned i = 0; i < CODEC_MAX_ERRORS; i++)
+		total += x->errlen[i] & (0u - (uint32_t)(i < n));
 	if (o->len + total + 96 < o->cap) {
 		/* the usual case: each text copied in blocks, the first 96
 		 * bytes whatever its length (the error slots and the buffer

@@ -18,9 +18,22 @@ static inline uint64_t codec_pext_u64(uint64_t v, uint64_t mask)
 	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(v), "rm"(mask));
 	return r;
 }
+/* ... and its inverse, pdep (the same CPUs have both, as fast) */
+static inline uint64_t codec_pdep_u64(uint64_t v, uint64_t mask)
+{
+	uint64_t r;
+	__asm__("pdepq %2, %1, %0" : "=r"(r) : "r"(v), "rm"(mask));
+	return r;
+}
 #else
 #define CODEC_HAVE_PEXT 0
 static inline uint64_t codec_pext_u64(uint64_t v, uint64_t mask)
+{
+	(void)v;
+	(void)mask;
+	return 0; /* never called: codec_cpu_pext is false */
+}
+static inline uint64_t codec_pdep_u64(uint64_t v, uint64_t mask)
 {
 	(void)v;
 	(void)mask;
@@ -606,12 +619,16 @@ size_t cx_hex(const cx *x, const uint64_t *w, char *buf, size_t len);
 /* The 8 hex digits of v, most significant first, as the bytes of the
  * result in memory order (store it with memcpy): each nibble spread to a
  * byte and turned into its digit at once. */
-static inline uint64_t cx_hex8(uint32_t v, bool upper)
+static inline uint64_t cx_hex8p(uint32_t v, bool upper, bool pdep)
 {
 	uint64_t x = v;
-	x = (x | x << 16) & 0x0000ffff0000ffffull;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full; /* byte i: nibble i */
+	if (pdep) {
+		x = codec_pdep_u64(x, 0x0f0f0f0f0f0f0f0full); /* byte i: nibble i */
+	} else {
+		x = (x | x << 16) & 0x0000ffff0000ffffull;
+		x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+		x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	}
 	uint64_t letter = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
 	x += 0x3030303030303030ull + letter * (upper ? 'A' - '9' - 1 : 'a' - '9' - 1);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -620,22 +637,42 @@ static inline uint64_t cx_hex8(uint32_t v, bool upper)
 	return __builtin_bswap64(x);
 #endif
 }
+/* pdep: the spreading in one instruction, where the CPU has it fast
+ * (codec.pext says so). */
+static inline uint64_t cx_hex8(uint32_t v, bool upper)
+{
+	return cx_hex8p(v, upper, false);
+}
 /* Mesa's BITSET_FORMAT digits of words w (hexw 32-bit words, high word
  * first, 8 digits each) at d, without a NUL: 8 digits at a time, from
  * registers (d has room for them all). */
-static inline void cx_hex_words(const uint64_t *w, unsigned hexw, char *d)
+static inline void cx_hex_words_p(const uint64_t *w, unsigned hexw, char *d, bool pdep)
 {
 	if (hexw == 2) {
 		/* a 64-bit model's: no loop */
-		uint64_t hi = cx_hex8((uint32_t)(w[0] >> 32), false), lo = cx_hex8((uint32_t)w[0], false);
+		uint64_t hi = cx_hex8p((uint32_t)(w[0] >> 32), false, pdep),
+		         lo = cx_hex8p((uint32_t)w[0], false, pdep);
 		memcpy(d, &hi, 8);
 		memcpy(d + 8, &lo, 8);
 		return;
 	}
 	for (unsigned i = hexw; i-- > 0; d += 8) {
-		uint64_t h = cx_hex8((uint32_t)(w[i / 2] >> (32 * (i % 2))), false);
+		uint64_t h = cx_hex8p((uint32_t)(w[i / 2] >> (32 * (i % 2))), false, pdep);
 		memcpy(d, &h, 8);
 	}
+}
+/* cx_hex8 with codec c's pdep where it is fast (c->pext). */
+static inline uint64_t cx_hex8c(const codec *c, uint32_t v, bool upper)
+{
+	return c->pext ? cx_hex8p(v, upper, true) : cx_hex8p(v, upper, false);
+}
+/* The same, where the CPU's pdep is fast (c->pext) or not. */
+static inline void cx_hex_words(const codec *c, const uint64_t *w, unsigned hexw, char *d)
+{
+	if (c->pext)
+		cx_hex_words_p(w, hexw, d, true);
+	else
+		cx_hex_words_p(w, hexw, d, false);
 }
 /* find_bitset: the single matching leaf, or NULL (issues recorded). */
 const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w);

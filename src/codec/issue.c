@@ -179,7 +179,7 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 			size_t ns = 4 + (size_t)c->hexw * 8;
 			memcpy(suf, " vs ", 4);
 			if (ns < sizeof suf)
-				cx_hex_words(a->aval, c->hexw, suf + 4);
+				cx_hex_words(c, a->aval, c->hexw, suf + 4);
 			if (fits(n) && ns < sizeof suf)
 				itext_add(B, CODEC_ASSERT_MISMATCH, d->owner, a, pre, (size_t)n, suf, ns);
 		}
