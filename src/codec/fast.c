@@ -65,6 +65,9 @@ enum {
 	F_SEGE, F_SEGTE, F_NSEGE, F_NSEGTE,
 	F_TEXTE,  /* an F_TEXT right before its program's F_END, which it does */
 	F_EXPRG,  /* an F_EXPR that only moves bits (ex->ng), of type int, uint or hex */
+	F_INLCT,  /* an F_INLC right before its program's F_END: the leaf's program
+	           * returns for it, as F_INLPT's */
+	F_MEMOE,  /* an F_MEMO right before its program's F_END, which it does */
 	F_KINDS
 };
 
@@ -1198,7 +1201,8 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
 		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt, [F_SEGE] = &&l_sege,
 		[F_SEGTE] = &&l_segte, [F_NSEGE] = &&l_nsege, [F_NSEGTE] = &&l_nsegte,
-		[F_TEXTE] = &&l_texte, [F_EXPRG] = &&l_exprg,
+		[F_TEXTE] = &&l_texte, [F_EXPRG] = &&l_exprg, [F_INLCT] = &&l_inlct,
+		[F_MEMOE] = &&l_memoe,
 	};
 #endif
 	for (;;) {
@@ -1308,8 +1312,24 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 			out_pad(o, op->align);
 			out_hex(o, (s->val[op->word] >> op->shift) & op->mask, false);
 			continue;
+		case F_INLCT:
+		FAST_LABEL(l_inlct) {
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			uint8_t li = op->ctab[v];
+			if (li == FAST_CTAB_NONE) {
+				fast_inl_none(x, op, v);
+				goto l_end;
+			}
+			if (li == FAST_CTAB_ANY) {
+				op = op->cslow;
+				goto l_inline;
+			}
+			op = &op->alts[li];
+			goto l_inlpt_run;
+		}
 		case F_INLPT:
-		FAST_LABEL(l_inlpt) {
+		FAST_LABEL(l_inlpt)
+		l_inlpt_run: {
 			/* the program's last op: the inlined one returns for it */
 			const fop *p = inlp_program(x, s, op, pext);
 			if (p) {
@@ -1370,14 +1390,21 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 			continue;
 		}
 		case F_MEMO:
-		FAST_LABEL(l_memo) {
+		case F_MEMOE:
+		FAST_LABEL(l_memo)
+		FAST_LABEL(l_memoe) {
 			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
 			const cmemo_ent *e = &op->mm->ent[v];
 			out_pad(o, op->align);
 			if (e->noleaf || e->nerr || e->nl || s->depth + op->depth > CODEC_MAX_SCOPES ||
-			    s->cused + op->slots > CODEC_CACHE_SLOTS)
-				return fast_rare_op(x, s, op);
+			    s->cused + op->slots > CODEC_CACHE_SLOTS) {
+				if (!fast_rare_op(x, s, op))
+					return false;
+				continue;
+			}
 			fast_put(o, op->mm->pool + e->text, e->len);
+			if (op->kind == F_MEMOE)
+				goto l_end;
 			continue;
 		}
 		default:
@@ -3894,7 +3921,7 @@ static void fuse_ends(fop *prog)
 {
 	static const uint8_t ended[F_KINDS] = {
 		[F_SEG] = F_SEGE, [F_SEGT] = F_SEGTE, [F_NSEG] = F_NSEGE, [F_NSEGT] = F_NSEGTE,
-		[F_TEXT] = F_TEXTE,
+		[F_TEXT] = F_TEXTE, [F_MEMO] = F_MEMOE,
 	};
 	for (fop *op = prog; op->kind != F_END; op++) {
 		if (op[1].kind == F_END && ended[op->kind])
@@ -3916,9 +3943,11 @@ static void lower_program(fast_build *F, const fop *prog)
 		if (op->kind != F_INLINE)
 			continue;
 		lower_finl(F, op->inl);
-		if (op->inl->cls)
+		if (op->inl->cls) {
 			lower_cls(F, op);
-		else if (lower_inline(F, op, NULL) && op[1].kind == F_END)
+			if (op->kind == F_INLC && op[1].kind == F_END)
+				op->kind = F_INLCT;
+		} else if (lower_inline(F, op, NULL) && op[1].kind == F_END)
 			op->kind = F_INLPT;
 	}
 }
