@@ -1109,6 +1109,27 @@ static inline const fop *inlp_program(const cx *x, const fscope *s, const fop *o
 	return p && x->gen - it->gmin <= it->gmax - it->gmin ? p : NULL;
 }
 
+/* An F_INLC(T) op's leaf, by its table over the field's value: that
+ * leaf's F_INLP (among alts); else NULL, and *slow the F_INLINE op to
+ * run instead, or NULL when no leaf can match (fast_inl_none has
+ * recorded the issue). */
+static inline __attribute__((always_inline)) const fop *inlc_alt(cx *x, const fscope *s,
+                                                                 const fop *op, const fop **slow)
+{
+	uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+	uint8_t li = op->ctab[v];
+	*slow = NULL;
+	if (li == FAST_CTAB_NONE) {
+		fast_inl_none(x, op, v);
+		return NULL;
+	}
+	if (li == FAST_CTAB_ANY) {
+		*slow = op->cslow;
+		return NULL;
+	}
+	return &op->alts[li];
+}
+
 /* A segment op's key by its runs, where there is no pext: the first run
  * outside the loop (GCC's code for this loop is better so). */
 static inline uint32_t seg_runs_key(const fscope *s, const fop *op)
@@ -1314,18 +1335,15 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 			continue;
 		case F_INLCT:
 		FAST_LABEL(l_inlct) {
-			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
-			uint8_t li = op->ctab[v];
-			if (li == FAST_CTAB_NONE) {
-				fast_inl_none(x, op, v);
+			const fop *slow, *alt = inlc_alt(x, s, op, &slow);
+			if (alt) {
+				op = alt;
+				goto l_inlpt_run;
+			}
+			if (!slow)
 				goto l_end;
-			}
-			if (li == FAST_CTAB_ANY) {
-				op = op->cslow;
-				goto l_inline;
-			}
-			op = &op->alts[li];
-			goto l_inlpt_run;
+			op = slow;
+			goto l_inline;
 		}
 		case F_INLPT:
 		FAST_LABEL(l_inlpt)
@@ -1342,17 +1360,14 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		}
 		case F_INLC:
 		FAST_LABEL(l_inlc) {
-			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
-			uint8_t li = op->ctab[v];
-			if (li == FAST_CTAB_NONE) {
-				fast_inl_none(x, op, v);
+			const fop *slow, *alt = inlc_alt(x, s, op, &slow);
+			if (!alt && !slow)
 				continue;
-			}
-			if (li == FAST_CTAB_ANY) {
-				op = op->cslow;
+			if (!alt) {
+				op = slow;
 				goto l_inline;
 			}
-			op = &op->alts[li];
+			op = alt;
 		}
 		/* fall through - the leaf's F_INLP */
 		case F_INLP:
