@@ -2538,6 +2538,43 @@ static uint64_t low_mask(unsigned width)
 static const finl *make_inline(fast_build *F, const cleaf *lf, const fop *sop,
                                const fmap *pm);
 static void merge_program(fast_build *F, fop *ops, uint32_t *n);
+
+/* The asserts plan cp of leaf L checks (those of the cases its display
+ * walk passes that hold). */
+static unsigned plan_nasserts(const cleaf *L, const cplan *cp)
+{
+	unsigned na = 0;
+	for (int d = 0; cp->asserts && d <= cp->ds; d++)
+		if (L->ds[d].cex < 0 || cx_plan_holds(L, cp, L->ds[d].cex))
+			na += L->ds[d].nasserts;
+	return na;
+}
+
+/* Those asserts as F_ASSERT ops at out, in the order scope_asserts
+ * checks them, their bits moved by m; false when one cannot be an op
+ * (wider than a word, or its value is). */
+static bool assert_ops(fast_build *F, const cleaf *L, const cplan *cp, const fmap *m, fop *out)
+{
+	uint32_t n = 0;
+	for (int d = 0; cp->asserts && d <= cp->ds; d++) {
+		if (L->ds[d].cex >= 0 && !cx_plan_holds(L, cp, L->ds[d].cex))
+			continue;
+		for (uint32_t j = 0; j < L->ds[d].nasserts; j++) {
+			const cfield *a = L->asserts[L->ds[d].assert0 + j];
+			unsigned aw = a->f->high - a->f->low + 1;
+			for (unsigned q = 1; q < F->c->nw; q++)
+				if (a->aval[q])
+					return false;
+			fop *r = &out[n++];
+			*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0],
+			           .field = a, .owner = L, .dsowner = L->ds[d].owner,
+			           .ait = cx_itext(F->c, CODEC_ASSERT_MISMATCH, L->ds[d].owner, a)};
+			if (!map_range(m, a->f->low, aw, &r->word, &r->shift))
+				return false;
+		}
+	}
+	return true;
+}
 static void absorb_texts(fast_build *F, fop *ops, uint32_t *n);
 
 /* An op that prints field f's value from bits of the running scope. */
@@ -3065,33 +3102,15 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
 	for (unsigned pi = 0; pi < ps->nplans; pi++) {
 		const cplan *cp = &ps->plans[pi];
 		/* its asserts first, as bits of the running scope */
-		unsigned na = 0;
-		for (int d = 0; cp->asserts && d <= cp->ds; d++)
-			if (L->ds[d].cex < 0 || cx_plan_holds(L, cp, L->ds[d].cex))
-				na += L->ds[d].nasserts;
+		unsigned na = plan_nasserts(L, cp);
 		fop *out = fast_ops_alloc(F, na + cp->nfops + 2);
 		if (!out) {
 			F->ok = false;
 			return NULL;
 		}
-		uint32_t n = 0;
-		for (int d = 0; cp->asserts && d <= cp->ds; d++) {
-			if (L->ds[d].cex >= 0 && !cx_plan_holds(L, cp, L->ds[d].cex))
-				continue;
-			for (uint32_t j = 0; j < L->ds[d].nasserts; j++) {
-				const cfield *a = L->asserts[L->ds[d].assert0 + j];
-				unsigned aw = a->f->high - a->f->low + 1;
-				for (unsigned q = 1; q < F->c->nw; q++)
-					if (a->aval[q])
-						return NULL;
-				fop *r = &out[n++];
-				*r = (fop){.kind = F_ASSERT, .mask = low_mask(aw), .aval = a->aval[0],
-				           .field = a, .owner = L, .dsowner = L->ds[d].owner,
-				           .ait = cx_itext(F->c, CODEC_ASSERT_MISMATCH, L->ds[d].owner, a)};
-				if (!map_range(&cm, a->f->low, aw, &r->word, &r->shift))
-					return NULL;
-			}
-		}
+		if (!assert_ops(F, L, cp, &cm, out))
+			return NULL;
+		uint32_t n = na;
 		if (!cp->fops) {
 			out[n++] = (fop){.kind = F_BAIL};
 		} else if (reloc_ops(F, L, v, cp, cp->fops, cp->nfops, &cm, out + n)) {
@@ -3967,9 +3986,31 @@ static void lower_program(fast_build *F, const fop *prog)
 	}
 }
 
-/* codec.ftop, from the leaves' final programs. */
-static bool build_tops(codec *c)
+/* Plan pl of leaf lf as the instruction: its asserts as F_ASSERT ops
+ * before a copy of its program, so that the instruction's scope runs one
+ * program and no scope_asserts; NULL: none needed, or they cannot be
+ * ops, or no memory (F->ok says). */
+static const fop *top_program(fast_build *F, const cleaf *lf, const cplan *pl)
 {
+	unsigned na = plan_nasserts(lf, pl);
+	if (!na || !pl->fops)
+		return NULL;
+	fop *out = fast_ops_alloc(F, na + pl->nfops + 1);
+	if (!out) {
+		F->ok = false;
+		return NULL;
+	}
+	const fmap own = {.base = 0, .width = lf->b->size};
+	if (!assert_ops(F, lf, pl, &own, out))
+		return NULL;
+	memcpy(out + na, pl->fops, (pl->nfops + 1) * sizeof *out); /* with its F_END */
+	return out;
+}
+
+/* codec.ftop, from the leaves' final programs. */
+static bool build_tops(fast_build *F)
+{
+	codec *c = F->c;
 	size_t n = c->m->nbitsets;
 	char *mem = codec_alloc(c, n * sizeof(ftop) + 48);
 	if (!mem)
@@ -3995,9 +4036,14 @@ static bool build_tops(codec *c)
 		ftop_plan *p = codec_alloc(c, ps->nplans * sizeof *p);
 		if (!p)
 			return false;
-		for (unsigned k = 0; k < ps->nplans; k++)
-			p[k] = (ftop_plan){.fops = ps->plans[k].fops, .pl = &ps->plans[k],
-			                   .truth = ps->plans[k].truth, .asserts = ps->plans[k].asserts};
+		for (unsigned k = 0; k < ps->nplans; k++) {
+			const cplan *pl = &ps->plans[k];
+			const fop *top = top_program(F, lf, pl);
+			if (!F->ok)
+				return false;
+			p[k] = (ftop_plan){.fops = top ? top : pl->fops, .pl = pl, .truth = pl->truth,
+			                   .asserts = !top && pl->asserts};
+		}
 		t->plans = p;
 		t->tab = ps->tab;
 		t->pw[0] = ps->px.pw[0];
@@ -4068,8 +4114,9 @@ bool codec_build_fast(codec *c)
 			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++)
 				lower_program(&F, c->leaf[i]->plan[v]->plans[q].fops);
 	free(F.ctab);
+	F.ok = F.ok && build_tops(&F);
 	free(F.seen);
 	free(F.x);
 	free(F.known);
-	return F.ok && build_tops(c);
+	return F.ok;
 }
