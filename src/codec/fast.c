@@ -972,7 +972,7 @@ static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const
 }
 
 /* An F_ASSERT op over the value v of its bits: an issue when it fails. */
-static inline void fast_assert(cx *x, const fop *op, uint64_t v)
+static __attribute__((noinline)) void fast_assert(cx *x, const fop *op, uint64_t v)
 {
 	if (v != op->aval) {
 		uint64_t w[CODEC_MAX_WORDS];
@@ -1007,9 +1007,6 @@ static __attribute__((noinline)) bool fast_rare_op(cx *x, fscope *s, const fop *
 		memo_issues(x, op->mm, e, op->field->f);
 		return true;
 	}
-	case F_ASSERT:
-		fast_assert(x, op, (s->val[op->word] >> op->shift) & op->mask);
-		return true;
 	case F_VAL:
 		out_pad(o, op->align);
 		cx_print_value(x, op->field, (s->val[op->word] >> op->shift) & op->mask);
@@ -1217,7 +1214,7 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		[F_BOOL] = &&l_bool,
 		[F_ENUM] = &&l_enum, [F_UINT] = &&l_uint, [F_HEX] = &&l_hex, [F_SUB] = &&l_other,
 		[F_STEP] = &&l_other, [F_PARAM] = &&l_other, [F_BAIL] = &&l_other,
-		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_other,
+		[F_INLINE] = &&l_inline, [F_MEMO] = &&l_memo, [F_ASSERT] = &&l_assert,
 		[F_VAL] = &&l_other, [F_TVAL] = &&l_other, [F_EXPR] = &&l_other, [F_END] = &&l_end,
 		[F_INLP] = &&l_inlp, [F_INLC] = &&l_inlc, [F_INLPT] = &&l_inlpt,
 		[F_NSEG] = &&l_nseg, [F_NSEGT] = &&l_nsegt, [F_SEGE] = &&l_sege,
@@ -1402,6 +1399,14 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 			    : !in->prog[idx] ? !fast_sub(x, s, in->orig)
 			                     : !fast_ops(x, s, in->prog[idx]))
 				return false;
+			continue;
+		}
+		case F_ASSERT:
+		FAST_LABEL(l_assert) {
+			/* the usual case, a call only when it fails */
+			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
+			if (v != op->aval)
+				fast_assert(x, op, v);
 			continue;
 		}
 		case F_MEMO:
