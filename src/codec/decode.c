@@ -136,12 +136,10 @@ static void issue_joined(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 }
 
 /* cx_issue_itext's other cases (a decoding's issue, a text too long,
- * no room left), joined as the general way joins them; apart, so that
- * the usual case keeps a small frame. */
-static __attribute__((noinline)) void issue_itext_joined(cx *x, codec_issue_kind kind,
-                                                         const spec_bitset *leaf,
-                                                         const spec_field *f, const citext *it,
-                                                         const uint64_t *v)
+ * no room left); apart, so that the usual case keeps a small frame. */
+__attribute__((noinline)) void cx_issue_itext_joined(cx *x, codec_issue_kind kind,
+                                                     const spec_bitset *leaf, const spec_field *f,
+                                                     const citext *it, const uint64_t *v)
 {
 	size_t cap;
 	char *t = issue_text(x, &cap);
@@ -149,35 +147,9 @@ static __attribute__((noinline)) void issue_itext_joined(cx *x, codec_issue_kind
 		return;
 	char hex[CODEC_MAX_WORDS * 16 + 1];
 	size_t nh = cx_hex(x, v, hex, sizeof hex), nhead;
-	const char *head = cx_itext_head(it->kind, &nhead);
+	const char *head = cx_itext_head(kind, &nhead);
 	const piece parts[] = {{head, nhead}, {cx_itext_var(it), it->nvar}, {hex, nh}, {it->suf, it->nsuf}};
 	issue_keep(x, kind, leaf, NULL, f, v[0], join_pieces(t, cap, parts, 4));
-}
-
-void cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
-                    const citext *it, const uint64_t *v)
-{
-	unsigned hw = x->c->hexw;
-	size_t nhead;
-	const char *head = cx_itext_head(it->kind, &nhead);
-	size_t len = nhead + it->nvar + (size_t)hw * 8 + it->nsuf;
-	if (x->mode == CX_DISASM && x->nerr < CODEC_MAX_ERRORS && len + 32 < CODEC_ERR_LEN) {
-		/* the usual case, a line's error: written where it is kept */
-		char *t = x->err[x->nerr];
-		x->issues++;
-		/* heads are shorter than 32, var and suf readable 32 past
-		 * their ends (suf too when empty) */
-		cx_copy_min(t, head, nhead, 32);
-		cx_copy_min(t + nhead, cx_itext_var(it), it->nvar, 32);
-		char *p = t + nhead + it->nvar;
-		cx_hex_words(x->c, v, hw, p);
-		p += (size_t)hw * 8;
-		cx_copy_min(p, it->suf, it->nsuf, 32);
-		t[len] = '\0';
-		x->errlen[x->nerr++] = (uint32_t)len;
-		return;
-	}
-	issue_itext_joined(x, kind, leaf, f, it, v);
 }
 
 static const char *utoa_into(char *buf, size_t cap, unsigned v)

@@ -427,10 +427,11 @@ const citext *cx_itext(const codec *c, uint32_t kind, const void *k1, const void
 /* The entry of don't-care bits of the bitset of index bi, found without
  * a hash (codec.dcit), or NULL. */
 static inline const citext *cx_dontcare_itext(const codec *c, uint32_t bi);
-/* The issue whose text is it's: it->pre, v in hex, it->suf. */
+/* The issue whose text is it's (cx_issue_itext, out.h), in the cases
+ * other than the usual one: joined as the general way joins them. */
 struct cx;
-void cx_issue_itext(struct cx *x, codec_issue_kind kind, const spec_bitset *leaf,
-                    const spec_field *f, const citext *it, const uint64_t *v);
+void cx_issue_itext_joined(struct cx *x, codec_issue_kind kind, const spec_bitset *leaf,
+                           const spec_field *f, const citext *it, const uint64_t *v);
 
 /* The text a small root's bits display as, for every value, when that
  * cannot depend on where it is displayed (no params reach out of it, no

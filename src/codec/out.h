@@ -235,4 +235,34 @@ static inline void display_direct(cx_out *o, const cfield *f, const cpop *po, ui
 	}
 }
 
+/* The issue of kind (it's kind: a constant where it is raised, so the
+ * head is one) whose text is it's: the head, var, v in hex, suf.  The
+ * usual case, a line's error, is written where it is kept, in blocks;
+ * inlined where raised (on random words, most lines raise one or two). */
+static inline __attribute__((always_inline)) void
+cx_issue_itext(cx *x, codec_issue_kind kind, const spec_bitset *leaf, const spec_field *f,
+               const citext *it, const uint64_t *v)
+{
+	unsigned hw = x->c->hexw;
+	size_t nhead;
+	const char *head = cx_itext_head(kind, &nhead);
+	size_t len = nhead + it->nvar + (size_t)hw * 8 + it->nsuf;
+	if (x->mode != CX_DISASM || x->nerr >= CODEC_MAX_ERRORS || len + 32 >= CODEC_ERR_LEN) {
+		cx_issue_itext_joined(x, kind, leaf, f, it, v);
+		return;
+	}
+	char *t = x->err[x->nerr];
+	x->issues++;
+	/* heads are shorter than 32, var and suf readable 32 past their
+	 * ends (suf too when empty) */
+	cx_copy_min(t, head, nhead, 32);
+	cx_copy_min(t + nhead, cx_itext_var(it), it->nvar, 32);
+	char *p = t + nhead + it->nvar;
+	cx_hex_words(x->c, v, hw, p);
+	p += (size_t)hw * 8;
+	cx_copy_min(p, it->suf, it->nsuf, 32);
+	t[len] = '\0';
+	x->errlen[x->nerr++] = (uint32_t)len;
+}
+
 #endif
