@@ -673,15 +673,27 @@ static void hex_check(uint64_t v)
 	got[o32.len] = '\0';
 	if (strcmp(want, got) && hex_bad++ < 5)
 		fprintf(stderr, "out_hex32_upper(%08x): \"%s\"\n", (unsigned)(uint32_t)v, got);
-	uint64_t d = cx_hex8((uint32_t)v, false);
-	memcpy(got, &d, 8);
-	got[8] = '\0';
-	snprintf(want, sizeof want, "%08x", (unsigned)(uint32_t)v);
+	/* both ways of spreading the digits: shifts, and pdep where the
+	 * CPU has it fast */
+	for (int pdep = 0; pdep < 1 + codec_cpu_pext(); pdep++) {
+		uint64_t d = cx_hex8p((uint32_t)v, false, pdep);
+		memcpy(got, &d, 8);
+		got[8] = '\0';
+		snprintf(want, sizeof want, "%08x", (unsigned)(uint32_t)v);
+		if (strcmp(want, got) && hex_bad++ < 5)
+			fprintf(stderr, "cx_hex8p(%08x, pdep %d): \"%s\"\n", (unsigned)(uint32_t)v, pdep,
+			        got);
+	}
+	/* decimal, as printf's %llu (out_u64: two digits at a time) */
+	snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+	cx_out od = {.buf = got, .cap = sizeof got};
+	out_u64(&od, v);
+	got[od.len] = '\0';
 	if (strcmp(want, got) && hex_bad++ < 5)
-		fprintf(stderr, "cx_hex8(%08x): \"%s\"\n", (unsigned)(uint32_t)v, got);
+		fprintf(stderr, "out_u64(%llu): \"%s\"\n", (unsigned long long)v, got);
 }
 
-TEST(hex_text_as_printf)
+TEST(number_text_as_printf)
 {
 	hex_bad = 0;
 	hex_check(0);
@@ -697,6 +709,13 @@ TEST(hex_text_as_printf)
 			hex_check(d << (4 * place));
 			hex_check(0x0123456789abcdefull ^ (d << (4 * place)));
 		}
+	/* decimal lengths change at the powers of ten */
+	for (uint64_t p = 1, q = 0; q < 20; q++, p *= 10) {
+		hex_check(p);
+		hex_check(p - 1);
+		hex_check(p + 1);
+	}
+	hex_check(~(uint64_t)0);
 	uint64_t r = 0x2545f4914f6cdd1dull;
 	for (unsigned i = 0; i < 200000; i++) {
 		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
@@ -1476,7 +1495,7 @@ int main(void)
 {
 	RUN(field_types);
 	RUN(float_text_as_printf);
-	RUN(hex_text_as_printf);
+	RUN(number_text_as_printf);
 	RUN(branches);
 	RUN(overrides_derived_templates);
 	RUN(params_and_bitset_fields);

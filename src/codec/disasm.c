@@ -422,6 +422,18 @@ bool cx_render_alone(const codec *c, size_t ri, uint64_t v, char *buf, size_t ca
 	return ok;
 }
 
+const char codec_digit_pairs[201] =
+	"00010203040506070809"
+	"10111213141516171819"
+	"20212223242526272829"
+	"30313233343536373839"
+	"40414243444546474849"
+	"50515253545556575859"
+	"60616263646566676869"
+	"70717273747576777879"
+	"80818283848586878889"
+	"90919293949596979899";
+
 /* ---------------------------------------------------------- instructions */
 
 /* ir3's raw words (two thirds of random ones) in the usual case: the

@@ -96,8 +96,44 @@ static inline void out_pad(cx_out *o, int align)
 	}
 }
 
+/* "00" to "99": two digits a division (out_u64). */
+extern const char codec_digit_pairs[201];
+
+/* v's decimal digits: 1 to 20 (0 for 0). */
+static inline unsigned dec_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+	/* log10 from log2 (1233 / 4096 ~ log10 2), then one compare */
+	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
+	return t + (v >= pow10[t]);
+}
+
+/* v in decimal: written in place, two digits at a time, where there is
+ * room (no loop over single digits, no copy through a buffer). */
 static inline void out_u64(cx_out *o, uint64_t v)
 {
+	if (o->len + 24 < o->cap) {
+		unsigned n = dec_digits(v);
+		n += n == 0;
+		char *d = o->buf + o->len + n;
+		while (v >= 100) {
+			d -= 2;
+			memcpy(d, codec_digit_pairs + 2 * (v % 100), 2);
+			v /= 100;
+		}
+		if (v >= 10) {
+			d -= 2;
+			memcpy(d, codec_digit_pairs + 2 * v, 2);
+		} else {
+			*--d = (char)('0' + v);
+		}
+		out_wrote(o, n);
+		return;
+	}
 	char b[24];
 	char *p = b + sizeof b;
 	do {
