@@ -892,6 +892,86 @@ TEST(overrides_derived_templates)
 	tfree(&t);
 }
 
+/* Overrides whose expressions' look-ups meet each other, as ir3's
+ * #cat1-immed-src: each reads T, which no case defines, so the first
+ * evaluation (by find_display's walk) evaluates the others nested in it;
+ * the second's {IMM} then finds the first override's 8-bit field (the
+ * first being evaluated counts as holding), and the walk's look-ups of
+ * M, which the field passes in no param, are Mesa's "no field" issue
+ * and 0, as is the display's {Z}. */
+static const char nested_xml[] = HDR
+	"<bitset name=\"#imm\" size=\"16\">\n"
+	"  <override>\n"
+	"    <expr>{T} == 0</expr>\n"
+	"    <display>h({IMM})</display>\n"
+	"    <field name=\"IMM\" low=\"0\" high=\"7\" type=\"uint\"/>\n"
+	"  </override>\n"
+	"  <override>\n"
+	"    <expr>({T} == 1) &amp;&amp; ({IMM} &gt; 0x10)</expr>\n"
+	"    <display>0x{IMM}</display>\n"
+	"    <field name=\"IMM\" low=\"0\" high=\"15\" type=\"hex\"/>\n"
+	"  </override>\n"
+	"  <override>\n"
+	"    <expr>{T} == 2</expr>\n"
+	"    <field name=\"IMM\" low=\"0\" high=\"15\" type=\"int\"/>\n"
+	"  </override>\n"
+	"  <override>\n"
+	"    <expr>({T} == 3) &amp;&amp; {M}</expr>\n"
+	"    <display>m{IMM}</display>\n"
+	"  </override>\n"
+	"  <display>{IMM}{Z}</display>\n"
+	"  <field name=\"IMM\" low=\"0\" high=\"15\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"#i\" size=\"32\">\n"
+	"  <display>{NAME} {SRC}{NOP}</display>\n"
+	"  <field name=\"SRC\" low=\"0\" high=\"15\" type=\"#imm\">\n"
+	"    <param name=\"T\"/>\n"
+	"  </field>\n"
+	"  <field name=\"T\" low=\"16\" high=\"18\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"mv\" extends=\"#i\">\n"
+	"  <pattern low=\"19\" high=\"31\">0000000000001</pattern>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(nested_overrides_straight_through)
+{
+	tspec t = load_str(nested_xml);
+	codec *plain = t.m ? codec_new_opt(t.m, NULL, false) : NULL;
+	CHECK(plain != NULL);
+	if (!t.c || !plain) {
+		codec_free(plain);
+		tfree(&t);
+		return;
+	}
+	codec_disasm_options o = {.gen = 0, .show_errors = true};
+	size_t n = 0, straight = 0, differ = 0;
+	for (uint32_t type = 0; type < 8; type++)
+		for (uint32_t imm = 0; imm < 0x10000; imm += 1 + (imm > 0x300) * 7) {
+			uint32_t w = 1u << 19 | type << 16 | imm;
+			char a[256], b[256];
+			codec_disasm_one(t.c, &w, &o, a, sizeof a);
+			codec_disasm_one(plain, &w, &o, b, sizeof b);
+			if (strcmp(a, b) && differ++ < 5)
+				fprintf(stderr, "%08x: fast \"%s\", plain \"%s\"\n", w, a, b);
+			straight += codec_fast_count(t.c, &w, 1, 0);
+			n++;
+		}
+	CHECK_INT(differ, 0);
+	CHECK_INT(straight, n);
+	/* T == 1: the second override's {IMM} is the first's 8 bits; the
+	 * fourth is evaluated inside the first whatever T is (no short
+	 * circuit), so M is looked up, and is no field, every time */
+	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x1ff), "mv 0x1ff\t; no field 'M', no field 'NOP'");
+	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x100),
+	          "mv 256\t; no field 'M', no field 'Z', no field 'NOP'");
+	/* T == 3: M is no field, 0, so the default display */
+	CHECK_STR(dis(&t, 1u << 19 | 3u << 16 | 5),
+	          "mv 5\t; no field 'M', no field 'Z', no field 'NOP'");
+	codec_free(plain);
+	tfree(&t);
+}
+
 static const char params_xml[] = HDR
 	"<bitset name=\"#sub\" size=\"8\">\n"
 	"  <display>{SRC_R}s{V}{H}</display>\n"
@@ -1498,6 +1578,7 @@ int main(void)
 	RUN(number_text_as_printf);
 	RUN(branches);
 	RUN(overrides_derived_templates);
+	RUN(nested_overrides_straight_through);
 	RUN(params_and_bitset_fields);
 	RUN(display_errors_and_issues);
 	RUN(recursion_limit);
