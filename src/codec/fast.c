@@ -971,19 +971,18 @@ static inline int inline_plan_index(cx *x, const fscope *s, const fop *op, const
 	return idx == 0xff ? FAST_INL_BAIL : idx;
 }
 
-/* An F_ASSERT op over the value v of its bits: an issue when it fails. */
-static __attribute__((noinline)) void fast_assert(cx *x, const fop *op, uint64_t v)
+/* An F_ASSERT op whose bits have the value v, not the one asserted: the
+ * issue. */
+static __attribute__((noinline)) void fast_assert_failed(cx *x, const fop *op, uint64_t v)
 {
-	if (v != op->aval) {
-		uint64_t w[CODEC_MAX_WORDS];
-		w[0] = v;
-		for (unsigned i = 1; i < x->c->nw; i++)
-			w[i] = 0;
-		if (op->ait)
-			cx_issue_itext(x, CODEC_ASSERT_MISMATCH, op->owner->b, op->field->f, op->ait, w);
-		else
-			cx_assert_failed(x, op->owner->b, op->dsowner, op->field, w);
-	}
+	uint64_t w[CODEC_MAX_WORDS];
+	w[0] = v;
+	for (unsigned i = 1; i < x->c->nw; i++)
+		w[i] = 0;
+	if (op->ait)
+		cx_issue_itext(x, CODEC_ASSERT_MISMATCH, op->owner->b, op->field->f, op->ait, w);
+	else
+		cx_assert_failed(x, op->owner->b, op->dsowner, op->field, w);
 }
 
 /* The ops fast_ops does not expect often. */
@@ -1406,7 +1405,7 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 			/* the usual case, a call only when it fails */
 			uint64_t v = (s->val[op->word] >> op->shift) & op->mask;
 			if (v != op->aval)
-				fast_assert(x, op, v);
+				fast_assert_failed(x, op, v);
 			continue;
 		}
 		case F_MEMO:

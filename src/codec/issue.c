@@ -8,13 +8,14 @@
  * field ("dontcare bits in add.f: "), the value in hex, and for asserts
  * another fixed part (" vs 00000000").  Joining names and numbers anew
  * for every issue cost more than printing the instruction itself; with
- * the fixed parts ready, decode.c copies two blocks and writes the hex.
+ * the fixed parts ready, raising one copies blocks and writes the hex.
  *
  * The table is keyed by what the raising code has at hand (the leaf, the
  * field, the display's owner), as pointers, so a look-up is a hash and a
  * compare.  Don't-care bits, raised by most random words, are not in it:
  * their entries are an array by bitset index (codec.dcit), which the
- * classifier gives, so that look-up is no more than reading the entry.  A key that is not in it (nothing forbids a model to raise an
+ * classifier gives, so that look-up is no more than reading the entry.
+ * A key that is not in either (nothing forbids a model to raise an
  * issue this file did not foresee) is formatted the general way, with
  * the same text.
  */
@@ -24,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each kind's head, padded: decode.c copies whole blocks of 32. */
+/* Each kind's head, padded: cx_issue_itext (out.h) copies 32 bytes. */
 const char codec_itext_heads[3][64] = {CODEC_HEAD_DONTCARE, CODEC_HEAD_NO_MATCH,
                                        CODEC_HEAD_ASSERT};
 
@@ -64,7 +65,7 @@ typedef struct itbuild {
 static const char itext_empty[CODEC_ITEXT_PAD];
 
 /* A copy of s[0..n) that CODEC_ITEXT_PAD bytes past its end may be read
- * from (decode.c copies whole blocks). */
+ * from (cx_issue_itext copies whole blocks). */
 static const char *itext_copy(itbuild *B, const char *s, size_t n)
 {
 	if (!n)
@@ -187,7 +188,7 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 }
 
 /* n entries, aligned so that each is one line, and a line more for the
- * blocks decode.c copies out of the last one; NULL: no memory. */
+ * blocks cx_issue_itext copies out of the last one; NULL: no memory. */
 static citext *itext_lines(codec *c, size_t n)
 {
 	char *mem = codec_alloc(c, (n + 1) * sizeof(citext) + 48);
