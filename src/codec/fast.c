@@ -21,13 +21,15 @@
  *
  * The issues the general way would record on the way (a failed assert,
  * a nested field that matches no leaf or several, don't-care bits, a
- * memoised field's own issues) are recorded as it records them, in the
- * same order.  Anything a plan does not settle (an override that cannot
- * be decided yet, an unbound param, an expression error, a limit met)
- * gives up: the output and the issues are taken back and the instruction
- * goes the general way (disasm.c), which produces the same text.  The
- * tests compare the two on every vector, on mutated and random words and
- * on words seeded from every leaf.
+ * memoised field's own issues, a name no param passes in) are recorded
+ * as it records them, in the same order.  Overrides whose expressions
+ * meet each other are evaluated nested, as Mesa's find_display does
+ * (display_walk_nested).  Anything a plan does not settle (an override
+ * that cannot be decided, an unbound param, an expression error, a
+ * limit met) gives up: the output and the issues are taken back and the
+ * instruction goes the general way (disasm.c), which produces the same
+ * text.  The tests compare the two on every vector, on mutated and
+ * random words and on words seeded from every leaf.
  */
 #include "out.h"
 
