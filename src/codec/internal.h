@@ -647,7 +647,8 @@ static inline uint64_t cx_hex8(uint32_t v, bool upper)
 /* Mesa's BITSET_FORMAT digits of words w (hexw 32-bit words, high word
  * first, 8 digits each) at d, without a NUL: 8 digits at a time, from
  * registers (d has room for them all). */
-static inline void cx_hex_words_p(const uint64_t *w, unsigned hexw, char *d, bool pdep)
+static inline __attribute__((always_inline)) void cx_hex_words_p(const uint64_t *w, unsigned hexw,
+                                                                 char *d, bool pdep)
 {
 	if (hexw == 2) {
 		/* a 64-bit model's: no loop */
@@ -668,7 +669,8 @@ static inline uint64_t cx_hex8c(const codec *c, uint32_t v, bool upper)
 	return c->pext ? cx_hex8p(v, upper, true) : cx_hex8p(v, upper, false);
 }
 /* The same, where the CPU's pdep is fast (c->pext) or not. */
-static inline void cx_hex_words(const codec *c, const uint64_t *w, unsigned hexw, char *d)
+static inline __attribute__((always_inline)) void cx_hex_words(const codec *c, const uint64_t *w,
+                                                               unsigned hexw, char *d)
 {
 	if (c->pext)
 		cx_hex_words_p(w, hexw, d, true);
