@@ -350,12 +350,48 @@ static inline void fast_put16(cx_out *o, const char *s, uint32_t n)
 
 static bool fast_eval(const cx *x, const fscope *s, int k, unsigned depth, uint64_t *out);
 
-/* The value of reference r of an expression of scope s: where its
- * look-up ends is fixed when the expression is pure, else by the plan's
- * truth vector (the overrides hold or not whatever is being evaluated:
- * fast_eval takes no override's own expression). */
-static bool ref_resolve(const cleaf *lf, unsigned v, uint64_t truth, uint64_t known,
-                        const cref *r, int *step, int *slot)
+/* Mesa's expression stack while fast_scope settles a leaf's overrides
+ * (decode.c's x->es, for one scope): the expressions being evaluated,
+ * as indices of the leaf's. */
+#define FAST_ESTACK 8u /* Mesa's own is this deep (and unchecked) */
+typedef struct fstack {
+	unsigned n;
+	int k[FAST_ESTACK];
+	/* the walk passed a case that holds and has asserts: an issue raised
+	 * now would come after theirs, which run_plan records later */
+	bool asserts;
+} fstack;
+
+static bool stacked(const cleaf *lf, const fstack *st, int k)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		if (lf->ex[st->k[i]].e == lf->ex[k].e)
+			return true;
+	return false;
+}
+
+static int case_nested(cx *x, fscope *s, int k, fstack *st);
+
+/* Where ref_resolve evaluates an override not decided yet, nested, as
+ * decode.c's find_field does: the scope and the expressions being
+ * evaluated (NULL: it gives up instead). */
+typedef struct fnest {
+	cx *x;
+	fscope *s;
+	fstack *st;
+} fnest;
+
+/* Where reference r of an expression of a leaf's scope ends: a step
+ * (*step) or, when no case defines it, a slot of the params (*step -1,
+ * *slot).  Fixed when the expression is pure, else by the overrides'
+ * truth (*truth, of those *known): while the expression is evaluated,
+ * one on the stack counts as holding, and one not decided yet gives up
+ * or, with nest, is evaluated there (which decides it in nest->s, whose
+ * truth truth and known then are).  False: give up.  Inlined, so that
+ * without nest the nesting costs nothing. */
+static inline __attribute__((always_inline)) bool
+ref_resolve(const cleaf *lf, unsigned v, const uint64_t *truth, const uint64_t *known,
+            const cref *r, const fnest *nest, int *step, int *slot)
 {
 	int ss = r->sstep[v];
 	*slot = ss == -2 ? r->pslot : -1;
@@ -363,15 +399,24 @@ static bool ref_resolve(const cleaf *lf, unsigned v, uint64_t truth, uint64_t kn
 		uint32_t j0, n;
 		cx_lookup_steps(lf, r->lk, &j0, &n);
 		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
-			const cstep *st = &lf->steps[j];
-			if (st->cex >= 0) {
-				uint64_t bit = (uint64_t)1 << lf->ex[st->cex].case_bit;
-				if (!(known & bit))
-					return false; /* not decided yet */
-				if (!(truth & bit))
-					continue;
+			const cstep *cs = &lf->steps[j];
+			if (cs->cex >= 0) {
+				uint64_t bit = (uint64_t)1 << lf->ex[cs->cex].case_bit;
+				bool on = nest && stacked(lf, nest->st, cs->cex);
+				if (*known & bit) {
+					if (!(*truth & bit) && !on)
+						continue;
+				} else if (!on) {
+					if (!nest)
+						return false; /* not decided yet */
+					int h = case_nested(nest->x, nest->s, cs->cex, nest->st);
+					if (h < 0)
+						return false;
+					if (!h)
+						continue;
+				}
 			}
-			if (st->field)
+			if (cs->field)
 				ss = (int)j;
 		}
 		for (unsigned j = 0; ss < 0 && *slot < 0 && j < lf->nbn; j++)
@@ -388,7 +433,7 @@ static bool fast_ref(const cx *x, const fscope *s, const cref *r, unsigned depth
 {
 	const cleaf *lf = s->lf;
 	int ss, slot;
-	if (!ref_resolve(lf, s->v, s->truth, s->known, r, &ss, &slot))
+	if (!ref_resolve(lf, s->v, &s->truth, &s->known, r, NULL, &ss, &slot))
 		return false;
 	if (ss < 0) {
 		if (slot < 0 || !((s->pbound >> slot) & 1u))
@@ -452,27 +497,6 @@ static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bo
 	return true;
 }
 
-/* Mesa's expression stack while fast_scope settles a leaf's overrides
- * (decode.c's x->es, for one scope): the expressions being evaluated,
- * as indices of the leaf's. */
-#define FAST_ESTACK 8u /* Mesa's own is this deep (and unchecked) */
-typedef struct fstack {
-	unsigned n;
-	int k[FAST_ESTACK];
-	/* the walk passed a case that holds and has asserts: an issue raised
-	 * now would come after theirs, which run_plan records later */
-	bool asserts;
-} fstack;
-
-static bool stacked(const cleaf *lf, const fstack *st, int k)
-{
-	for (unsigned i = 0; i < st->n; i++)
-		if (lf->ex[st->k[i]].e == lf->ex[k].e)
-			return true;
-	return false;
-}
-
-static int case_nested(cx *x, fscope *s, int k, fstack *st);
 
 /* Reference r of the expression on top of st, resolved as decode.c's
  * find_field does it: an override not decided yet is evaluated there,
@@ -483,40 +507,16 @@ static int case_nested(cx *x, fscope *s, int k, fstack *st);
 static bool ref_nested(cx *x, fscope *s, const cref *r, fstack *st, uint64_t *u)
 {
 	const cleaf *lf = s->lf;
-	int ss = r->sstep[s->v];
-	int slot = ss == -2 ? r->pslot : -1;
-	if (ss == -1) {
-		uint32_t j0, n;
-		cx_lookup_steps(lf, r->lk, &j0, &n);
-		for (uint32_t j = j0; j < j0 + n && ss < 0; j++) {
-			const cstep *cs = &lf->steps[j];
-			if (cs->cex >= 0) {
-				uint64_t bit = (uint64_t)1 << lf->ex[cs->cex].case_bit;
-				bool on = stacked(lf, st, cs->cex);
-				if (s->known & bit) {
-					if (!(s->truth & bit) && !on)
-						continue;
-				} else if (!on) {
-					int h = case_nested(x, s, cs->cex, st);
-					if (h < 0)
-						return false;
-					if (!h)
-						continue;
-				}
-			}
-			if (cs->field)
-				ss = (int)j;
-		}
-		for (unsigned j = 0; ss < 0 && slot < 0 && j < lf->nbn; j++)
-			if (lf->pnames[j] == r->name)
-				slot = (int)j;
-	}
+	const fnest nest = {x, s, st};
+	int ss, slot;
+	if (!ref_resolve(lf, s->v, &s->truth, &s->known, r, &nest, &ss, &slot))
+		return false;
 	if (ss < 0) {
-		if (slot >= 0 && ((s->pbound >> slot) & 1u)) {
+		if ((s->pbound >> slot) & 1u) {
 			*u = s->pval[slot];
 			return true;
 		}
-		if (slot < 0 || !((s->pabsent >> slot) & 1u) || st->asserts)
+		if (!((s->pabsent >> slot) & 1u) || st->asserts)
 			return false;
 		cx_issue(x, CODEC_NO_FIELD, lf->b, NULL, NULL, 0, "no field '%s'", r->text);
 		*u = 0;
@@ -1642,8 +1642,9 @@ static bool acc_expr(seg_acc *a, const cleaf *lf, unsigned v, const cplan *pl, i
 		return false;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		int ss, slot;
-		if (!ref_resolve(lf, v, pl ? pl->truth : 0, pl ? ~(uint64_t)0 : 0,
-		                 &lf->refs[ce->ref0 + i], &ss, &slot) || ss < 0)
+		uint64_t truth = pl ? pl->truth : 0, known = pl ? ~(uint64_t)0 : 0;
+		if (!ref_resolve(lf, v, &truth, &known, &lf->refs[ce->ref0 + i], NULL, &ss, &slot) ||
+		    ss < 0)
 			return false;
 		const cstep *st = &lf->steps[ss];
 		const spec_field *f = st->field->f;
@@ -2760,7 +2761,8 @@ static const fexpr *reloc_expr(fast_build *F, const cleaf *lf, unsigned v, const
 	e->nrefs = ce->nrefs;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		int ss, slot;
-		if (!ref_resolve(lf, v, pl->truth, ~(uint64_t)0, &lf->refs[ce->ref0 + i], &ss, &slot))
+		const uint64_t all = ~(uint64_t)0;
+		if (!ref_resolve(lf, v, &pl->truth, &all, &lf->refs[ce->ref0 + i], NULL, &ss, &slot))
 			return NULL;
 		if (ss >= 0) {
 			const spec_field *f = lf->steps[ss].field->f;
