@@ -1743,6 +1743,8 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 		B.ok = codec_build_itexts(c);
 	if (fast && B.ok)
 		B.ok = codec_build_fast(c);
+	if (fast && B.ok)
+		B.ok = codec_build_dontcare_itexts(c);
 	free(B.nh);
 	free(B.fm);
 	free(B.em);

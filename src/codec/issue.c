@@ -139,18 +139,15 @@ static bool fits(int n)
 	return n >= 0 && n < ITEXT_MAX;
 }
 
-/* The parts of one leaf's issues: don't-care bits, its bitset fields
- * that match no leaf, its asserts. */
-static void leaf_itexts(itbuild *B, const cleaf *lf)
+/* The parts of one leaf's don't-care issue, in B->dc. */
+static void leaf_dontcare(itbuild *B, const cleaf *lf)
 {
-	const codec *c = B->c;
-	char pre[ITEXT_MAX], suf[ITEXT_MAX];
-	int n;
+	char pre[ITEXT_MAX];
 	bool dc = false;
 	for (size_t i = 0; i < lf->b->dontcare.nwords; i++)
 		dc = dc || lf->b->dontcare.w[i];
-	n = snprintf(pre, sizeof pre, "%s: ", spec_display_name(lf->b));
-	if (dc && fits(n) && lf->b->index < c->m->nbitsets) {
+	int n = snprintf(pre, sizeof pre, "%s: ", spec_display_name(lf->b));
+	if (dc && fits(n) && lf->b->index < B->c->m->nbitsets) {
 		citext *e = &B->dc[lf->b->index];
 		*e = (citext){.k1 = lf->b, .kind = CODEC_DONTCARE_SET, .nvar = (uint16_t)n};
 		e->var.out = itext_copy(B, pre, (size_t)n);
@@ -158,6 +155,15 @@ static void leaf_itexts(itbuild *B, const cleaf *lf)
 		if (!B->ok)
 			e->k1 = NULL;
 	}
+}
+
+/* The parts of one leaf's other issues: its bitset fields that match no
+ * leaf, its asserts. */
+static void leaf_itexts(itbuild *B, const cleaf *lf)
+{
+	const codec *c = B->c;
+	char pre[ITEXT_MAX], suf[ITEXT_MAX];
+	int n;
 	/* every step of every look-up, and those of names no case defines */
 	for (size_t k = 0; k <= lf->nlk; k++) {
 		uint32_t s0 = k < lf->nlk ? lf->lk[k].step0 : lf->none0;
@@ -214,10 +220,8 @@ static const citext *itext_place(codec *c, const citext *t, size_t n)
 
 bool codec_build_itexts(codec *c)
 {
-	size_t nb = c->m->nbitsets;
-	itbuild B = {.c = c, .ok = true, .dc = calloc(nb ? nb : 1, sizeof(citext))};
-	B.ok = B.dc != NULL;
-	for (size_t i = 0; i < nb && B.ok; i++)
+	itbuild B = {.c = c, .ok = true};
+	for (size_t i = 0; i < c->m->nbitsets && B.ok; i++)
 		if (c->leaf[i])
 			leaf_itexts(&B, c->leaf[i]);
 	if (B.ok && B.t) {
@@ -225,11 +229,22 @@ bool codec_build_itexts(codec *c)
 		c->itmask = B.mask;
 		B.ok = c->itext != NULL;
 	}
+	free(B.t);
+	return B.ok;
+}
+
+bool codec_build_dontcare_itexts(codec *c)
+{
+	size_t nb = c->m->nbitsets;
+	itbuild B = {.c = c, .ok = true, .dc = calloc(nb ? nb : 1, sizeof(citext))};
+	B.ok = B.dc != NULL;
+	for (size_t i = 0; i < nb && B.ok; i++)
+		if (c->leaf[i])
+			leaf_dontcare(&B, c->leaf[i]);
 	if (B.ok && nb) {
 		c->dcit = itext_place(c, B.dc, nb);
 		B.ok = c->dcit != NULL;
 	}
-	free(B.t);
 	free(B.dc);
 	return B.ok;
 }
