@@ -152,6 +152,16 @@ TEST(codec_commands)
 	snprintf(cmd, sizeof cmd, "rm -f %s/odd.bin; %s disasm %s --gen=x --hex 0 2>/dev/null", dir,
 	         ISACHECK_BINARY, clean);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	/* a valued option's value may also be the next argument, as in git */
+	snprintf(cmd, sizeof cmd, "%s disasm %s --root '#i' --no-match mesa --hex 00000005",
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "#i 5\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --gen x --hex 0 2>/dev/null", ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 00000005 --root 2>&1", ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK_STR(out, "isacheck disasm: option '--root' needs a value (--root=VALUE or --root VALUE)\n");
 }
 
 int main(void)

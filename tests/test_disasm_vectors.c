@@ -1551,6 +1551,88 @@ TEST(straight_through_vectors)
 		                 CODEC_NO_MATCH_MESA);
 }
 
+/* Texts the codec built within its tables' budget print as those built
+ * without one, on every vector at its generation and on random words,
+ * and as many print straight through. */
+static void same_texts(const codec *a, const codec *b, const vector *v, size_t n, uint32_t gen,
+                       codec_no_match_style nm)
+{
+	size_t differ = 0, fa = 0, fb = 0;
+	uint64_t seed = 0x452821e638d01377ull;
+	for (size_t i = 0; i < n + 20000; i++) {
+		uint32_t w[4] = {0};
+		if (i < n) {
+			memcpy(w, v[i].words, sizeof w);
+		} else {
+			for (int k = 0; k < 4; k++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				w[k] = (uint32_t)seed;
+			}
+		}
+		codec_disasm_options o = {.gen = i < n ? v[i].gen : gen, .show_errors = true,
+		                          .no_match = nm};
+		char ta[512], tb[512];
+		codec_disasm_one(a, w, &o, ta, sizeof ta);
+		codec_disasm_one(b, w, &o, tb, sizeof tb);
+		if (strcmp(ta, tb) && differ++ < 5)
+			fprintf(stderr, "budgets differ on %08x %08x %08x %08x:\n  \"%s\"\n  \"%s\"\n",
+			        w[0], w[1], w[2], w[3], ta, tb);
+		fa += codec_fast_count(a, w, 1, o.gen);
+		fb += codec_fast_count(b, w, 1, o.gen);
+	}
+	CHECK_INT(differ, 0);
+	CHECK_INT(fa, fb);
+	CHECK(fa > n);
+}
+
+/* fast.c keeps its tables of texts within a budget (CODEC_TABLE_BUDGET):
+ * ir3's compiled segments alone outgrow it, so ir3 is built again with
+ * narrower segments; etnaviv's fit.  A budget that etnaviv's pass only
+ * once merged takes the other way (the whole build thrown away). */
+TEST(table_budget)
+{
+	if (nir3) {
+		loaded l = load_mesa("freedreno/isa/ir3.xml");
+		codec *wide = l.m ? codec_new_tuned(l.m, NULL, true, SIZE_MAX) : NULL;
+		CHECK(l.c != NULL && wide != NULL);
+		if (l.c && wide) {
+			printf("ir3 tables: %zu bytes, %zu without a budget\n", l.c->fast_table_bytes,
+			       wide->fast_table_bytes);
+			CHECK_INT(l.c->fast_capped, 1);
+			CHECK(l.c->fast_table_bytes <= CODEC_TABLE_BUDGET);
+			CHECK_INT(wide->fast_capped, 0);
+			CHECK(wide->fast_table_bytes > 4 * CODEC_TABLE_BUDGET);
+			same_texts(l.c, wide, ir3_vec, nir3, 600, CODEC_NO_MATCH_IR3);
+		}
+		codec_free(wide);
+		unload(&l);
+	}
+	if (netna) {
+		loaded l = load_mesa("etnaviv/isa/etnaviv.xml");
+		CHECK(l.c != NULL);
+		if (!l.c)
+			return;
+		size_t full = l.c->fast_table_bytes;
+		CHECK_INT(l.c->fast_capped, 0);
+		CHECK(full > 0 && full <= CODEC_TABLE_BUDGET);
+		codec *late = codec_new_tuned(l.m, NULL, true, full - 1);
+		codec *early = codec_new_tuned(l.m, NULL, true, 1);
+		CHECK(late != NULL && early != NULL);
+		if (late && early) {
+			CHECK_INT(late->fast_capped, 2);
+			CHECK_INT(early->fast_capped, 1);
+			CHECK(late->fast_table_bytes < full);
+			CHECK_INT(late->fast_table_bytes, early->fast_table_bytes);
+			same_texts(late, l.c, etna_vec, netna, 0, CODEC_NO_MATCH_MESA);
+		}
+		codec_free(late);
+		codec_free(early);
+		unload(&l);
+	}
+}
+
 TEST(leaf_seeded_shipped)
 {
 	static const uint32_t none[] = {0};
@@ -1594,6 +1676,7 @@ int main(void)
 		RUN(mutated_vectors);
 		RUN(leaf_seeded_mesa);
 		RUN(straight_through_vectors);
+		RUN(table_budget);
 		RUN(speed);
 	}
 	free_vectors(ir3_vec, nir3);

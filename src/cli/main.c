@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -38,7 +39,86 @@ static int cmd_rules(void)
 	return EXIT_CLEAN;
 }
 
+/* Long options that take a value, given as "--gen=600" or, as git takes
+ * them too, "--gen 600".  --program and --git take one only after '=':
+ * alone they mean something of their own. */
+static const char *const valued_options[] = {
+	"--allow", "--examples", "--format", "--gen", "--gen-column", "--holes", "--html",
+	"--ignore", "--input", "--json", "--nearest", "--no-match", "--output", "--rlimit",
+	"--root", "--solver", "--timeout", "--top",
+};
+
+static bool valued_option(const char *a)
+{
+	for (size_t i = 0; i < sizeof valued_options / sizeof *valued_options; i++)
+		if (!strcmp(a, valued_options[i]))
+			return true;
+	return false;
+}
+
+/* argv with every "--opt VALUE" of a valued option joined into
+ * "--opt=VALUE" (up to a "--"), which is the one form the commands
+ * read; *keep: what to free.  NULL with a message when an option's
+ * value is missing or memory is. */
+static char **join_option_values(int *argc, char **argv, char ***keep)
+{
+	char **out = calloc((size_t)*argc + 1, sizeof *out);
+	char **own = calloc((size_t)*argc + 1, sizeof *own);
+	*keep = own;
+	if (!out || !own) {
+		free(out);
+		fputs("isacheck: out of memory\n", stderr);
+		return NULL;
+	}
+	int n = 0, nown = 0;
+	bool options = true;
+	for (int i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			options = false;
+		if (!options || i < 2 || !valued_option(a)) {
+			out[n++] = argv[i];
+			continue;
+		}
+		if (i + 1 == *argc) {
+			fprintf(stderr, "isacheck %s: option '%s' needs a value (%s=VALUE or %s VALUE)\n",
+			        argv[1], a, a, a);
+			free(out);
+			return NULL;
+		}
+		size_t la = strlen(a), lv = strlen(argv[i + 1]);
+		char *j = malloc(la + lv + 2);
+		if (!j) {
+			fputs("isacheck: out of memory\n", stderr);
+			free(out);
+			return NULL;
+		}
+		memcpy(j, a, la);
+		j[la] = '=';
+		memcpy(j + la + 1, argv[i + 1], lv + 1);
+		own[nown++] = j;
+		out[n++] = j;
+		i++;
+	}
+	*argc = n;
+	return out;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	char **keep = NULL;
+	char **joined = join_option_values(&argc, argv, &keep);
+	int rc = joined ? run(argc, joined) : EXIT_UNUSABLE;
+	for (char **k = keep; k && *k; k++)
+		free(*k);
+	free(keep);
+	free(joined);
+	return rc;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);

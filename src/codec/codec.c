@@ -55,6 +55,23 @@ void *codec_alloc(codec *c, size_t n)
 	return arena_alloc(&c->arena, n);
 }
 
+codec_mark codec_arena_mark(const codec *c)
+{
+	return (codec_mark){.block = c->arena, .used = c->arena ? c->arena->used : 0};
+}
+
+void codec_arena_release(codec *c, codec_mark m)
+{
+	/* blocks are only ever pushed in front: those before m's are newer */
+	while (c->arena != m.block) {
+		codec_arena *next = c->arena->next;
+		free(c->arena);
+		c->arena = next;
+	}
+	if (c->arena)
+		c->arena->used = m.used;
+}
+
 static void *arena_alloc(codec_arena **a, size_t n)
 {
 	n = (n + 15u) & ~(size_t)15u;
@@ -1675,6 +1692,11 @@ codec *codec_new(const spec_model *m, spec_diags *diags)
 
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 {
+	return codec_new_tuned(m, diags, fast, CODEC_TABLE_BUDGET);
+}
+
+codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget)
+{
 	spec_loc loc = {m ? m->path : NULL, 0, 0};
 	if (!m || !m->nroots) {
 		spec_diag_add(diags, SPEC_FATAL, "codec", loc, "the model has no root to decode against");
@@ -1684,6 +1706,7 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 	if (!c)
 		goto oom;
 	c->m = m;
+	c->fast_budget = table_budget;
 	c->defroot = spec_find_root(m, "#instruction");
 	if (!c->defroot) {
 		c->defroot = &m->roots[0];

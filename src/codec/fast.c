@@ -1536,6 +1536,9 @@ typedef struct fast_build {
 	/* programs lower_inlines has been through */
 	const void **seen;         /* open addressing; NULL: empty */
 	size_t nseen, capseen;     /* capseen: a power of 2 */
+	unsigned seg_bits;         /* bits a compiled segment reads at most */
+	size_t merge_cap;          /* bytes a merged segment's tables may take */
+	size_t table_bytes;        /* of texts and entries rendered (known_bytes) */
 } fast_build;
 
 static const char *known_bytes(fast_build *F, char kind, const char *b, size_t n, size_t pad);
@@ -1997,6 +2000,7 @@ static const char *known_bytes(fast_build *F, char kind, const char *b, size_t n
 		return NULL;
 	}
 	memcpy(keep, b, n);
+	F->table_bytes += n;
 	if (!same)
 		known_add(F, sig, sl, h, keep);
 	return keep;
@@ -2294,6 +2298,7 @@ static bool flush_acc(fast_build *F, const cleaf *lf, unsigned v, const cplan *p
 		out[(*n)++] = seg_op(F, g);
 	}
 	memset(a, 0, sizeof *a);
+	a->maxbits = F->seg_bits;
 	return true;
 }
 
@@ -2459,6 +2464,7 @@ static bool compile_plan(fast_build *F, const cleaf *lf, unsigned v, cplan *pl)
 	uint32_t n = 0;
 	seg_acc a;
 	memset(&a, 0, sizeof a);
+	a.maxbits = F->seg_bits;
 	const cop *op = lf->ops + d->op0;
 	for (uint32_t i = 0; i < d->nops; i++) {
 		const cpop *po = &pl->ops[i];
@@ -3156,6 +3162,11 @@ static const finl *make_inline_leaf(fast_build *F, const cleaf *lf, const fop *s
  */
 
 #define FAST_MERGE_BITS 12u
+/* Where the tables of texts outgrow their budget (c->fast_budget,
+ * codec_build_fast), compiled segments read at most FAST_SEG_BITS_CAPPED
+ * bits and merged ones take at most FAST_MERGE_CAP bytes. */
+#define FAST_MERGE_CAP       ((size_t)4096)
+#define FAST_SEG_BITS_CAPPED 6u
 
 /* An op as a segment (inputs and texts), when it is one. */
 typedef struct segform {
@@ -3422,7 +3433,21 @@ static const fseg *join_segments(fast_build *F, const segform *parts, const char
 	return seg_finish(F, g, tmp, used);
 }
 
-/* Merges runs of neighbouring ops of ops[0..*n) that print from few bits. */
+/* The bytes a merged segment's tables take (texts, 4-byte entries)
+ * when part sf joins a run of *jn keys and *jt bytes of text, which it
+ * updates. */
+static size_t join_bytes(const segform *sf, size_t *jn, size_t *jt)
+{
+	size_t n = (size_t)1 << sf->bits, t = 0;
+	for (size_t k = 0; k < n; k++)
+		t += sf->g.ent[k] == FAST_NOSEG ? 0 : (sf->g.ent[k] & 255u);
+	*jt = *jt * n + t * *jn;
+	*jn *= n;
+	return *jt + 4 * *jn;
+}
+
+/* Merges runs of neighbouring ops of ops[0..*n) that print from few bits
+ * (and, past the first op, tables of at most F->merge_cap bytes). */
 static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 {
 	char *pool = NULL;
@@ -3432,12 +3457,14 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 	while (i < *n && F->ok) {
 		/* the longest run from i within the bits and inputs allowed */
 		unsigned np = 0, bits = 0, nin = 0;
+		size_t jn = 1, jt = 0;
 		pn = 0;
 		while (i + np < *n && np < FAST_SEG_INPUTS) {
 			segform sf;
 			size_t mark = pn;
 			if (!as_segment(F, &ops[i + np], &sf, &pool, &pn, &pcap) ||
-			    bits + sf.bits > FAST_MERGE_BITS || nin + sf.g.nin > FAST_SEG_INPUTS) {
+			    bits + sf.bits > FAST_MERGE_BITS || nin + sf.g.nin > FAST_SEG_INPUTS ||
+			    (join_bytes(&sf, &jn, &jt) > F->merge_cap && np)) {
 				segform_free(&sf);
 				pn = mark;
 				break;
@@ -4064,19 +4091,25 @@ static bool build_tops(fast_build *F)
 	return true;
 }
 
-bool codec_build_fast(codec *c)
+typedef enum { FAST_BUILT, FAST_NO_MEMORY, FAST_OVER_BUDGET } fast_outcome;
+
+/* Every plan's program compiled (segments of at most seg_bits bits),
+ * inlined and lowered (merged segments' tables, past their first op, at
+ * most merge_cap bytes); *bytes: the tables rendered.  Uncapped (a
+ * merge_cap of SIZE_MAX), it stops as soon as the compiled segments'
+ * tables alone pass the budget: merging only adds to them. */
+static fast_outcome build_fast_once(codec *c, unsigned seg_bits, size_t merge_cap, size_t *bytes)
 {
-	codec_fast_set_pext(c, true);
 	char *dec = codec_alloc(c, 4 * CODEC_DEC_N + FAST_PAD);
 	if (!dec)
-		return false;
+		return FAST_NO_MEMORY;
 	for (unsigned v = 0; v < CODEC_DEC_N; v++)
 		snprintf(dec + 4 * v, 4, "%u", v);
 	c->dec = dec;
-	fast_build F = {.c = c, .ok = true};
+	fast_build F = {.c = c, .ok = true, .seg_bits = seg_bits, .merge_cap = merge_cap};
 	F.x = malloc(sizeof *F.x);
 	if (!F.x)
-		return false;
+		return FAST_NO_MEMORY;
 	cx_init(F.x, c, CX_DISASM, 0);
 	for (size_t i = 0; i < c->m->nbitsets && F.ok; i++) {
 		const cleaf *lf = c->leaf[i];
@@ -4090,6 +4123,12 @@ bool codec_build_fast(codec *c)
 			for (unsigned k = 0; k < ps->nplans && F.ok; k++)
 				compile_plan(&F, lf, v, (cplan *)&ps->plans[k]);
 		}
+	}
+	*bytes = F.table_bytes;
+	if (F.ok && merge_cap == SIZE_MAX && F.table_bytes > F.c->fast_budget) {
+		free(F.x);
+		free(F.known);
+		return FAST_OVER_BUDGET;
 	}
 	/* then nested fields inlined, every plan from the programs as compiled */
 	size_t np = 0, k = 0;
@@ -4126,5 +4165,43 @@ bool codec_build_fast(codec *c)
 	free(F.seen);
 	free(F.x);
 	free(F.known);
-	return F.ok;
+	*bytes = F.table_bytes;
+	if (!F.ok)
+		return FAST_NO_MEMORY;
+	return merge_cap == SIZE_MAX && F.table_bytes > F.c->fast_budget ? FAST_OVER_BUDGET
+	                                                                  : FAST_BUILT;
+}
+
+bool codec_build_fast(codec *c)
+{
+	codec_fast_set_pext(c, true);
+	codec_mark mark = codec_arena_mark(c);
+	size_t bytes = 0;
+	fast_outcome r = build_fast_once(c, FAST_SEG_BITS, SIZE_MAX, &bytes);
+	c->fast_table_bytes = bytes;
+	c->fast_capped = 0;
+	if (r != FAST_OVER_BUDGET)
+		return r == FAST_BUILT;
+	c->fast_capped = c->ftop ? 2 : 1;
+	/* Wide segments are what makes a program fast when their tables stay
+	 * in the cache, and what makes it slow when every word reads a line
+	 * of its own from megabytes of them (random words of a large ISA:
+	 * ir3's tables come to 8.5 MB, 0.64 MB capped).  So once the tables
+	 * outgrow a second-level cache, everything fast.c made is given back
+	 * and built again with narrower segments (ir3's compiled segments
+	 * alone pass the budget: 30 ms of 140 thrown away, not the whole). */
+	codec_arena_release(c, mark);
+	for (size_t i = 0; i < c->m->nbitsets; i++)
+		for (unsigned v = 0; c->leaf[i] && v < 2; v++)
+			for (unsigned q = 0; c->leaf[i]->plan[v] && q < c->leaf[i]->plan[v]->nplans; q++) {
+				cplan *pl = (cplan *)&c->leaf[i]->plan[v]->plans[q];
+				pl->fops = NULL;
+				pl->nfops = 0;
+			}
+	c->ftop = NULL;
+	c->dec = NULL;
+	if (build_fast_once(c, FAST_SEG_BITS_CAPPED, FAST_MERGE_CAP, &bytes) != FAST_BUILT)
+		return false;
+	c->fast_table_bytes = bytes;
+	return true;
 }

@@ -366,6 +366,14 @@ size_t codec_sig_put(char *sig, size_t n, size_t cap, const void *p, size_t sz);
 
 /* Arena memory of the codec (zeroed; freed with it). */
 void *codec_alloc(codec *c, size_t n);
+/* A point of the arena, and giving back everything allocated after it
+ * (fast.c builds its tables again, smaller, when they outgrow a cache). */
+typedef struct codec_mark {
+	struct codec_arena *block;
+	size_t used;
+} codec_mark;
+codec_mark codec_arena_mark(const codec *c);
+void codec_arena_release(codec *c, codec_mark m);
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);
 /* Compiles every plan's display for printing straight through (fast.c),
@@ -510,6 +518,11 @@ struct codec {
 	/* fast.c: per bitset index, a leaf's straight-through entry as the
 	 * instruction; NULL: none built */
 	const ftop *ftop;
+	/* fast.c: the bytes its tables of texts may take (above them, its
+	 * segments are built narrower), the bytes they take, and when they
+	 * were found too many: 0 never, 1 once compiled, 2 once built */
+	size_t fast_budget, fast_table_bytes;
+	uint8_t fast_capped;
 	/* issue.c: the fixed parts of the issue texts raised often, an open
 	 * hash table of itmask + 1 entries; NULL: none */
 	const struct citext *itext;
@@ -532,6 +545,14 @@ int codec_lookup_find(const cleaf *lf, uint32_t name);
  * shortcut): the plain interpretation of Mesa's algorithm, which the
  * tests compare the fast one against. */
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast);
+/* ... and with a budget for fast.c's tables of texts other than
+ * CODEC_TABLE_BUDGET, which the tests use to build both ways. */
+codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget);
+
+/* Rendered tables (texts and entries of every segment, fast.c) beyond
+ * this many bytes do not stay in a second-level cache (1 MiB a core on
+ * the machine kind measured, docs/codec.md). */
+#define CODEC_TABLE_BUDGET ((size_t)1 << 20)
 
 /* ------------------------------------------------ decoding (decode.c) */
 
