@@ -3447,7 +3447,8 @@ static size_t join_bytes(const segform *sf, size_t *jn, size_t *jt)
 }
 
 /* Merges runs of neighbouring ops of ops[0..*n) that print from few bits
- * (and, past the first op, tables of at most F->merge_cap bytes). */
+ * (and, past the first op, tables of at most F->merge_cap bytes; no
+ * bound, and nothing counted, at SIZE_MAX). */
 static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 {
 	char *pool = NULL;
@@ -3464,7 +3465,7 @@ static void merge_program(fast_build *F, fop *ops, uint32_t *n)
 			size_t mark = pn;
 			if (!as_segment(F, &ops[i + np], &sf, &pool, &pn, &pcap) ||
 			    bits + sf.bits > FAST_MERGE_BITS || nin + sf.g.nin > FAST_SEG_INPUTS ||
-			    (join_bytes(&sf, &jn, &jt) > F->merge_cap && np)) {
+			    (F->merge_cap != SIZE_MAX && join_bytes(&sf, &jn, &jt) > F->merge_cap && np)) {
 				segform_free(&sf);
 				pn = mark;
 				break;
