@@ -895,10 +895,11 @@ TEST(overrides_derived_templates)
 /* Overrides whose expressions' look-ups meet each other, as ir3's
  * #cat1-immed-src: each reads T, which no case defines, so the first
  * evaluation (by find_display's walk) evaluates the others nested in it;
- * the second's {IMM} then finds the first override's 8-bit field (the
- * first being evaluated counts as holding), and the walk's look-ups of
- * M, which the field passes in no param, are Mesa's "no field" issue
- * and 0, as is the display's {Z}. */
+ * only the innermost expression counts as holding (Mesa's find_field
+ * compares the top of its stack), so the second's {IMM}, evaluated inside
+ * the first, finds its own 16-bit field, not the first override's 8 bits;
+ * the walk's look-ups of M, which the field passes in no param, are
+ * Mesa's "no field" issue and 0, as is the display's {Z}. */
 static const char nested_xml[] = HDR
 	"<bitset name=\"#imm\" size=\"16\">\n"
 	"  <override>\n"
@@ -959,12 +960,15 @@ TEST(nested_overrides_straight_through)
 		}
 	CHECK_INT(differ, 0);
 	CHECK_INT(straight, n);
-	/* T == 1: the second override's {IMM} is the first's 8 bits; the
-	 * fourth is evaluated inside the first whatever T is (no short
-	 * circuit), so M is looked up, and is no field, every time */
+	/* T == 1: the second override's {IMM} is its own 16 bits (0x100 >
+	 * 0x10: it holds; were the first override's 8 bits read, as when
+	 * every stacked expression held, 0x00 would not, and 256 would
+	 * print); the fourth is evaluated inside the first whatever T is (no
+	 * short circuit), so M is looked up, and is no field, every time */
 	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x1ff), "mv 0x1ff\t; no field 'M', no field 'NOP'");
-	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x100),
-	          "mv 256\t; no field 'M', no field 'Z', no field 'NOP'");
+	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x100), "mv 0x100\t; no field 'M', no field 'NOP'");
+	CHECK_STR(dis(&t, 1u << 19 | 1u << 16 | 0x10),
+	          "mv 16\t; no field 'M', no field 'Z', no field 'NOP'");
 	/* T == 3: M is no field, 0, so the default display */
 	CHECK_STR(dis(&t, 1u << 19 | 3u << 16 | 5),
 	          "mv 5\t; no field 'M', no field 'Z', no field 'NOP'");
@@ -1475,11 +1479,14 @@ static void straight_through_issues(void)
 
 /* ir3's #cat1-immed-src: every override reads SRC_TYPE, which no case
  * defines, so find_display's first evaluation evaluates the others
- * nested in it; while the third (u32 and {IMMED} > 0x1000) is evaluated
- * the first (f16, IMMED in bits 0..15) counts as holding, so it compares
- * the low 16 bits only, and Mesa prints 0x10000000 as a number.  These
- * words print straight through (display_walk_nested in fast.c), with the
- * interpretation's text, for every source type. */
+ * nested in it.  Only the innermost expression being evaluated counts as
+ * holding (Mesa's find_field compares the top of its stack alone): while
+ * the third (u32 and {IMMED} > 0x1000) is evaluated inside the first
+ * (f16), the first does not hold, so {IMMED} is the whole 32-bit field
+ * and Mesa prints 0x10000000 in hex (Mesa's decoder prints exactly this;
+ * an earlier rule that let every stacked expression hold printed it in
+ * decimal).  These words print straight through (display_walk_nested in
+ * fast.c), with the interpretation's text, for every source type. */
 static void straight_through_nested_overrides(void)
 {
 	loaded l = load_mesa("freedreno/isa/ir3.xml");
@@ -1505,7 +1512,7 @@ static void straight_through_nested_overrides(void)
 	CHECK_INT(straight, n);
 	uint32_t big[2] = {0x10000000, 0x204c4000}, hex[2] = {0x12000, 0x204c4000};
 	codec_disasm_one(l.c, big, &o, fast, sizeof fast);
-	CHECK_STR(fast, "cov.u32f32 r0.x, 268435456");
+	CHECK_STR(fast, "cov.u32f32 r0.x, 0x10000000");
 	codec_disasm_one(l.c, hex, &o, fast, sizeof fast);
 	CHECK_STR(fast, "cov.u32f32 r0.x, 0x12000");
 	/* A name no case defines and no param passes in: Mesa's "no field"

@@ -472,12 +472,12 @@ static bool eval_lookup(void *ctx, const char *name, unsigned depth, int64_t *va
 	return true;
 }
 
-static bool on_stack(const cx *x, const spec_expr *e)
+/* Whether e is the expression being evaluated: Mesa's find_field lets
+ * only the innermost one (the top of its stack) count as holding, not
+ * every one an evaluation is nested in. */
+static bool on_top(const cx *x, const spec_expr *e)
 {
-	for (unsigned i = 0; i < x->esp; i++)
-		if (x->es[i] == e)
-			return true;
-	return false;
+	return x->esp && x->es[x->esp - 1] == e;
 }
 
 /* evaluate_expr: cached per scope; a re-entrant evaluation gives 0 (with
@@ -586,9 +586,9 @@ static inline __attribute__((always_inline)) const cstep *find_field(cx *x, cx_s
 			/* while an override's own expression is evaluated, that
 			 * override counts as true */
 			if (s->cs[k]) {
-				if (!s->cv[k] && !(x->esp && on_stack(x, lf->ex[k].e)))
+				if (!s->cv[k] && !on_top(x, lf->ex[k].e))
 					continue;
-			} else if (!(x->esp && on_stack(x, lf->ex[k].e)) && !cx_eval(x, s, k)) {
+			} else if (!on_top(x, lf->ex[k].e) && !cx_eval(x, s, k)) {
 				continue;
 			}
 		}

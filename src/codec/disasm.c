@@ -89,7 +89,7 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 {
 	const cfield *f = st->field;
 	unsigned nw = x->c->nw;
-	const cmemo *mm = x->c->memo[f->root_index];
+	const cmemo *mm = x->afuc ? NULL : x->c->memo[f->root_index];
 	if (mm && x->mode == CX_DISASM && !f->nparams && f->f->kind != SPEC_DERIVED &&
 	    f->width <= f->root->bitset->size &&
 	    x->nsc + mm->depth <= CODEC_MAX_SCOPES && x->cused + mm->slots <= CODEC_CACHE_SLOTS) {
@@ -287,6 +287,53 @@ static void display_value(cx *x, cx_scope *s, cx_scope *where, const cstep *st, 
 		cx_print_value(x, st->field, val);
 }
 
+/* afuc-disasm's hooks for a field about to be displayed (Mesa's
+ * afuc/disasm.c, without its register database, as the oracle in
+ * ../shared/oracles/mesa runs it): field_cb notes the immediate, its
+ * shift and whether $addr is written, for the line's comment; a custom
+ * field named CONTROLREG or SQEREG prints as 0x%03x (no register names).
+ * Both match the name as written in the display, ":align=" included,
+ * as Mesa passes it.  True when the value is printed here. */
+static bool afuc_field(cx *x, const cstep *st, uint64_t val, const cop *op)
+{
+	bool plain = !op->align;
+	if (plain && op->len == 6 && !memcmp(op->text, "RIMMED", 6)) {
+		x->af.immed = (uint32_t)val;
+		x->af.has_immed = true;
+	} else if (plain && op->len == 5 && !memcmp(op->text, "SHIFT", 5)) {
+		x->af.shift = (uint8_t)val;
+	} else if (plain && op->len == 3 && !memcmp(op->text, "DST", 3) && val == 0x1d) {
+		x->af.dst_is_addr = true; /* REG_ADDR, as a destination */
+	}
+	if (st->field->type != SPEC_TYPE_CUSTOM)
+		return false;
+	if (plain && ((op->len == 10 && !memcmp(op->text, "CONTROLREG", 10)) ||
+	              (op->len == 6 && !memcmp(op->text, "SQEREG", 6)))) {
+		char b[16];
+		int n = snprintf(b, sizeof b, "0x%03x", (unsigned)val);
+		out_put(x->out, b, (size_t)n);
+	}
+	return true;
+}
+
+/* afuc-disasm's post_instr_cb: after an immediate written to $addr with
+ * a shift of 16 or more that leaves the low 24 bits clear, the pipe
+ * register it names, as a comment (a GPU register's name would follow
+ * any other immediate, but without the register database there is
+ * none). */
+static void afuc_post_instr(cx *x)
+{
+	if (!x->af.has_immed || !x->af.dst_is_addr || x->af.shift < 16)
+		return;
+	uint32_t immed = x->af.shift < 32 ? x->af.immed << x->af.shift : 0;
+	immed &= ~0x40000u; /* bit 18 turns off the address's auto-increment */
+	if (!(immed & 0x00ffffffu)) {
+		char b[16];
+		int n = snprintf(b, sizeof b, "\t; 0x%03x", (unsigned)(immed >> 24));
+		out_put(x->out, b, (size_t)n);
+	}
+}
+
 /* A {FIELD} op once its look-up is done (st NULL: it found nothing). */
 static inline void display_field_op(cx *x, cx_scope *s, cx_scope *where, const cstep *st,
                                     uint64_t val, const cop *op)
@@ -297,6 +344,8 @@ static inline void display_field_op(cx *x, cx_scope *s, cx_scope *where, const c
 		return;
 	}
 	out_pad(x->out, op->align);
+	if (x->afuc && afuc_field(x, st, val, op))
+		return;
 	if (st->field->f->kind != SPEC_ASSERT)
 		display_value(x, s, where, st, val);
 }
@@ -559,6 +608,8 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 	uint64_t w[CODEC_MAX_WORDS];
 	cx_instr_words(c, words, w);
 	o->col = 0;
+	x->afuc = opt->no_match == CODEC_NO_MATCH_AFUC;
+	x->af = (struct cx_afuc){0};
 	size_t ri = c->defroot_index;
 	const spec_bitset *b = cx_find_bitset(x, ri, w);
 	if (!b) {
@@ -575,6 +626,8 @@ disasm_instr(cx *x, const uint32_t *words, const codec_disasm_options *opt, bool
 			print_errors(x, o);
 		x->nerr = 0;
 	}
+	if (x->afuc)
+		afuc_post_instr(x);
 	if (newline)
 		out_put(o, "\n", 1);
 	return x->issues == issues0;
@@ -600,12 +653,14 @@ size_t codec_disasm(const codec *c, const uint32_t *words, size_t ninstr,
 			x.labels = true;
 			x.branch_t = bm;
 			x.call_t = bm + nb + 1;
-			/* the pre-pass: Mesa decodes everything into /dev/null */
+			/* the pre-pass: Mesa decodes everything into /dev/null,
+			 * without the caller's hooks and errors */
 			cx_out sink = {0};
+			codec_disasm_options pre = {.gen = opt->gen, .branch_labels = true};
 			x.out = &sink;
 			for (size_t n = 0; n < ninstr && n < UINT32_MAX; n++) {
 				x.n = (uint32_t)n;
-				disasm_instr(&x, words + n * W, opt, true);
+				disasm_instr(&x, words + n * W, &pre, true);
 				x.nerr = 0;
 			}
 			x.out = &o;

@@ -362,12 +362,11 @@ typedef struct fstack {
 	bool asserts;
 } fstack;
 
+/* Whether override k is the one being evaluated, on top of st: as in
+ * Mesa's find_field, only the innermost counts as holding. */
 static bool stacked(const cleaf *lf, const fstack *st, int k)
 {
-	for (unsigned i = 0; i < st->n; i++)
-		if (lf->ex[st->k[i]].e == lf->ex[k].e)
-			return true;
-	return false;
+	return st->n && lf->ex[st->k[st->n - 1]].e == lf->ex[k].e;
 }
 
 static int case_nested(cx *x, fscope *s, int k, fstack *st);
@@ -385,7 +384,7 @@ typedef struct fnest {
  * (*step) or, when no case defines it, a slot of the params (*step -1,
  * *slot).  Fixed when the expression is pure, else by the overrides'
  * truth (*truth, of those *known): while the expression is evaluated,
- * one on the stack counts as holding, and one not decided yet gives up
+ * the one on top of the stack counts as holding, and one not decided yet gives up
  * or, with nest, is evaluated there (which decides it in nest->s, whose
  * truth truth and known then are).  False: give up.  Inlined, so that
  * without nest the nesting costs nothing. */
@@ -500,7 +499,7 @@ static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bo
 
 /* Reference r of the expression on top of st, resolved as decode.c's
  * find_field does it: an override not decided yet is evaluated there,
- * nested in the one being evaluated; one being evaluated counts as
+ * nested in the one being evaluated; the innermost one being evaluated counts as
  * holding.  A name that no param passes in is 0 and Mesa's "no field"
  * issue.  False: give up (what it ends at is not a plain field or a
  * param bound or absent, or an evaluation gives up). */
@@ -1450,7 +1449,7 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	cx_out *o = x->out;
 	uint32_t bi = b == x->found ? x->found_index : b->index;
 	const ftop *t = c->ftop && bi < c->m->nbitsets ? &c->ftop[bi] : NULL;
-	if (!t || !t->lf || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf)
+	if (!t || !t->lf || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf || x->afuc)
 		return false;
 	if (o->f && o->cap - o->len < 1024)
 		cx_out_flush(o);

@@ -616,6 +616,16 @@ typedef struct cx {
 	uint32_t found_index;
 	/* CX_DECODE */
 	codec_decoded *dec;
+	/* CODEC_NO_MATCH_AFUC: afuc-disasm's hooks (field_print_cb,
+	 * field_cb, post_instr_cb), which run only on the interpreted path;
+	 * what its field_cb records of a line (struct decode_state of
+	 * Mesa's afuc/disasm.c) */
+	bool afuc;
+	struct cx_afuc {
+		uint32_t immed;
+		uint8_t shift;
+		bool has_immed, dst_is_addr;
+	} af;
 } cx;
 
 /* A context for codec c (inline: it is a few stores, made for every
@@ -637,6 +647,7 @@ static inline void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
 	x->issues = 0;
 	x->dec = NULL;
 	x->found = NULL;
+	x->afuc = false;
 }
 void cx_issue(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
               const spec_bitset *other, const spec_field *f, uint64_t bits,
@@ -811,7 +822,7 @@ static inline const cplan *cx_plan_find(const cplans *ps, const uint64_t *val, u
 static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
 {
 	const cplans *ps = s->lf->plan[s->pb];
-	if (!ps || ps->eval || x->esp)
+	if (!ps || ps->eval || x->esp || x->afuc)
 		return NULL;
 	return cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
 }
