@@ -15,8 +15,12 @@
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
 #                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
-#                              [LIBS lib...] [SOURCES file.c...]
+#                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
+# ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
+# etnaviv, afuc, a2xx, midgard: FUZZ_ORACLE_ISA), linking the mesa_oracle
+# library built from ../shared/oracles/mesa; the row is left out where
+# that is absent (ISACHECK_HAVE_ORACLE, top CMakeLists.txt).
 # SOURCES: more files of fuzz/ compiled into the target (e.g. the
 # reference mapping a test shares, fuzz/refmap_<isa>.c).
 # STRICT_SPEC: a hole in the spec (a bit the active cases account for
@@ -47,7 +51,11 @@ if(ISACHECK_CODEC_H MATCHES "codec_display_invertible")
 endif()
 
 function(isacheck_fuzz_target name)
-  cmake_parse_arguments(T "STRICT_SPEC" "SOURCE;SPEC;SPEC2;NO_MATCH" "LIBS;SOURCES;REQUIRES" ${ARGN})
+  cmake_parse_arguments(T "STRICT_SPEC" "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE" "LIBS;SOURCES;REQUIRES"
+                        ${ARGN})
+  if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
+    return()
+  endif()
   foreach(req ${T_REQUIRES})
     if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${req})
       return()
@@ -71,6 +79,10 @@ function(isacheck_fuzz_target name)
   endif()
   if(T_SPEC2)
     list(APPEND defs FUZZ_SPEC2="${T_SPEC2}")
+  endif()
+  if(T_ORACLE)
+    list(APPEND defs FUZZ_ORACLE_ISA="${T_ORACLE}")
+    list(APPEND T_LIBS mesa_oracle)
   endif()
   set(sources ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${ISACHECK_FUZZ_DIR}/support.c)
   foreach(extra ${T_SOURCES})
@@ -183,3 +195,13 @@ isacheck_fuzz_target(diff_a2xx SOURCE diff_a2xx.c SPEC repo:isa/a2xx.xml
 isacheck_fuzz_target(diff_midgard SOURCE diff_midgard.c SPEC repo:isa/midgard.xml
                      LIBS isacheck_ref SOURCES refmap_midgard.c
                      REQUIRES isa/midgard.xml src/ref/midgard.h fuzz/diff_midgard.c)
+
+# isacheck against Mesa's own disassemblers (../shared/oracles/mesa): the
+# same words printed by both, byte for byte, at every generation, with
+# and without errors and branch labels, in each no-match style.
+isacheck_fuzz_target(oracle_mesa_ir3 SOURCE oracle_isaspec.c SOURCES oracle.c ORACLE ir3
+                     SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
+isacheck_fuzz_target(oracle_mesa_etnaviv SOURCE oracle_isaspec.c SOURCES oracle.c ORACLE etnaviv
+                     SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
+isacheck_fuzz_target(oracle_mesa_afuc SOURCE oracle_isaspec.c SOURCES oracle.c ORACLE afuc
+                     SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)

@@ -164,6 +164,38 @@ TEST(codec_commands)
 	CHECK_STR(out, "isacheck disasm: option '--root' needs a value (--root=VALUE or --root VALUE)\n");
 }
 
+/* disasm --root of a root other than the default: one line an
+ * instruction of that root's size (in 32-bit words), its no-match text
+ * Mesa's isa_disasm's; --labels counts the default root's instructions,
+ * so it is refused there. */
+TEST(disasm_other_root)
+{
+	char out[8192], cmd[900], spec[300];
+	snprintf(spec, sizeof spec, "%s/roots.xml", dir);
+	testlib_write_file(spec, "<isa>\n<bitset name=\"#s\" size=\"16\">\n"
+	                   "  <pattern low=\"12\" high=\"15\">0101</pattern>\n"
+	                   "  <field name=\"B\" low=\"0\" high=\"11\" type=\"hex\"/>\n"
+	                   "  <display>s 0x{B}</display>\n</bitset>\n"
+	                   "<bitset name=\"#instruction\" size=\"32\">\n"
+	                   "  <field name=\"A\" low=\"0\" high=\"31\" type=\"uint\"/>\n"
+	                   "  <display>i {A}</display>\n</bitset>\n</isa>\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --root=#s --hex 00005abc 00001234", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK_STR(out, "s 0xabc\nno match: 00001234\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --root '#s' --hex 0000500f", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "s 0xf\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 0000500f", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "i 20495\n");
+	snprintf(cmd, sizeof cmd, "%s disasm %s --root=#s --labels --hex 0000500f 2>&1",
+	         ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "--labels needs the default root (#instruction)") != NULL);
+	unlink(spec);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -189,6 +221,7 @@ int main(void)
 	RUN(lint_json);
 	RUN(prove_and_check);
 	RUN(codec_commands);
+	RUN(disasm_other_root);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

@@ -265,7 +265,8 @@ TEST(afuc_vectors)
 		                            .branch_labels = true, .no_match = CODEC_NO_MATCH_AFUC};
 		char *text = words && at ? disasm_str(l.c, words, n, &opt, NULL) : NULL;
 		CHECK(text != NULL);
-		/* drop label lines, then line k is instruction k */
+		/* drop label lines (and the empty line before a function's),
+		 * then line k is instruction k */
 		size_t k = 0;
 		for (char *p = text, *e; p && *p && k < n; p = e + 1) {
 			e = strchr(p, '\n');
@@ -273,7 +274,7 @@ TEST(afuc_vectors)
 				break;
 			*e = '\0';
 			size_t ll = strlen(p);
-			if (ll && p[ll - 1] == ':' && (p[0] == 'l' || !strncmp(p, "fxn", 3)))
+			if (!ll || (p[ll - 1] == ':' && (p[0] == 'l' || !strncmp(p, "fxn", 3))))
 				continue;
 			afuc_row *r = at[k++];
 			if (!r)

@@ -21,7 +21,8 @@ static const char codec_usage[] =
 	"  %s\n"
 	"options:\n"
 	"  --gen=N            the generation to decode for (required when SPEC has <gen>)\n"
-	"  --root=NAME        decode against this root (default #instruction, else the widest)\n"
+	"  --root=NAME        decode against this root (default #instruction, else the widest);\n"
+	"                     each instruction is the root's size, rounded up to 32-bit words\n"
 	"  --program[=NAME]   the input is one whole program, cut into instructions by\n"
 	"                     SPEC's <program> (docs/framing.md); exit 2 when it cannot be framed\n"
 	"%s"
@@ -31,6 +32,44 @@ static const char codec_usage[] =
 	"exit: 0 every instruction decoded cleanly, 1 some did not, 2 unusable input or usage\n";
 
 #define MAX_INPUT_BYTES (256u << 20)
+
+/* Instruction words (iw 32-bit words, low first) as the codec's 64-bit
+ * words. */
+static void instr_w64(const uint32_t *u, unsigned iw, uint64_t *w64)
+{
+	memset(w64, 0, SPEC_MAX_BITS / 8);
+	for (unsigned k = 0; k < iw && k < SPEC_MAX_BITS / 32; k++)
+		w64[k / 2] |= (uint64_t)u[k] << (32 * (k % 2));
+}
+
+/* disasm --root of a root other than the default (a2xx's #alu, a
+ * sub-bitset's own root): one line an instruction, as the default root's
+ * are, but for the no-match text, which is Mesa's isa_disasm's (the tools'
+ * callbacks print default-root instructions only).  Returns how many
+ * decoded without issues. */
+static size_t disasm_other_root(const codec *c, const spec_root *root, const uint32_t *words,
+                                size_t ninstr, unsigned iw, const codec_disasm_options *opt)
+{
+	size_t clean = 0;
+	char line[4096];
+	codec_value values[256];
+	codec_issue issues[16];
+	for (size_t n = 0; n < ninstr; n++) {
+		uint64_t w64[SPEC_MAX_BITS / 64];
+		instr_w64(words + n * iw, iw, w64);
+		size_t len = codec_disasm_root(c, root, w64, opt, line, sizeof line);
+		char *big = len >= sizeof line ? malloc(len + 1) : NULL;
+		if (big)
+			codec_disasm_root(c, root, w64, opt, big, len + 1);
+		printf("%s\n", big ? big : line);
+		free(big);
+		codec_decoded d = {.values = values, .cap_values = 256, .issues = issues,
+		                   .cap_issues = 16};
+		codec_decode(c, root, w64, opt->gen, &d);
+		clean += d.leaf && !d.nissues;
+	}
+	return clean;
+}
 
 static bool read_binary(const char *path, word_buf *ws, char *err, size_t errlen)
 {
@@ -277,20 +316,24 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	}
 	size_t ninstr = ws.n / iw, clean = 0;
 	if (!json_decode) {
-		if (root != codec_default_root(c)) {
-			fprintf(stderr, "isacheck disasm: only the default root can be disassembled\n");
+		if (root == codec_default_root(c)) {
+			clean = codec_disasm(c, ws.w, ninstr, &opt, stdout);
+		} else if (opt.branch_labels) {
+			fprintf(stderr, "isacheck disasm: --labels needs the default root (%s): "
+			        "branch targets count instructions of it\n",
+			        codec_default_root(c)->bitset->name);
 			goto out;
+		} else {
+			clean = disasm_other_root(c, root, ws.w, ninstr, iw, &opt);
 		}
-		clean = codec_disasm(c, ws.w, ninstr, &opt, stdout);
 	} else {
 		codec_value values[256];
 		codec_issue issues[16];
 		if (json)
 			fputs("[", stdout);
 		for (size_t n = 0; n < ninstr; n++) {
-			uint64_t w64[SPEC_MAX_BITS / 64] = {0};
-			for (unsigned k = 0; k < iw; k++)
-				w64[k / 2] |= (uint64_t)ws.w[n * iw + k] << (32 * (k % 2));
+			uint64_t w64[SPEC_MAX_BITS / 64];
+			instr_w64(ws.w + n * iw, iw, w64);
 			codec_decoded d = {.values = values, .cap_values = 256, .issues = issues,
 			                   .cap_issues = 16};
 			codec_decode(c, root, w64, opt.gen, &d);

@@ -671,13 +671,15 @@ size_t codec_disasm(const codec *c, const uint32_t *words, size_t ninstr,
 	for (size_t n = 0; n < ninstr && n < UINT32_MAX; n++) {
 		x.n = (uint32_t)n;
 		if (bm) {
-			if ((x.branch_t[n / 8] >> (n % 8)) & 1u) {
-				out_put(&o, "l", 1);
+			/* as Mesa: a function's label after an empty line (but
+			 * at the start), then a branch target's */
+			if ((x.call_t[n / 8] >> (n % 8)) & 1u) {
+				out_put(&o, &"\nfxn"[!n], 4 - !n);
 				out_u64(&o, n);
 				out_put(&o, ":\n", 2);
 			}
-			if ((x.call_t[n / 8] >> (n % 8)) & 1u) {
-				out_put(&o, "fxn", 3);
+			if ((x.branch_t[n / 8] >> (n % 8)) & 1u) {
+				out_put(&o, "l", 1);
 				out_u64(&o, n);
 				out_put(&o, ":\n", 2);
 			}
