@@ -3,7 +3,10 @@
  * per second of the compiled classifier and of the plain scan over leaves,
  * on Mesa's ir3 (#instruction at gen 600) and etnaviv (#instruction at
  * gen 0), over the test vectors and over 2^20 random words; with
- * -DBENCH_WITH_DISASM, also disassembled instructions per second.
+ * -DBENCH_WITH_DISASM, also disassembled instructions per second; with
+ * -DBENCH_WITH_ORACLE (the build links Mesa's own decoders from
+ * ../shared/oracles/mesa), Mesa's disassembly beside ours in the same
+ * run, interleaved, and the ratio.
  *
  *   bench_codec [SHARED_DIR]
  *
@@ -217,6 +220,127 @@ static void disasm_line(const target *t, const spec_model *m, const words *ws, c
 }
 #endif
 
+#ifdef BENCH_WITH_ORACLE
+#include "mesa_oracle.h"
+
+/* Mesa's decoder beside ours.  Mesa prints through isa_disasm into a
+ * FILE (the oracle's open_memstream, copied out), one call per
+ * instruction as its unit tests do, or one call per buffer as its tools
+ * do; ours is timed the same two ways, codec_disasm_one into a buffer and
+ * codec_disasm into an open_memstream.  The two alternate, ROUNDS times
+ * each, so that a neighbour's load falls on both; each figure is the
+ * median of its rounds.  Mesa's decoder has no classification of its
+ * own to call (find_bitset is static): its algorithm is a scan over every
+ * leaf, the "linear" figure above. */
+#define ROUNDS 5
+#define ROUND_SECONDS 0.2
+#define BUFFER_INSTR 4096u
+
+typedef struct side_by_side {
+	const target *t;
+	const codec *c;
+	const uint32_t *w32;
+	size_t ninstr;
+	unsigned stride;
+	codec_disasm_options opt;
+	unsigned oracle_flags;
+	char *buf;
+	size_t buflen;
+	uint64_t sum;
+} side_by_side;
+
+/* One round of one side: instructions per second; whole: buffers of
+ * BUFFER_INSTR instructions (the last one shorter) instead of one. */
+static double round_rate(side_by_side *b, bool mesa, bool whole)
+{
+	size_t done = 0, i = 0;
+	double t0 = now(), el;
+	do {
+		size_t n = whole ? b->ninstr - i : 1;
+		if (n > BUFFER_INSTR)
+			n = BUFFER_INSTR;
+		const uint32_t *w = b->w32 + i * b->stride;
+		size_t len;
+		if (mesa) {
+			int r = mesa_oracle_isaspec_disasm_ex(b->t->name, b->opt.gen, w, n * b->stride,
+			                                      b->oracle_flags, b->buf, b->buflen);
+			len = r < 0 ? 0 : (size_t)r;
+		} else if (!whole) {
+			len = codec_disasm_one(b->c, w, &b->opt, b->buf, b->buflen);
+		} else {
+			char *text = NULL;
+			FILE *f = open_memstream(&text, &len);
+			if (f) {
+				codec_disasm(b->c, w, n, &b->opt, f);
+				fclose(f);
+			}
+			len = text ? len : 0;
+			free(text);
+		}
+		b->sum = b->sum * 31 + len + (unsigned char)b->buf[0];
+		done += n;
+		i = (i + n) % b->ninstr;
+		el = now() - t0;
+	} while (el < ROUND_SECONDS);
+	return (double)done / el;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void side_by_side_line(side_by_side *b, const char *set, bool whole)
+{
+	double ours[ROUNDS], mesa[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		ours[r] = round_rate(b, false, whole);
+		mesa[r] = round_rate(b, true, whole);
+	}
+	qsort(ours, ROUNDS, sizeof *ours, cmp_double);
+	qsort(mesa, ROUNDS, sizeof *mesa, cmp_double);
+	double o = ours[ROUNDS / 2], m = mesa[ROUNDS / 2];
+	printf("vs Mesa %s %s, %s: isacheck %.2f M instr/s, Mesa %.3f M instr/s (%.0fx)\n",
+	       b->t->name, set, whole ? "buffers of 4096" : "one call an instruction", o / 1e6,
+	       m / 1e6, o / m);
+	fflush(stdout);
+}
+
+static void oracle_lines(const target *t, const spec_model *m, const words *ws,
+                         const char *set, uint64_t *sum)
+{
+	spec_diags d = {0};
+	codec *c = codec_new(m, &d);
+	spec_diags_free(&d);
+	unsigned stride = c ? (codec_default_root(c)->bitset->size + 31) / 32 : 1;
+	side_by_side b = {.t = t, .c = c, .stride = stride,
+	                  .ninstr = ws->n * ws->nwords * 2 / stride,
+	                  .opt = {.gen = t->gen, .show_errors = true, .no_match = t->no_match},
+	                  .oracle_flags = MESA_ORACLE_RAW_GPU_ID | MESA_ORACLE_SHOW_ERRORS |
+	                                  (t->no_match == CODEC_NO_MATCH_MESA && !strcmp(t->name, "ir3")
+	                                   ? MESA_ORACLE_NO_MATCH_PLAIN : 0u),
+	                  .buflen = (size_t)BUFFER_INSTR * 1024};
+	uint32_t *w32 = malloc(ws->n * ws->nwords * 2 * sizeof *w32);
+	b.buf = malloc(b.buflen);
+	if (c && w32 && b.buf) {
+		for (size_t i = 0; i < ws->n * ws->nwords; i++) {
+			w32[2 * i] = (uint32_t)ws->w[i];
+			w32[2 * i + 1] = (uint32_t)(ws->w[i] >> 32);
+		}
+		b.w32 = w32;
+		side_by_side_line(&b, set, false);
+		side_by_side_line(&b, set, true);
+		*sum = *sum * 31 + b.sum;
+	} else {
+		fprintf(stderr, "bench_codec: %s: no codec or memory for Mesa's side\n", t->name);
+	}
+	free(b.buf);
+	free(w32);
+	codec_free(c);
+}
+#endif
+
 static bool bench_target(const char *shared, const target *t, uint64_t *sum)
 {
 	char path[1024];
@@ -241,6 +365,10 @@ static bool bench_target(const char *shared, const target *t, uint64_t *sum)
 #ifdef BENCH_WITH_DISASM
 		disasm_line(t, m, &vec, "vectors", sum);
 		disasm_line(t, m, &rnd, "random", sum);
+#endif
+#ifdef BENCH_WITH_ORACLE
+		oracle_lines(t, m, &vec, "vectors", sum);
+		oracle_lines(t, m, &rnd, "random", sum);
 #endif
 	} else {
 		fprintf(stderr, "bench_codec: %s: setup failed\n", t->name);
