@@ -217,7 +217,11 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 		? "  --format=json|text format (default json)\n"
 		: "  --no-errors        leave out the \"\\t; error\" suffixes\n"
 		  "  --labels           branch labels over the whole program\n"
-		  "  --no-match=mesa|ir3|afuc  how undecodable words print (default mesa)\n";
+		  "  --no-match=mesa|ir3|afuc  print as which Mesa tool does (default mesa):\n"
+		  "                     mesa: isa_disasm's \"no match: <hex>\" (ir3-disasm, etnaviv);\n"
+		  "                     ir3: \"raw 0x...\" (ir3's unit test); afuc: as afuc-disasm,\n"
+		  "                     \"[%08x]\", its register fields as 0x%03x and its\n"
+		  "                     pipe-register comments (no register database)\n";
 	const char *spec_path = NULL, *file = NULL, *root_name = NULL;
 	const char *program = NULL; /* --program: "" for the spec's only one */
 	bool have_gen = false, hex_mode = false, json = json_decode;

@@ -150,10 +150,15 @@ size_t codec_lint_displays(const codec *c, spec_diags *diags);
 
 /* ---------------------------------------------------------- disassembly */
 
+/* Which Mesa tool's callbacks the text is printed with (isa_disasm's
+ * options): its no-match line and, for afuc, more. */
 typedef enum codec_no_match_style {
 	CODEC_NO_MATCH_MESA,  /* "no match: <hex, high word first>" (isa_disasm's default) */
 	CODEC_NO_MATCH_IR3,   /* "raw 0x%X%X" (ir3's test callback print_raw) */
-	CODEC_NO_MATCH_AFUC,  /* "[%08x]" */
+	CODEC_NO_MATCH_AFUC,  /* afuc-disasm without its register database: "[%08x]",
+	                         custom fields CONTROLREG and SQEREG as "0x%03x" (field_print_cb),
+	                         "\t; 0x%03x" after an immediate that names a pipe register
+	                         (post_instr_cb); printed by the interpreting path only */
 } codec_no_match_style;
 
 typedef struct codec_disasm_options {
