@@ -139,7 +139,6 @@ static void sample(const char *isa, const char *spec, const uint32_t *gens, size
 	const spec_bitset **leaves = malloc(s.root->nleaves * sizeof *leaves);
 	uint32_t *u = malloc(BATCH * s.nbytes);
 	CHECK(leaves && u);
-	unsigned per = s.nbytes / 4;
 	for (size_t g = 0; leaves && u && g < ngens; g++) {
 		tally t = {0};
 		uint64_t seed = 0x243f6a8885a308d3ull ^ gens[g];
@@ -165,7 +164,6 @@ static void sample(const char *isa, const char *spec, const uint32_t *gens, size
 		/* Mesa's isaspec decoders take every whole instruction */
 		CHECK_INT(t.refused, 0);
 	}
-	(void)per;
 	free(leaves);
 	free(u);
 	fuzz_spec_free(&s);
@@ -207,13 +205,42 @@ TEST(oracle_absent)
 
 #endif
 
-int main(void)
+/* test_oracle_isaspec [ir3|etnaviv|afuc...]: the ISAs named, or all
+ * (ctest runs one a process, side by side). */
+int main(int argc, char **argv)
 {
 #if ISACHECK_HAVE_ORACLE
-	RUN(ir3_every_generation);
-	RUN(etnaviv);
-	RUN(afuc_every_generation);
+	static const struct {
+		const char *isa;
+		void (*run)(void);
+		const char *name;
+	} parts[] = {
+		{"ir3", ir3_every_generation, "ir3_every_generation"},
+		{"etnaviv", etnaviv, "etnaviv"},
+		{"afuc", afuc_every_generation, "afuc_every_generation"},
+	};
+	for (int a = 1; a < argc; a++) {
+		bool known = false;
+		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+			known |= !strcmp(argv[a], parts[i].isa);
+		if (!known) {
+			fprintf(stderr, "usage: test_oracle_isaspec [ir3|etnaviv|afuc...]\n");
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+		bool named = argc == 1;
+		for (int a = 1; a < argc; a++)
+			named |= !strcmp(argv[a], parts[i].isa);
+		if (!named)
+			continue;
+		int before = testlib_failures;
+		parts[i].run();
+		printf("%s %s\n", testlib_failures == before ? "ok  " : "FAIL", parts[i].name);
+	}
 #else
+	(void)argc;
+	(void)argv;
 	RUN(oracle_absent);
 #endif
 	return testlib_finish();
