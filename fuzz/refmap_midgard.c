@@ -185,6 +185,9 @@ static unsigned kind_units(int root)
 const char *refmap_midgard_ldst_leaf(const midgard_ldst_op *l)
 {
 	const char *s = l->op == MIDGARD_LDST_NOOP ? "nop" : midgard_ldst_op_name(l->op);
+	/* a store names one of the eight load/store registers, no more */
+	if (s && midgard_ldst_is_store(l->op) && l->reg >= 8)
+		return "";
 	return s ? s : "";
 }
 
@@ -220,10 +223,13 @@ void refmap_midgard_expected_leaf(const refmap_midgard_part *pr, bool named_only
 	case MIDGARD_ROOT_SCALAR: {
 		unsigned op = pr->root == MIDGARD_ROOT_VECTOR ? un->vec.op : un->sca.op;
 		s = midgard_alu_op_name(op);
+		/* a rule the sources state makes the part invalid (the spec flags it) */
+		bool broken = pr->root == MIDGARD_ROOT_VECTOR ? midgard_vector_rule(&un->vec) != NULL
+		                                              : midgard_scalar_rule(&un->sca) != NULL;
 		if (!named_only)
 			snprintf(buf, len, "%s.%s", pr->root == MIDGARD_ROOT_VECTOR ? "v" : "s",
 			         s ? s : "?");
-		else if (s && (midgard_alu_op_units(op) & kind_units(pr->root)))
+		else if (s && !broken && (midgard_alu_op_units(op) & kind_units(pr->root)))
 			snprintf(buf, len, "%s.%s", pr->root == MIDGARD_ROOT_VECTOR ? "v" : "s", s);
 		return;
 	}
@@ -247,7 +253,7 @@ void refmap_midgard_expected_leaf(const refmap_midgard_part *pr, bool named_only
 		s = tex_names[b->u.tex.op & 15];
 		if (!named_only)
 			snprintf(buf, len, "%s", s ? s : "?");
-		else if (s && midgard_tex_op_valid(b->u.tex.op))
+		else if (s && midgard_tex_op_valid(b->u.tex.op) && !midgard_texture_rule(b))
 			snprintf(buf, len, "%s", s);
 		return;
 	}

@@ -44,9 +44,11 @@ bool refmap_midgard_expect(const refmap_midgard_part *pr, const char *word, cons
 
 /* The leaf the part must decode to by the reference's opcode.  named_only
  * (the fuzz target): "" when the reference's tables name no such opcode
- * for the root's kind of unit (the spec must match nothing); otherwise
- * (the test, which feeds valid bundles only) "?" stands for a name the
- * tables lack and units are not checked. */
+ * for the root's kind of unit, or the part breaks a rule of the sources
+ * (midgard_vector_rule, midgard_scalar_rule, midgard_texture_rule: the
+ * spec must flag it);
+ * otherwise (the test, which feeds valid bundles only) "?" stands for a
+ * name the tables lack and units are not checked. */
 void refmap_midgard_expected_leaf(const refmap_midgard_part *pr, bool named_only, char *buf,
                                   size_t len);
 

@@ -205,3 +205,10 @@ isacheck_fuzz_target(oracle_mesa_etnaviv SOURCE oracle_isaspec.c SOURCES oracle.
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(oracle_mesa_afuc SOURCE oracle_isaspec.c SOURCES oracle.c ORACLE afuc
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+
+# isa/midgard.xml against Mesa's own Midgard disassembler, whole programs
+# compared in meaning (fuzz/oraclemap_midgard.c, shared with
+# tests/test_oracle_midgard.c).
+isacheck_fuzz_target(oracle_midgard SOURCE oracle_midgard.c SOURCES oraclemap_midgard.c
+                     ORACLE midgard SPEC repo:isa/midgard.xml LIBS isacheck_ref
+                     REQUIRES isa/midgard.xml src/ref/midgard.h)

@@ -212,10 +212,11 @@ static const golden goldens[] = {
 	{"writeout", {0x0402001c, 0x023000b8, 0xff2e4072, 0x0000ffe7}, 4,
 	 {"alu4-writeout next:break vmul br-compact", "r0, r24, r5",
 	  "FMOV.f32 mask:ff, .xyzw, .xyzw", "WRITEOUT -1 -> alu4-writeout"}},
-	/* conditional branch: SMUL FCMP.lt r31.w <- r2.x, r3.y, and a compact
-	 * branch back three quadwords when r31.w is true. */
-	{"conditional branch", {0x04800058, 0x04827c62, 0xbec2d005, 0x00000000}, 4,
-	 {"alu4 next:load-store smul br-compact", "r31, r2, r3", "FCMP.lt.f32 .w, .x, .y",
+	/* conditional branch: SMUL FCMP.lt r31.w <- r2.x, r3.y (an integer
+	 * result: output modifier keeplo), and a compact branch back three
+	 * quadwords when r31.w is true. */
+	{"conditional branch", {0x04800058, 0x04827c62, 0xbec2d805, 0x00000000}, 4,
+	 {"alu4 next:load-store smul br-compact", "r31, r2, r3", "FCMP.lt.i32 .w, .x, .y",
 	  "BR.true -3 -> alu4"}},
 	/* VADD FADD.f16 r0 <- r26 (the embedded constants), #0x3c00 (1.0 as a
 	 * half): two quadwords, the second the constants 1.0, 2.0, 3.0, 4.0. */
@@ -270,6 +271,7 @@ static void golden_struct(size_t i, midgard_bundle *b)
 		u->sca.op = 0x82;
 		u->sca.src1 = (midgard_scalar_src){0, true, 0};
 		u->sca.src2 = (midgard_scalar_src){0, true, 2};
+		u->sca.outmod = 2; /* keeplo */
 		u->sca.output_full = true;
 		u->sca.output_component = 6;
 		a->has_compact = true;

@@ -346,6 +346,68 @@ bool midgard_tex_op_valid(unsigned op)
 	return op == MIDGARD_TEX_OP_BARRIER;
 }
 
+bool midgard_ldst_is_store(unsigned op)
+{
+	/* ST (0xC0-0xD3), ST_VARY (0xD4-0xD7), ST_IMAGE (0xD8-0xDB); not
+	 * ST_SPECIAL or ST_TILEBUFFER, which Mesa prints with a full register */
+	return op >= 0xC0 && op <= 0xDB && midgard_ldst_op_name(op);
+}
+
+bool midgard_alu_op_reduces(unsigned op)
+{
+	return (op >= 0x3C && op <= 0x3E) || (op >= 0x88 && op <= 0x8B) ||
+	       (op >= 0x90 && op <= 0x93) || (op >= 0xA8 && op <= 0xAD) ||
+	       (op >= 0xB0 && op <= 0xB5);
+}
+
+/* The components a vector mask writes at a lane width of 8 << reg_mode
+ * bits: each lane's first mask bit (8-bit lanes take one bit for two). */
+static unsigned mask_components(unsigned mask, unsigned reg_mode)
+{
+	unsigned step = reg_mode ? 1u << (reg_mode - 1u) : 1u, n = 0;
+	for (unsigned i = 0; i < 8; i += step)
+		n += (mask >> i) & 1u;
+	return reg_mode ? n : 2u * n;
+}
+
+bool midgard_alu_op_int_result(unsigned op)
+{
+	bool int_in = (op >= 0x40 && op <= 0x7E) || (op >= 0xA0 && op <= 0xC1);
+	/* the conversions: FCMP (with their all/any forms), F2I and F2U give
+	 * integers, I2F and U2F floats */
+	bool converts = (op >= 0x80 && op <= 0x9F) || (op >= 0xB8 && op <= 0xBF);
+	return int_in != converts;
+}
+
+const char *midgard_vector_rule(const midgard_vector_alu *v)
+{
+	if (v->reg_mode == 0 && v->shrink_mode < 2)
+		return "an 8-bit result is shrunk";
+	if (midgard_alu_op_reduces(v->op) && mask_components(v->mask, v->reg_mode) != 1)
+		return "a reduction's mask does not select one component";
+	if (midgard_alu_op_int_result(v->op) && v->shrink_mode == 2 && v->outmod != 2)
+		return "an integer result not shrunk without keeplo";
+	return NULL;
+}
+
+const char *midgard_scalar_rule(const midgard_scalar_alu *s)
+{
+	if (midgard_alu_op_int_result(s->op) && s->output_full && s->outmod != 2)
+		return "a 32-bit integer result without keeplo";
+	return NULL;
+}
+
+const char *midgard_texture_rule(const midgard_bundle *b)
+{
+	const midgard_texture_bundle *t = &b->u.tex;
+	if (t->barrier != (b->tag == MIDGARD_TAG_TEXTURE_BARRIER))
+		return t->barrier ? "a barrier outside a barrier bundle"
+		                  : "a texture operation in a barrier bundle";
+	if (!t->barrier && t->bias_int && (t->lod_reg || t->op == 4))
+		return "BIAS_INT beside a LOD register or in a fetch";
+	return NULL;
+}
+
 const char *midgard_unit_name(midgard_unit u)
 {
 	static const char *const names[MIDGARD_UNITS] = {"vmul", "sadd", "vadd", "smul", "vlut"};
@@ -981,6 +1043,18 @@ static void random_unit(midgard_rng *r, midgard_alu_unit *un, midgard_unit u)
 		v->shrink_mode = (uint8_t)rnd(r, 3); /* 3 is undefined */
 		v->outmod = (uint8_t)rnd(r, 4);
 		v->mask = (uint8_t)rnd(r, 256);
+		/* an 8-bit result has no half to shrink into */
+		if (v->reg_mode == 0)
+			v->shrink_mode = 2;
+		/* an integer result not shrunk keeps its low half */
+		if (midgard_alu_op_int_result(v->op) && v->shrink_mode == 2)
+			v->outmod = 2;
+		/* a reduction writes one component, of 16 bits or more */
+		if (midgard_alu_op_reduces(v->op)) {
+			v->reg_mode = (uint8_t)(1u + rnd(r, 3));
+			unsigned lanes = 8u >> (v->reg_mode - 1u), per = 8u / lanes;
+			v->mask = (uint8_t)(((1u << per) - 1u) << (per * rnd(r, lanes)));
+		}
 	} else {
 		midgard_scalar_alu *s = &un->sca;
 		s->op = (uint8_t)random_alu_op(r, u);
@@ -989,6 +1063,8 @@ static void random_unit(midgard_rng *r, midgard_alu_unit *un, midgard_unit u)
 		s->outmod = (uint8_t)rnd(r, 4);
 		s->output_full = rnd(r, 2);
 		s->output_component = (uint8_t)(s->output_full ? 2u * rnd(r, 4) : rnd(r, 8));
+		if (midgard_alu_op_int_result(s->op) && s->output_full)
+			s->outmod = 2; /* keeplo */
 	}
 	if (rnd(r, 4) == 0)
 		midgard_unit_set_imm(un, u, (uint16_t)rnd(r, 65536));
@@ -1041,7 +1117,8 @@ static void random_ldst_op(midgard_rng *r, midgard_ldst_op *l)
 	}
 	/* Any named opcode but the no-op (the first entry). */
 	l->op = ldst_ops[1 + rnd(r, (unsigned)N(ldst_ops) - 1u)].op;
-	l->reg = (uint8_t)rnd(r, 32);
+	/* a store reads one of the eight load/store registers */
+	l->reg = (uint8_t)rnd(r, midgard_ldst_is_store(l->op) ? 8 : 32);
 	l->mask = (uint8_t)rnd(r, 16);
 	l->swizzle = (uint8_t)rnd(r, 256);
 	l->arg_comp = (uint8_t)rnd(r, 4);
@@ -1087,6 +1164,9 @@ static void random_texture(midgard_rng *r, midgard_texture_bundle *t)
 	t->offset = (uint16_t)rnd(r, 4096);
 	t->bias = (uint8_t)rnd(r, 256);
 	t->bias_int = (int8_t)rnd_signed(r, 8);
+	/* a LOD register or a fetch's integer LOD leaves BIAS_INT zero */
+	if (t->lod_reg || t->op == 4)
+		t->bias_int = 0;
 	t->sampler_handle = (uint16_t)rnd(r, 65536);
 	t->texture_handle = (uint16_t)rnd(r, 65536);
 }
@@ -1107,7 +1187,9 @@ void midgard_random_bundle(midgard_rng *r, midgard_bundle *out)
 		random_ldst_op(r, &out->u.ldst.op[1]);
 	} else {
 		out->kind = MIDGARD_KIND_TEXTURE;
-		out->tag = (uint8_t)(MIDGARD_TAG_TEXTURE_VTX + rnd(r, 3));
 		random_texture(r, &out->u.tex);
+		/* a barrier is the bundle of tag 4, the other ops 2 or 3 */
+		out->tag = out->u.tex.barrier ? (uint8_t)MIDGARD_TAG_TEXTURE_BARRIER
+		                              : (uint8_t)(MIDGARD_TAG_TEXTURE_VTX + rnd(r, 2));
 	}
 }

@@ -248,6 +248,24 @@ const char *midgard_alu_op_name(unsigned op);
 unsigned midgard_alu_op_units(unsigned op); /* bit u: unit u may run it */
 const char *midgard_ldst_op_name(unsigned op);
 bool midgard_tex_op_valid(unsigned op);
+/* Stores (ST, ST_VARY, ST_IMAGE) read a 3-bit load/store register (0
+ * r26, 1 r27, ...), so their register field is below 8. */
+bool midgard_ldst_is_store(unsigned op);
+/* FDOT3, FDOT3R, FDOT4 and the all/any compares: one component out. */
+bool midgard_alu_op_reduces(unsigned op);
+/* Whether an ALU opcode's result is an integer (integer opcodes but I2F
+ * and U2F; FCMP, F2I, F2U): its output modifier is an integer one. */
+bool midgard_alu_op_int_result(unsigned op);
+
+/* Why the sources call a part invalid though each field fits (NULL: they
+ * do not): an 8-bit vector result shrunk, a reduction whose mask does
+ * not select one component, an integer result not shrunk (scalar: 32
+ * bits) whose output modifier is not keeplo; a barrier outside a tag-4
+ * bundle or another texture op inside one, BIAS_INT set beside a LOD
+ * register or in a fetch.  The generator makes none of these. */
+const char *midgard_vector_rule(const midgard_vector_alu *v);
+const char *midgard_scalar_rule(const midgard_scalar_alu *s);
+const char *midgard_texture_rule(const midgard_bundle *b);
 
 /* A seeded generator (xorshift); equal seeds give equal bundles. */
 typedef struct midgard_rng {
@@ -259,7 +277,8 @@ uint64_t midgard_rng_next(midgard_rng *r);
 
 /* A random valid bundle of any kind: reserved and unknown bits 0, opcodes
  * from the tables on units that may run them, defined enum values only,
- * a tag that fits.  Ready for midgard_pack. */
+ * a tag that fits, no rule of midgard_vector_rule/midgard_texture_rule
+ * broken, a store's register below 8.  Ready for midgard_pack. */
 void midgard_random_bundle(midgard_rng *r, midgard_bundle *out);
 
 #ifdef __cplusplus
