@@ -199,8 +199,12 @@ void refmap_a2xx_spec_fields(const codec_decoded *d, bool strict, refmap_a2xx_se
 bool refmap_a2xx_agree(const codec_decoded *d, const refmap_a2xx_expect *e, bool strict,
                        char *why, size_t len)
 {
+	/* the reference's "fixed bit has the wrong value" is the spec's failed
+	 * <assert> (a vertex fetch's bit 19): both decode, neither accepts */
 	bool spec_valid = d->leaf && !refmap_a2xx_has_issue(d, CODEC_NO_MATCH) &&
-	                  !refmap_a2xx_has_issue(d, CODEC_AMBIGUOUS) && !refmap_a2xx_has_issue(d, CODEC_ENUM_MISSING);
+	                  !refmap_a2xx_has_issue(d, CODEC_AMBIGUOUS) &&
+	                  !refmap_a2xx_has_issue(d, CODEC_ENUM_MISSING) &&
+	                  !refmap_a2xx_has_issue(d, CODEC_ASSERT_MISMATCH);
 	if (spec_valid != e->valid) {
 		snprintf(why, len, "validity: the spec %s (%s), the reference %s (%s)",
 		         spec_valid ? "accepts" : "rejects", d->leaf ? d->leaf->name : "no leaf",

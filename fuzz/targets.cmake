@@ -205,6 +205,12 @@ isacheck_fuzz_target(oracle_mesa_etnaviv SOURCE oracle_isaspec.c SOURCES oracle.
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(oracle_mesa_afuc SOURCE oracle_isaspec.c SOURCES oracle.c ORACLE afuc
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+# Whole a2xx programs (isa/a2xx.xml's <program>s, stages "vs" and "fs")
+# against Mesa's disasm_a2xx(): fuzz/oracle_a2xx_compare.h says what must
+# hold when either side refuses.
+isacheck_fuzz_target(oracle_a2xx SOURCE oracle_a2xx.c SOURCES oracle_a2xx_compare.c ORACLE a2xx
+                     SPEC repo:isa/a2xx.xml LIBS isacheck_ref
+                     REQUIRES isa/a2xx.xml src/ref/a2xx.h)
 
 # isa/midgard.xml against Mesa's own Midgard disassembler, whole programs
 # compared in meaning (fuzz/oraclemap_midgard.c, shared with

@@ -364,13 +364,66 @@ static void render_template(walk *W, const char *t, const char *instr, sbuf *out
 	}
 }
 
-/* Prints an item's line: the first display whose when= holds, or {_}. */
+/* Inserts n bytes at offset at of b. */
+static void sb_insert(sbuf *b, size_t at, const char *s, size_t n)
+{
+	size_t len = b->n;
+	sb_put(b, s, n); /* grows b; the bytes are moved into place below */
+	if (b->failed)
+		return;
+	memmove(b->s + at + n, b->s + at, len - at);
+	memcpy(b->s + at, s, n);
+}
+
+/* The <suffix>es of step s on the item text printed from offset from of
+ * W->text (each of its lines ends in "\n").  A suffix whose when= needs
+ * a variable the part left unset (it did not decode) is not printed; a
+ * line the text does not have gets nothing. */
+static bool suffix_item(walk *W, const spec_step *s, size_t from)
+{
+	for (size_t i = 0; i < s->nsuffixes; i++) {
+		const spec_frame_suffix *x = &s->suffixes[i];
+		if (x->when) {
+			spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
+			char err[200];
+			int64_t v;
+			W->unset_hit = false;
+			if (!spec_expr_eval(x->when, &env, &v, err, sizeof err)) {
+				if (W->unset_hit)
+					continue;
+				werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "suffix when \"%s\": %s",
+				       spec_expr_text(x->when), err);
+				return false;
+			}
+			if (!v)
+				continue;
+		}
+		size_t end = from;
+		for (unsigned line = 1; end < W->text.n; end++)
+			if (W->text.s[end] == '\n' && line++ == x->line)
+				break;
+		if (end >= W->text.n)
+			continue;
+		sbuf t = {0};
+		render_template(W, x->text, NULL, &t);
+		if (t.failed)
+			W->text.failed = true;
+		else if (t.n)
+			sb_insert(&W->text, end, t.s, t.n);
+		free(t.s);
+	}
+	return true;
+}
+
+/* Prints an item's line: the first display whose when= holds, or {_};
+ * then its suffixes. */
 static bool display_item(walk *W, const spec_step *s, const char *instr)
 {
+	size_t from = W->text.n;
 	if (!s->ndisplays) {
 		sb_str(&W->text, instr);
 		sb_put(&W->text, "\n", 1);
-		return true;
+		return suffix_item(W, s, from);
 	}
 	for (size_t i = 0; i < s->ndisplays; i++) {
 		bool ok;
@@ -381,7 +434,7 @@ static bool display_item(walk *W, const spec_step *s, const char *instr)
 		}
 		render_template(W, s->displays[i].text, instr, &W->text);
 		sb_put(&W->text, "\n", 1);
-		return true;
+		return suffix_item(W, s, from);
 	}
 	return true;
 }

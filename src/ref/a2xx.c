@@ -648,3 +648,288 @@ a2xx_status a2xx_program_walk(const uint32_t *dw, size_t ndw, a2xx_slot *slots, 
 	*ncf_pairs = ncf;
 	return A2XX_OK;
 }
+
+/* ------------------------------------------------------- random programs */
+
+/* splitmix64: one 64-bit state, good enough spread for test inputs and
+ * the same on every platform. */
+static uint64_t rnd_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A value in 0..n-1 (n >= 1). */
+static uint32_t rnd_below(uint64_t *s, uint32_t n)
+{
+	return (uint32_t)(rnd_next(s) % n);
+}
+
+/* The low `width` bits of a fresh random value. */
+static uint32_t rnd_bits(uint64_t *s, unsigned width)
+{
+	return (uint32_t)(rnd_next(s) & ((UINT64_C(1) << width) - 1));
+}
+
+/* One chance in n. */
+static bool rnd_one_in(uint64_t *s, uint32_t n)
+{
+	return rnd_below(s, n) == 0;
+}
+
+/* An export destination or register: the slots Mesa comments (0, 62,
+ * 63) come up often. */
+static uint32_t rnd_dest(uint64_t *s)
+{
+	static const uint32_t special[3] = {0, 62, 63};
+	return rnd_one_in(s, 2) ? special[rnd_below(s, 3)] : rnd_bits(s, 6);
+}
+
+static uint32_t rnd_mask(uint64_t *s)
+{
+	return rnd_one_in(s, 6) ? 0 : rnd_one_in(s, 4) ? 15 : rnd_bits(s, 4);
+}
+
+static void random_alu(uint64_t *s, uint32_t w[3])
+{
+	a2xx_alu a = {0};
+	do
+		a.vector_opc = rnd_bits(s, 5);
+	while (!a2xx_vector_opc_name(a.vector_opc));
+	do
+		a.scalar_opc = rnd_bits(s, 6);
+	while (!a2xx_scalar_opc_name(a.scalar_opc));
+	a.export_data = rnd_one_in(s, 3);
+	a.vector_dest = rnd_dest(s);
+	a.scalar_dest = rnd_dest(s);
+	a.vector_dest_rel = rnd_one_in(s, 8);
+	a.scalar_dest_rel = rnd_one_in(s, 8);
+	a.low_precision = rnd_one_in(s, 8);
+	a.vector_mask = rnd_mask(s);
+	a.scalar_mask = rnd_mask(s);
+	a.vector_clamp = rnd_one_in(s, 4);
+	a.scalar_clamp = rnd_one_in(s, 4);
+	a.pred_select = rnd_bits(s, 2);
+	a.relative_addr = rnd_one_in(s, 8);
+	a.const_1_rel = rnd_one_in(s, 8);
+	a.const_0_rel = rnd_one_in(s, 8);
+	for (unsigned n = 0; n < 3; n++) {
+		a2xx_alu_src *x = &a.src[n];
+		x->temp = rnd_one_in(s, 2);
+		x->negate = rnd_one_in(s, 4);
+		x->swizzle = rnd_one_in(s, 3) ? 0 : rnd_bits(s, 8);
+		if (x->temp) {
+			x->reg = rnd_bits(s, 6);
+			x->rel = rnd_one_in(s, 4);
+			x->abs = rnd_one_in(s, 4);
+		} else {
+			x->reg = rnd_bits(s, 8);
+		}
+	}
+	a2xx_alu_encode(&a, w);
+}
+
+static uint32_t rnd_filter(uint64_t *s, unsigned flags)
+{
+	uint32_t v;
+	do
+		v = rnd_bits(s, 3);
+	while ((flags & A2XX_RANDOM_NAMED_FILTERS) && v == 6);
+	return v;
+}
+
+static void random_fetch(uint64_t *s, unsigned flags, uint32_t w[3])
+{
+	static const uint32_t opcodes[] = {
+		A2XX_VTX_FETCH, A2XX_TEX_FETCH, A2XX_TEX_GET_BORDER_COLOR_FRAC,
+		A2XX_TEX_GET_COMP_TEX_LOD, A2XX_TEX_GET_GRADIENTS, A2XX_TEX_GET_WEIGHTS,
+		A2XX_TEX_SET_TEX_LOD, A2XX_TEX_SET_GRADIENTS_H, A2XX_TEX_SET_GRADIENTS_V,
+		A2XX_TEX_RESERVED_4,
+	};
+	a2xx_fetch f = {0};
+	/* vertex and texture fetches half and half; the rarer forms share the rest */
+	f.opc = rnd_one_in(s, 2) ? opcodes[rnd_below(s, 2)] : opcodes[rnd_below(s, 10)];
+	f.src_reg = rnd_bits(s, 6);
+	f.src_reg_am = rnd_one_in(s, 8);
+	f.dst_reg = rnd_bits(s, 6);
+	f.dst_reg_am = rnd_one_in(s, 8);
+	f.dst_swiz = rnd_bits(s, 12);
+	f.pred_select = rnd_one_in(s, 4);
+	f.pred_condition = rnd_one_in(s, 2);
+	f.const_index = rnd_bits(s, 5);
+	if (f.opc == A2XX_VTX_FETCH) {
+		f.const_sel = rnd_bits(s, 2);
+		f.prefetch_count = rnd_bits(s, 3);
+		f.src_swiz = rnd_bits(s, 2);
+		f.is_signed = rnd_one_in(s, 2);
+		f.num_format = rnd_one_in(s, 2);
+		f.signed_rf_mode = rnd_one_in(s, 4);
+		f.is_index_rounded = rnd_one_in(s, 4);
+		f.format = rnd_bits(s, 6);
+		f.exp_adjust = rnd_one_in(s, 2) ? 0 : rnd_bits(s, 6);
+		f.is_mini_fetch = rnd_one_in(s, 4);
+		f.stride = rnd_bits(s, 8);
+		f.offset = rnd_one_in(s, 2) ? 0 : rnd_bits(s, 22);
+	} else {
+		f.fetch_valid_only = rnd_one_in(s, 4);
+		f.tx_coord_denorm = rnd_one_in(s, 4);
+		f.src_swiz = rnd_bits(s, 6);
+		f.mag_filter = rnd_bits(s, 2);
+		f.min_filter = rnd_bits(s, 2);
+		f.mip_filter = rnd_bits(s, 2);
+		f.aniso_filter = rnd_filter(s, flags);
+		f.arbitrary_filter = rnd_filter(s, flags);
+		f.vol_mag_filter = rnd_bits(s, 2);
+		f.vol_min_filter = rnd_bits(s, 2);
+		f.use_comp_lod = rnd_one_in(s, 2);
+		f.use_reg_lod = rnd_bits(s, 2);
+		f.use_reg_gradients = rnd_one_in(s, 4);
+		f.sample_location = rnd_one_in(s, 2);
+		f.lod_bias = rnd_bits(s, 7);
+		f.dimension = rnd_bits(s, 2);
+		if (rnd_one_in(s, 2)) {
+			f.offset_x = rnd_bits(s, 5);
+			f.offset_y = rnd_bits(s, 5);
+			f.offset_z = rnd_bits(s, 5);
+		}
+	}
+	if ((flags & A2XX_RANDOM_DONTCARE) && rnd_one_in(s, 4)) {
+		uint32_t m[3];
+		a2xx_fetch_dontcare_mask(f.opc, m);
+		for (unsigned i = 0; i < 3; i++)
+			f.dontcare[i] = (uint32_t)rnd_next(s) & m[i];
+	}
+	a2xx_fetch_encode(&f, w);
+}
+
+/* A CF instruction other than the EXEC forms, fields in their ranges. */
+static uint64_t random_other_cf(uint64_t *s, unsigned flags)
+{
+	static const a2xx_cf_opc opcodes[] = {
+		A2XX_CF_NOP, A2XX_CF_LOOP_START, A2XX_CF_LOOP_END, A2XX_CF_COND_CALL,
+		A2XX_CF_RETURN, A2XX_CF_COND_JMP, A2XX_CF_ALLOC, A2XX_CF_MARK_VS_FETCH_DONE,
+	};
+	a2xx_cf c = {0};
+	c.opc = opcodes[rnd_below(s, 8)];
+	switch (a2xx_cf_layout_of(c.opc)) {
+	case A2XX_CF_LAYOUT_LOOP:
+		c.address = rnd_bits(s, 10);
+		c.loop_id = rnd_bits(s, 5);
+		c.absolute = rnd_one_in(s, 4);
+		break;
+	case A2XX_CF_LAYOUT_JMP:
+		c.address = rnd_bits(s, 10);
+		c.force_call = rnd_one_in(s, 4);
+		c.predicated = rnd_one_in(s, 2);
+		c.direction = rnd_bits(s, 1);
+		c.bool_addr = rnd_one_in(s, 2) ? 0 : rnd_bits(s, 8);
+		c.condition = rnd_bits(s, 1);
+		c.absolute = rnd_one_in(s, 4);
+		break;
+	case A2XX_CF_LAYOUT_ALLOC:
+		c.size = rnd_bits(s, 4);
+		c.no_serial = rnd_one_in(s, 4);
+		c.buffer = rnd_bits(s, 2);
+		c.alloc_mode = rnd_one_in(s, 4);
+		break;
+	default:
+		break;
+	}
+	if ((flags & A2XX_RANDOM_DONTCARE) && rnd_one_in(s, 4))
+		c.dontcare = rnd_next(s) & a2xx_cf_dontcare_mask(a2xx_cf_layout_of(c.opc));
+	uint64_t v = 0;
+	a2xx_cf_encode(&c, &v);
+	return v;
+}
+
+static uint64_t random_exec_cf(uint64_t *s, unsigned flags, uint32_t address, uint32_t count)
+{
+	static const a2xx_cf_opc opcodes[] = {
+		A2XX_CF_EXEC, A2XX_CF_EXEC_END, A2XX_CF_COND_EXEC, A2XX_CF_COND_EXEC_END,
+		A2XX_CF_COND_PRED_EXEC, A2XX_CF_COND_PRED_EXEC_END, A2XX_CF_COND_EXEC_PRED_CLEAN,
+		A2XX_CF_COND_EXEC_PRED_CLEAN_END,
+	};
+	a2xx_cf c = {0};
+	c.opc = rnd_one_in(s, 2) ? opcodes[rnd_below(s, 2)] : opcodes[rnd_below(s, 8)];
+	c.address = address;
+	c.count = count;
+	c.serialize = rnd_bits(s, 12);
+	c.yield = rnd_one_in(s, 4);
+	c.vc = rnd_one_in(s, 2) ? 0 : rnd_bits(s, 6);
+	c.bool_addr = rnd_one_in(s, 2) ? 0 : rnd_bits(s, 8);
+	c.condition = rnd_bits(s, 1);
+	c.absolute = rnd_one_in(s, 4);
+	if ((flags & A2XX_RANDOM_DONTCARE) && rnd_one_in(s, 4))
+		c.dontcare = rnd_next(s) & a2xx_cf_dontcare_mask(A2XX_CF_LAYOUT_EXEC);
+	uint64_t v = 0;
+	a2xx_cf_encode(&c, &v);
+	return v;
+}
+
+a2xx_status a2xx_program_random(uint64_t seed, unsigned flags, uint32_t *dw, size_t cap,
+                                size_t *ndw)
+{
+	enum { MAX_EXEC = 6, MAX_OTHER = 5, MAX_CF = MAX_EXEC + MAX_OTHER + 1 };
+	uint64_t s = seed;
+	unsigned nexec = 1 + rnd_below(&s, MAX_EXEC), nother = rnd_below(&s, MAX_OTHER + 1);
+	unsigned ncf = nexec + nother;
+	/* CF order: a shuffle of the EXECs (index < nexec) and the others */
+	unsigned order[MAX_CF], count[MAX_EXEC], first = MAX_CF;
+	for (unsigned i = 0; i < ncf; i++)
+		order[i] = i;
+	for (unsigned i = ncf; i > 1; i--) {
+		unsigned j = rnd_below(&s, i), t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (unsigned i = 0; i < ncf && first == MAX_CF; i++)
+		if (order[i] < nexec)
+			first = order[i];
+	/* memory order of the clauses: the first EXEC's, then the others shuffled */
+	unsigned mem[MAX_EXEC], k = 0, nslots = 0;
+	mem[k++] = first;
+	for (unsigned e = 0; e < nexec; e++)
+		if (e != first)
+			mem[k++] = e;
+	for (unsigned i = nexec; i > 2; i--) {
+		unsigned j = 1 + rnd_below(&s, i - 1), t = mem[i - 1];
+		mem[i - 1] = mem[j];
+		mem[j] = t;
+	}
+	for (unsigned e = 0; e < nexec; e++) {
+		count[e] = rnd_one_in(&s, 8) ? 0 : 1 + rnd_below(&s, 6);
+		nslots += count[e];
+	}
+	unsigned npairs = (ncf + 1) / 2;
+	size_t n = 3 * ((size_t)npairs + nslots);
+	*ndw = n;
+	if (n > cap)
+		return A2XX_TOO_MANY;
+	memset(dw, 0, n * sizeof *dw);
+	uint32_t address[MAX_EXEC];
+	for (unsigned i = 0, a = npairs; i < nexec; a += count[mem[i]], i++)
+		address[mem[i]] = a;
+	uint64_t cfs[MAX_CF] = {0}; /* a padding NOP is 0 */
+	for (unsigned i = 0; i < ncf; i++)
+		cfs[i] = order[i] < nexec
+			? random_exec_cf(&s, flags, address[order[i]], count[order[i]])
+			: random_other_cf(&s, flags);
+	for (unsigned p = 0; p < npairs; p++)
+		a2xx_cf_pair_pack(cfs[2 * p], cfs[2 * p + 1], dw + 3 * p);
+	for (unsigned i = 0; i < ncf; i++) {
+		if (order[i] >= nexec)
+			continue;
+		a2xx_cf c;
+		a2xx_cf_decode(cfs[i], &c);
+		for (unsigned j = 0; j < c.count; j++) {
+			uint32_t *slot = dw + 3 * ((size_t)c.address + j);
+			if ((c.serialize >> (2 * j)) & 1u)
+				random_fetch(&s, flags, slot);
+			else
+				random_alu(&s, slot);
+		}
+	}
+	return A2XX_OK;
+}

@@ -281,6 +281,32 @@ typedef struct a2xx_slot {
 a2xx_status a2xx_program_walk(const uint32_t *dw, size_t ndw, a2xx_slot *slots, size_t cap,
                               size_t *nslots, size_t *ncf_pairs);
 
+/* ------------------------------------------------------ random programs */
+
+/* Flags of a2xx_program_random. */
+#define A2XX_RANDOM_DONTCARE      (1u << 0) /* set don't-care bits in about a quarter of
+                                               the instructions (a2xx_cf.dontcare, ...) */
+#define A2XX_RANDOM_NAMED_FILTERS (1u << 1) /* texture aniso and arbitrary filters only
+                                               from the named values (never 6) */
+
+/* The most dwords a2xx_program_random writes. */
+#define A2XX_RANDOM_MAX_DWORDS (3u * (6u + 6u * 6u))
+
+/* A valid random program, the same for the same seed and flags: up to 6
+ * EXEC-type CF instructions (any of the eight forms) and up to 5 others,
+ * in random order, padded with a NOP to an even number, then the slots
+ * of the EXEC clauses (0 to 6 each), every slot in exactly one clause;
+ * the first EXEC in CF order addresses the first slot after the CF area,
+ * the others their clauses in random order.  Each instruction is made
+ * by this codec's encoders from field values in their ranges (opcodes
+ * the fact sheet names only), with exports, their destinations 0, 62
+ * and 63, empty write masks and constants above 63 drawn often.
+ * a2xx_program_walk accepts every such program.  Writes *ndw dwords;
+ * A2XX_TOO_MANY when cap is below that (A2XX_RANDOM_MAX_DWORDS always
+ * suffices). */
+a2xx_status a2xx_program_random(uint64_t seed, unsigned flags, uint32_t *dw, size_t cap,
+                                size_t *ndw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,6 +160,7 @@ static const spec_rule rules[] = {
 	{"frame-duplicate", SPEC_ERROR, "two <program>s with one name"},
 	{"frame-depth", SPEC_ERROR, "<group>/<repeat> nested deeper than 16 levels"},
 	{"frame-unexplained", SPEC_ERROR, "a <data unexplained> that gives no reason, or not one line of text"},
+	{"frame-variant", SPEC_ERROR, "a <program extends> naming no earlier program, or holding more than <let>s of its base's variables"},
 	{NULL, 0, NULL},
 };
 

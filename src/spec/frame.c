@@ -198,9 +198,11 @@ const char *spec_frame_ref(const char *open, char *name, size_t cap, const char 
 	return close;
 }
 
-/* Checks {NAME} in a display or text: {_} and variables in scope, with
- * an optional ":hex". */
-static void frame_check_template(frame_loader *F, const char *t, spec_loc loc, bool in_part)
+/* Checks {NAME} in a display, suffix or text: {_} (unless the element
+ * named by no_instr, which has no instruction text) and variables in
+ * scope, with an optional ":hex". */
+static void frame_check_template(frame_loader *F, const char *t, spec_loc loc,
+                                 const char *no_instr)
 {
 	for (const char *p = strchr(t, '{'); p; p = strchr(p + 1, '{')) {
 		char name[128];
@@ -214,9 +216,10 @@ static void frame_check_template(frame_loader *F, const char *t, spec_loc loc, b
 			FDIAG(F, SPEC_ERROR, "display-syntax", loc,
 			      "{%s:%s} in \"%s\": the only format is :hex", name, format, t);
 		if (!strcmp(name, "_")) {
-			if (!in_part)
+			if (no_instr)
 				FDIAG(F, SPEC_ERROR, "frame-ref-unknown", loc,
-				      "{_} (the instruction's text) in a <text>, which has no instruction");
+				      "{_} (the instruction's text) in a <%s>, which has no instruction",
+				      no_instr);
 		} else if (!frame_name_known(F, name)) {
 			FDIAG(F, SPEC_ERROR, "frame-ref-unknown", loc,
 			      "{%s} in \"%s\" names no variable set before it", name, t);
@@ -329,11 +332,35 @@ static void frame_displays(frame_loader *F, spec_step *s, const xml_elem *e)
 		d[k].loc = c->loc;
 		d[k].when = frame_expr(F, c, "when");
 		d[k].text = frame_text(F, c->text);
-		frame_check_template(F, d[k].text, c->loc, true);
+		frame_check_template(F, d[k].text, c->loc, NULL);
 		k++;
 	}
 	s->displays = d;
 	s->ndisplays = k;
+}
+
+/* <suffix line="N" when="EXPR">TEXT</suffix>: TEXT at the end of line N
+ * of the item's printed text.  It is printed after the instruction, so
+ * {_} is not for it (the display already holds the instruction). */
+static void frame_suffixes(frame_loader *F, spec_step *s, const xml_elem *e)
+{
+	spec_frame_suffix *x = frame_alloc_children(F, e, "suffix", sizeof *x);
+	if (!x)
+		return;
+	size_t k = 0;
+	for (const xml_elem *c = e->first; c; c = c->next) {
+		if (strcmp(c->name, "suffix"))
+			continue;
+		x[k].loc = c->loc;
+		if (frame_need(F, c, "line"))
+			frame_uint(F, c, "line", SPEC_MAX_BITS, false, &x[k].line);
+		x[k].when = frame_expr(F, c, "when");
+		x[k].text = frame_text(F, c->text);
+		frame_check_template(F, x[k].text, c->loc, "suffix");
+		k++;
+	}
+	s->suffixes = x;
+	s->nsuffixes = k;
 }
 
 /* unexplained="REASON" on <data>: the bits are not understood, and
@@ -445,6 +472,7 @@ static void frame_step(frame_loader *F, const xml_elem *e, spec_step *s, unsigne
 		for (size_t i = 0; i < s->nexports; i++)
 			frame_push_name(F, s->exports[i].as);
 		frame_displays(F, s, e);
+		frame_suffixes(F, s, e);
 		break;
 	}
 	case SPEC_STEP_DATA:
@@ -452,6 +480,7 @@ static void frame_step(frame_loader *F, const xml_elem *e, spec_step *s, unsigne
 			frame_uint(F, e, "bits", SPEC_MAX_BITS, false, &s->bits);
 		s->at = frame_expr(F, e, "at");
 		frame_displays(F, s, e);
+		frame_suffixes(F, s, e);
 		s->unexplained = frame_unexplained(F, e);
 		break;
 	case SPEC_STEP_READ: {
@@ -505,7 +534,7 @@ static void frame_step(frame_loader *F, const xml_elem *e, spec_step *s, unsigne
 		break;
 	case SPEC_STEP_TEXT:
 		s->text = frame_text(F, e->text);
-		frame_check_template(F, s->text, e->text_loc, false);
+		frame_check_template(F, s->text, e->text_loc, "text");
 		break;
 	case SPEC_STEP_GROUP: {
 		s->expr = frame_expr(F, e, "bits");
@@ -585,6 +614,60 @@ static void frame_steps(frame_loader *F, const xml_elem *parent, const spec_step
 	*nout = k;
 }
 
+/* <program name="V" extends="BASE">: a variant of an earlier program.
+ * Its steps are BASE's, each top-level <let> of BASE whose variable one
+ * of V's <let>s sets again replaced by that <let> (which is checked, as
+ * a first step, against the builtins alone).  A variant holds nothing
+ * else: variants of one program frame the words alike and differ only
+ * in what their variables select (a2xx's stage, for the export
+ * comments).  cover is BASE's unless V gives its own. */
+static void frame_variant(frame_loader *F, spec_program *p, const xml_elem *e)
+{
+	const struct spec_frames *f = F->f;
+	const spec_program *base = NULL;
+	for (size_t j = 0; j < f->nprograms; j++)
+		if (!strcmp(f->programs[j].name, p->extends))
+			base = &f->programs[j];
+	if (!base || base == p) {
+		FDIAG(F, SPEC_ERROR, "frame-variant", frame_attr_loc(e, "extends"),
+		      "program '%s' extends '%s', which no <program> before it is", p->name,
+		      p->extends);
+		return;
+	}
+	p->cover = xml_attr_get(e, "cover") ? frame_bool(F, e, "cover") : base->cover;
+	spec_step *steps = arena_alloc(F->a, (base->nsteps ? base->nsteps : 1) * sizeof *steps);
+	if (!steps)
+		return;
+	if (base->nsteps)
+		memcpy(steps, base->steps, base->nsteps * sizeof *steps);
+	p->steps = steps;
+	p->nsteps = base->nsteps;
+	for (const xml_elem *c = e->first; c; c = c->next) {
+		if (c->kind == EL_DOC)
+			continue;
+		if (strcmp(c->name, "let")) {
+			FDIAG(F, SPEC_ERROR, "frame-variant", c->loc,
+			      "<%s> in program '%s', a variant of '%s': a variant only sets variables "
+			      "of its base again, with <let>", c->name, p->name, base->name);
+			continue;
+		}
+		spec_step v = {0};
+		F->nscope = 0;
+		frame_step(F, c, &v, 1);
+		bool found = false;
+		for (size_t k = 0; k < p->nsteps && v.name; k++)
+			if (steps[k].kind == SPEC_STEP_LET && steps[k].name &&
+			    !strcmp(steps[k].name, v.name)) {
+				steps[k] = v;
+				found = true;
+			}
+		if (!found && v.name)
+			FDIAG(F, SPEC_ERROR, "frame-variant", c->loc,
+			      "<let name=\"%s\"> in program '%s': its base '%s' sets no variable '%s' "
+			      "at its top level", v.name, p->name, base->name, v.name);
+	}
+}
+
 void spec_frame_load(spec_model *m, arena *a, const xml_elem *const *defs, size_t ndefs,
                      spec_diags *diags)
 {
@@ -621,11 +704,16 @@ void spec_frame_load(spec_model *m, arena *a, const xml_elem *const *defs, size_
 				      f->programs[j].loc.file, f->programs[j].loc.line);
 		F.prog = p;
 		F.nscope = 0;
-		p->cover = frame_bool(&F, e, "cover");
 		for (const xml_elem *c = e->first; c && !p->doc; c = c->next)
 			if (c->kind == EL_DOC)
 				p->doc = text_strip(a, c->text);
-		frame_steps(&F, e, &p->steps, &p->nsteps, 1);
+		p->extends = xml_attr_get(e, "extends");
+		if (p->extends) {
+			frame_variant(&F, p, e);
+		} else {
+			p->cover = frame_bool(&F, e, "cover");
+			frame_steps(&F, e, &p->steps, &p->nsteps, 1);
+		}
 		f->nprograms++;
 	}
 	free(F.scope);
@@ -655,8 +743,19 @@ const spec_program *spec_program_at(const spec_model *m, size_t i)
 const spec_program *spec_find_program(const spec_model *m, const char *name)
 {
 	size_t n = spec_program_count(m);
-	if (!name)
-		return n == 1 ? &m->priv->frames->programs[0] : NULL;
+	if (!name) {
+		/* variants are chosen by name: the default is the one base */
+		const spec_program *only = NULL;
+		for (size_t i = 0; i < n; i++) {
+			const spec_program *p = &m->priv->frames->programs[i];
+			if (p->extends)
+				continue;
+			if (only)
+				return NULL;
+			only = p;
+		}
+		return only;
+	}
 	const spec_program *found = NULL;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(m->priv->frames->programs[i].name, name))

@@ -148,7 +148,7 @@ static const elem_rule schema[] = {
 	{"map", "encode", "name force", true},
 	{"decode", "bitset", "", false},
 	/* program framing, our extension (frame.c, docs/framing.md) */
-	{"program", "isa", "name cover", false},
+	{"program", "isa", "name cover extends", false},
 	{"part", "program group repeat", "name root bits at when", false},
 	{"data", "program group repeat", "name bits at when unexplained", false},
 	{"read", "program group repeat", "name pos low high when", false},
@@ -160,6 +160,7 @@ static const elem_rule schema[] = {
 	{"repeat", "program group repeat", "name count count-at to-end when", false},
 	{"export", "part", "field is as", false},
 	{"display", "part data", "when", true},
+	{"suffix", "part data", "line when", true},
 };
 
 static bool word_in(const char *list, const char *word)

@@ -403,6 +403,16 @@ typedef struct spec_frame_display {
 	spec_loc loc;
 } spec_frame_display;
 
+/* <suffix> inside <part>/<data>: text appended to one line of the item's
+ * printed text when `when` holds (a2xx's export comments, which depend
+ * on the shader stage a program variant sets, not on the words). */
+typedef struct spec_frame_suffix {
+	unsigned line;           /* 1: the first line of the item's text */
+	const spec_expr *when;   /* NULL: always; an unset variable: not printed */
+	const char *text;        /* escapes resolved, as a display's; no {_} */
+	spec_loc loc;
+} spec_frame_suffix;
+
 typedef struct spec_step spec_step;
 struct spec_step {
 	spec_step_kind kind;
@@ -425,6 +435,8 @@ struct spec_step {
 	size_t nexports;
 	const spec_frame_display *displays;
 	size_t ndisplays;
+	const spec_frame_suffix *suffixes;
+	size_t nsuffixes;
 	const spec_step *steps;      /* group/repeat body */
 	size_t nsteps;
 	const char *unexplained;     /* data: unexplained="REASON", why its bits are not
@@ -435,6 +447,10 @@ struct spec_step {
 typedef struct spec_program {
 	const char *name;
 	spec_loc loc;
+	/* extends="BASE": a variant of an earlier program, whose steps are
+	 * BASE's with each top-level <let> this program sets again replaced
+	 * (e.g. a2xx's "vs" and "fs": the stage for the export comments) */
+	const char *extends;
 	bool cover;                  /* every input bit must lie in exactly one item */
 	const char *doc;
 	const spec_step *steps;
@@ -444,7 +460,8 @@ typedef struct spec_program {
 /* The <program>s of a model, in document order. */
 size_t spec_program_count(const spec_model *m);
 const spec_program *spec_program_at(const spec_model *m, size_t i);
-/* NULL name: the only program (NULL when there are none or several). */
+/* NULL name: the only program that extends no other (NULL when there
+ * are none or several). */
 const spec_program *spec_find_program(const spec_model *m, const char *name);
 
 /* One {NAME} or {NAME:format} of a <display>, <text> or <reject> text,
