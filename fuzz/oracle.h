@@ -46,6 +46,12 @@ typedef struct oracle_isaspec_result {
 	size_t ourslen, mesalen;
 	int status;
 	bool same;
+	/* the buffer's last instructions left errors pending (a bitset
+	 * conflict, printed on the next line): one more instruction, the
+	 * first leaf that alone matches its own pattern, was printed after
+	 * them on both sides, so that they are printed and compared (and
+	 * Mesa's isa_disasm, which leaks such errors, does not) */
+	bool padded;
 	/* the first line that differs (0-based), and its two texts (views
 	 * into ours and mesa, not NUL-terminated) */
 	size_t line;
@@ -56,8 +62,9 @@ typedef struct oracle_isaspec_result {
 /* ninstr instructions of words (the default root's size each), printed
  * by codec c as one buffer (codec_disasm; one instruction without labels
  * by codec_disasm_one) and by Mesa's decoder of isa in one isa_disasm
- * call with the same options.  False only when memory runs out or a
- * line passes 4 KiB (r says nothing then). */
+ * call with the same options.  False only when memory runs out, a line
+ * passes 4 KiB, or the buffer needs padding (r->padded) and no leaf
+ * alone matches its own pattern at the generation (r says nothing then). */
 bool oracle_isaspec_compare(const codec *c, const char *isa, const uint32_t *words,
                             size_t ninstr, const codec_disasm_options *o,
                             oracle_isaspec_result *r);
