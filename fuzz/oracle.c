@@ -109,31 +109,20 @@ static unsigned oracle_flags(const char *isa, const codec_disasm_options *o)
 	return f;
 }
 
-/* The line of text starting at p (up to its newline or end). */
-static size_t line_len(const char *p, const char *end)
+bool oracle_first_difference(const char *ours, const char *mesa, oracle_line_diff *d)
 {
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-	return (size_t)((nl ? nl : end) - p);
-}
-
-static void first_difference(oracle_isaspec_result *r)
-{
-	const char *a = r->ours, *ae = r->ours + r->ourslen;
-	const char *b = r->mesa, *be = r->mesa + r->mesalen;
+	const char *a = ours, *b = mesa;
 	for (size_t line = 0;; line++) {
-		size_t la = line_len(a, ae), lb = line_len(b, be);
-		if (la != lb || memcmp(a, b, la) || (a + la == ae) != (b + lb == be)) {
-			r->line = line;
-			r->our_line = a;
-			r->our_linelen = la;
-			r->mesa_line = b;
-			r->mesa_linelen = lb;
-			return;
+		const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+		size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
+		if (la != lb || memcmp(a, b, la) || !ea != !eb) {
+			*d = (oracle_line_diff){line, a, b, la, lb};
+			return true;
 		}
-		if (a + la == ae)
-			return;
-		a += la + 1;
-		b += lb + 1;
+		if (!ea)
+			return false;
+		a = ea + 1;
+		b = eb + 1;
 	}
 }
 
@@ -176,8 +165,8 @@ static bool compare_texts(const codec *c, const char *isa, const uint32_t *words
 		return true;
 	r->mesalen = (size_t)r->status;
 	r->same = r->ourslen == r->mesalen && !memcmp(r->ours, r->mesa, r->mesalen);
-	if (!r->same)
-		first_difference(r);
+	if (!r->same && !oracle_first_difference(r->ours, r->mesa, &r->diff))
+		r->diff = (oracle_line_diff){0, "", "", 0, 0}; /* a NUL inside: same lines */
 	return true;
 }
 

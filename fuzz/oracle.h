@@ -2,7 +2,8 @@
  * oracle.h - isacheck held to Mesa's own disassemblers (the mesa_oracle
  * library built from ../shared/oracles/mesa, glue/mesa_oracle.h): the
  * one comparison that the fuzz targets oracle_mesa_<isa> and the ctest
- * conformance test tests/test_oracle_isaspec.c both run.
+ * conformance test tests/test_oracle_isaspec.c both run, and the line
+ * difference every oracle comparison reports.
  *
  * For ir3, etnaviv and afuc the question is exact: the same words, read
  * by isacheck from Mesa's XML and by Mesa's decoder generated from that
@@ -28,6 +29,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where two texts part: the first line (0-based) that differs, and the
+ * two lines (views into the texts, not NUL-terminated; a line past a
+ * text's end is empty).  Every oracle comparison reports it. */
+typedef struct oracle_line_diff {
+	size_t line;
+	const char *ours, *mesa;
+	size_t ourslen, mesalen;
+} oracle_line_diff;
+
+/* Fills d for two NUL-terminated texts; false when they are the same. */
+bool oracle_first_difference(const char *ours, const char *mesa, oracle_line_diff *d);
+
 /* The no-match styles of isa ("ir3", "etnaviv", "afuc") that some Mesa
  * tool prints, the tool's default first; how many (0: not an isaspec
  * ISA of the oracle). */
@@ -52,11 +65,7 @@ typedef struct oracle_isaspec_result {
 	 * them on both sides, so that they are printed and compared (and
 	 * Mesa's isa_disasm, which leaks such errors, does not) */
 	bool padded;
-	/* the first line that differs (0-based), and its two texts (views
-	 * into ours and mesa, not NUL-terminated) */
-	size_t line;
-	const char *our_line, *mesa_line;
-	size_t our_linelen, mesa_linelen;
+	oracle_line_diff diff;     /* where they part, when not the same */
 } oracle_isaspec_result;
 
 /* ninstr instructions of words (the default root's size each), printed

@@ -108,7 +108,7 @@ static void report(const uint8_t *data, size_t size, const uint32_t *w, size_t n
 	         p->name, type == MESA_ORACLE_A2XX_VS ? "vertex" : "fragment",
 	         p == programs.none ? ", comments cut" : "", r->why, r->status,
 	         mesa_oracle_strerror(r->status), *detail ? ": " : "", detail,
-	         r->stopped ? "; our walk stopped: " : "", r->stopped ? r->stop : "", r->line + 1);
+	         r->stopped ? "; our walk stopped: " : "", r->stopped ? r->stop : "", r->diff.line + 1);
 	const char *keep = getenv("FUZZ_KEEP_GOING");
 	if (!keep || !*keep || *keep == '0') {
 		fprintf(stderr, "inspect:   %s disasm %s --program=%s --hex", ISACHECK_BINARY,
@@ -118,8 +118,8 @@ static void report(const uint8_t *data, size_t size, const uint32_t *w, size_t n
 		fprintf(stderr, "\n");
 	}
 	char a[512], b[512];
-	snprintf(a, sizeof a, "%.*s", (int)r->our_linelen, r->our_line);
-	snprintf(b, sizeof b, "%.*s", (int)r->mesa_linelen, r->mesa_line);
+	snprintf(a, sizeof a, "%.*s", (int)r->diff.ourslen, r->diff.ours);
+	snprintf(b, sizeof b, "%.*s", (int)r->diff.mesalen, r->diff.mesa);
 	fuzz_side fa = {"isacheck", NULL, NULL, a}, fb = {"Mesa", NULL, NULL, b};
 	fuzz_finding_lines(FUZZ_TARGET, NULL, data, size, 0, what, &fa, &fb, r->ours, r->mesa);
 }

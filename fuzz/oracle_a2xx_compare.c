@@ -76,36 +76,13 @@ static void cut_comments(char *s)
 	*o = 0;
 }
 
-/* The first line where a and b differ (a line past a text's end counts
- * as empty); false when they are the same text. */
-static bool first_difference(oracle_a2xx_result *r)
-{
-	const char *a = r->ours, *b = r->mesa;
-	for (size_t line = 0;; line++) {
-		const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
-		size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
-		if (la != lb || memcmp(a, b, la) || !ea != !eb) {
-			r->line = line;
-			r->our_line = a;
-			r->our_linelen = la;
-			r->mesa_line = b;
-			r->mesa_linelen = lb;
-			return true;
-		}
-		if (!ea)
-			return false;
-		a = ea + 1;
-		b = eb + 1;
-	}
-}
-
 /* Whether the first difference is a part we print as "no match: " where
  * Mesa prints a missing name, "(null)". */
 static bool undecodable_at_difference(const oracle_a2xx_result *r)
 {
 	char ours[512], mesa[512];
-	snprintf(ours, sizeof ours, "%.*s", (int)r->our_linelen, r->our_line);
-	snprintf(mesa, sizeof mesa, "%.*s", (int)r->mesa_linelen, r->mesa_line);
+	snprintf(ours, sizeof ours, "%.*s", (int)r->diff.ourslen, r->diff.ours);
+	snprintf(mesa, sizeof mesa, "%.*s", (int)r->diff.mesalen, r->diff.mesa);
 	return strstr(ours, "no match: ") && strstr(mesa, "(null)");
 }
 
@@ -145,7 +122,7 @@ bool oracle_a2xx_check(const codec *c, const spec_program *p, bool comments,
 	memset(r, 0, sizeof *r);
 	r->status = status;
 	r->verdict = ORACLE_A2XX_NO_MEMORY;
-	r->our_line = r->mesa_line = "";
+	r->diff = (oracle_line_diff){0, "", "", 0, 0};
 	codec_disasm_options o = {.show_errors = false};
 	codec_program *pr = codec_program_walk(c, p, w, n, &o);
 	if (!pr)
@@ -163,7 +140,7 @@ bool oracle_a2xx_check(const codec *c, const spec_program *p, bool comments,
 	}
 	if (!comments)
 		cut_comments(r->mesa);
-	bool differ = first_difference(r);
+	bool differ = oracle_first_difference(r->ours, r->mesa, &r->diff);
 	bool undecodable = differ && any_undecodable(pr) && undecodable_at_difference(r);
 	size_t lo = strlen(r->ours), lm = strlen(r->mesa);
 	if (status >= 0) {

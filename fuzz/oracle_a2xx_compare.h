@@ -45,6 +45,7 @@
 #define ISACHECK_FUZZ_ORACLE_A2XX_COMPARE_H
 
 #include "codec.h"
+#include "oracle.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,11 +88,7 @@ typedef struct oracle_a2xx_result {
 	char *mesa;               /* Mesa's, comments cut out for the default program */
 	bool stopped;             /* our walk stopped on a fatal framing error */
 	char stop[300];           /* its first fatal error, "kind: text" */
-	/* the first line that differs (0-based) and its two texts (views into
-	 * ours and mesa, not NUL-terminated; length 0 past a text's end) */
-	size_t line;
-	const char *our_line, *mesa_line;
-	size_t our_linelen, mesa_linelen;
+	oracle_line_diff diff;    /* where they part, when they do */
 } oracle_a2xx_result;
 
 /* Walks n words with program p and holds the text to mesa (Mesa's text

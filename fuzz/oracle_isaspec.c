@@ -58,9 +58,9 @@ static void report(const uint8_t *data, size_t size, const uint64_t *w,
 	         "isacheck and Mesa's %s decoder print differently (%s; errors %s, labels %s, "
 	         "no-match style %d), line %zu", FUZZ_ORACLE_ISA, how,
 	         o->show_errors ? "shown" : "hidden", o->branch_labels ? "on" : "off",
-	         (int)o->no_match, r->line + 1);
-	snprintf(a, sizeof a, "%.*s", (int)r->our_linelen, r->our_line);
-	snprintf(b, sizeof b, "%.*s", (int)r->mesa_linelen, r->mesa_line);
+	         (int)o->no_match, r->diff.line + 1);
+	snprintf(a, sizeof a, "%.*s", (int)r->diff.ourslen, r->diff.ours);
+	snprintf(b, sizeof b, "%.*s", (int)r->diff.mesalen, r->diff.mesa);
 	fuzz_side fa = {"isacheck", w, NULL, a}, fb = {"Mesa", NULL, NULL, b};
 	fuzz_finding_lines(FUZZ_TARGET, &spec, data, size, o->gen, what, &fa, &fb, r->ours,
 	                   r->mesa);

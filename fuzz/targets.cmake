@@ -208,7 +208,7 @@ isacheck_fuzz_target(oracle_mesa_afuc SOURCE oracle_isaspec.c SOURCES oracle.c O
 # Whole a2xx programs (isa/a2xx.xml's <program>s, stages "vs" and "fs")
 # against Mesa's disasm_a2xx(): fuzz/oracle_a2xx_compare.h says what must
 # hold when either side refuses.
-isacheck_fuzz_target(oracle_a2xx SOURCE oracle_a2xx.c SOURCES oracle_a2xx_compare.c ORACLE a2xx
+isacheck_fuzz_target(oracle_a2xx SOURCE oracle_a2xx.c SOURCES oracle_a2xx_compare.c oracle.c ORACLE a2xx
                      SPEC repo:isa/a2xx.xml LIBS isacheck_ref
                      REQUIRES isa/a2xx.xml src/ref/a2xx.h)
 

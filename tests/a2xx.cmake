@@ -12,7 +12,8 @@ set_tests_properties(test_isa_a2xx PROPERTIES TIMEOUT 900)
 # Whole programs against Mesa's own disasm_a2xx() (../shared/oracles/mesa):
 # 100,000 random programs of the reference generator, both stages, and the
 # blob's; the comparison is the fuzz target oracle_a2xx's.
-isacheck_oracle_test(test_oracle_a2xx ${PROJECT_SOURCE_DIR}/fuzz/oracle_a2xx_compare.c)
+isacheck_oracle_test(test_oracle_a2xx ${PROJECT_SOURCE_DIR}/fuzz/oracle_a2xx_compare.c
+                     ${PROJECT_SOURCE_DIR}/fuzz/oracle.c)
 target_link_libraries(test_oracle_a2xx PRIVATE isacheck_ref)
 # About 15 s of CPU plain; some 2.5 minutes under ASan+UBSan (7 beside a
 # fuzzer on two cores).

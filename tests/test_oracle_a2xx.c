@@ -167,11 +167,11 @@ static const spec_program *variant(const loaded *x, int type)
 static void show(const char *what, const uint32_t *w, size_t n, const oracle_a2xx_result *r)
 {
 	fprintf(stderr, "%s: %s (%s), line %zu\n  words:", what,
-	        oracle_a2xx_verdict_name(r->verdict), r->why ? r->why : "", r->line + 1);
+	        oracle_a2xx_verdict_name(r->verdict), r->why ? r->why : "", r->diff.line + 1);
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, " %08x", w[i]);
-	fprintf(stderr, "\n  isacheck: %.*s\n  Mesa:     %.*s\n", (int)r->our_linelen, r->our_line,
-	        (int)r->mesa_linelen, r->mesa_line);
+	fprintf(stderr, "\n  isacheck: %.*s\n  Mesa:     %.*s\n", (int)r->diff.ourslen, r->diff.ours,
+	        (int)r->diff.mesalen, r->diff.mesa);
 }
 
 /* Mesa's text of w for a stage, then the variant's and (when also_default)
@@ -426,7 +426,7 @@ TEST(contract_cases)
 		mesa[st - 2] ^= 1;
 		CHECK(oracle_a2xx_check(x.l.c, x.p.fs, true, mul, 6, mesa, st, detail, &r));
 		CHECK_INT(r.verdict, ORACLE_A2XX_DIFFER);
-		CHECK_INT(r.line, 2);
+		CHECK_INT(r.diff.line, 2);
 		oracle_a2xx_result_free(&r);
 		CHECK(oracle_a2xx_check(x.l.c, x.p.fs, true, addr0, 3, mesa, 0, "", &r));
 		CHECK_INT(r.verdict, ORACLE_A2XX_DIFFER);

@@ -90,15 +90,15 @@ static void show(const char *isa, uint32_t gen, const uint32_t *u, unsigned per,
 	/* without labels line i is instruction i: its words; with them, the
 	 * buffer's first (the repro_ command of oracle_mesa_<isa> shows the
 	 * whole buffer's text, given its words) */
-	size_t at = o->branch_labels ? 0 : r->line;
+	size_t at = o->branch_labels ? 0 : r->diff.line;
 	fprintf(stderr, "%s gen %u (errors %s, labels %s, no-match style %d), line %zu, %s",
 	        isa, gen, o->show_errors ? "shown" : "hidden", o->branch_labels ? "on" : "off",
-	        (int)o->no_match, r->line + 1,
+	        (int)o->no_match, r->diff.line + 1,
 	        o->branch_labels ? "in the buffer starting" : "instruction");
 	for (unsigned k = 0; k < per; k++)
 		fprintf(stderr, " %08x", u[at * per + k]);
-	fprintf(stderr, "\n  isacheck: %.*s\n  Mesa:     %.*s\n", (int)r->our_linelen, r->our_line,
-	        (int)r->mesa_linelen, r->mesa_line);
+	fprintf(stderr, "\n  isacheck: %.*s\n  Mesa:     %.*s\n", (int)r->diff.ourslen, r->diff.ours,
+	        (int)r->diff.mesalen, r->diff.mesa);
 }
 
 /* One comparison, counted. */
