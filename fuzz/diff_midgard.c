@@ -354,14 +354,6 @@ static size_t diff_bundle(const input *in, const uint32_t *words, size_t avail)
 	return b.nwords;
 }
 
-static uint64_t read_u64(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < n && i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -372,7 +364,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned mode = data[0] & 3;
 	if (mode == 0 || mode == 2) {
 		midgard_rng rng;
-		midgard_rng_seed(&rng, read_u64(data + 1, size - 1));
+		midgard_rng_seed(&rng, fuzz_read_le(data + 1, size - 1));
 		unsigned count = mode == 2 ? 1 : 1 + (data[0] >> 2) % 4;
 		for (unsigned i = 0; i < count; i++) {
 			midgard_bundle b;
@@ -392,7 +384,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			words[(i - 9) / 4] ^= (uint32_t)data[i] << (8 * ((i - 9) % 4));
 	} else {
 		for (size_t i = 1; i + 4 <= size && nwords < N(words); i += 4)
-			words[nwords++] = (uint32_t)read_u64(data + i, 4);
+			words[nwords++] = (uint32_t)fuzz_read_le(data + i, 4);
 	}
 	for (size_t at = 0; at < nwords;) {
 		size_t took = diff_bundle(&in, words + at, nwords - at);

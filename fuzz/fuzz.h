@@ -162,6 +162,10 @@ void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *d
 void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The first n bytes of p (at most 8) as a little-endian number: a seed
+ * or a word from an input that may end early. */
+uint64_t fuzz_read_le(const uint8_t *p, size_t n);
+
 /* Prints data as hex bytes, 16 a line, each line indented. */
 void fuzz_print_hex(FILE *f, const uint8_t *data, size_t size);
 /* Prints "printf '\x..' | REPRO" for data: the one command that runs

@@ -48,14 +48,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static uint64_t read_u64(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < n && i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint32_t words[OM_MAX_BUNDLES * 16];
@@ -65,10 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned mode = data[0] & 3;
 	if (mode == 1) {
 		for (size_t i = 1; i + 4 <= size && nwords < N(words); i += 4)
-			words[nwords++] = (uint32_t)read_u64(data + i, 4);
+			words[nwords++] = (uint32_t)fuzz_read_le(data + i, 4);
 	} else {
 		midgard_rng rng;
-		midgard_rng_seed(&rng, read_u64(data + 1, size - 1));
+		midgard_rng_seed(&rng, fuzz_read_le(data + 1, size - 1));
 		unsigned n = 1 + (data[0] >> 2) % 8, flags = OM_GEN_ALL;
 		if (mode == 3) {
 			flags = (data[0] >> 2) & OM_GEN_ALL;

@@ -169,6 +169,14 @@ uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw)
 	return s->gens[raw % s->ngens];
 }
 
+uint64_t fuzz_read_le(const uint8_t *p, size_t n)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n && i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
 bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size_t i,
                       uint64_t *w, uint32_t *u)
 {
