@@ -1516,6 +1516,14 @@ static void straight_through_nested_overrides(void)
 	CHECK_STR(fast, "cov.u32f32 r0.x, 0x10000000");
 	codec_disasm_one(l.c, hex, &o, fast, sizeof fast);
 	CHECK_STR(fast, "cov.u32f32 r0.x, 0x12000");
+	/* the random word the comparison with Mesa's own decoder found
+	 * (issue 22), printed as Mesa's generated decoder prints it, both
+	 * ways */
+	uint32_t found[2] = {0x9ed900b9, 0x314d1878};
+	codec_disasm_one(l.c, found, &o, fast, sizeof fast);
+	CHECK_STR(fast, "(sy)(ss)cov.u32s16 (pos_infinity)hr30.x, 0x9ed900b9");
+	codec_disasm_one(slow, found, &o, plain, sizeof plain);
+	CHECK_STR(plain, "(sy)(ss)cov.u32s16 (pos_infinity)hr30.x, 0x9ed900b9");
 	/* A name no case defines and no param passes in: Mesa's "no field"
 	 * issue, in its place among the others (dp2acc's {NOP} in a display
 	 * of #instruction-cat3-dp, wmm's sources whose override reads the
