@@ -333,12 +333,53 @@ TEST(hostile_sizes)
 	spec_diags_free(&d);
 }
 
+/* Three same-named variants, the third without <gen> (so every
+ * generation): it overlaps both others, and each pair is reported, not
+ * only the nearest. */
+TEST(three_variants_every_pair)
+{
+	static const char xml[] =
+		"<isa>\n"                                                   /* 1 */
+		"<bitset name=\"#i\" size=\"8\">\n"                         /* 2 */
+		"  <display>{NAME}</display>\n"                              /* 3 */
+		"</bitset>\n"                                               /* 4 */
+		"<bitset name=\"v\" extends=\"#i\">\n"                      /* 5 */
+		"  <gen max=\"99\"/>\n"                                     /* 6 */
+		"  <pattern low=\"0\" high=\"7\">00000001</pattern>\n"       /* 7 */
+		"</bitset>\n"                                               /* 8 */
+		"<bitset name=\"v\" extends=\"#i\">\n"                      /* 9 */
+		"  <gen min=\"100\"/>\n"                                    /* 10 */
+		"  <pattern low=\"0\" high=\"7\">00000010</pattern>\n"       /* 11 */
+		"</bitset>\n"                                               /* 12 */
+		"<bitset name=\"v\" extends=\"#i\">\n"                      /* 13 */
+		"  <pattern low=\"0\" high=\"7\">00000100</pattern>\n"       /* 14 */
+		"</bitset>\n"                                               /* 15 */
+		"</isa>\n";
+	spec_diags d = {0};
+	spec_model *m = load_str(xml, &d);
+	CHECK(m != NULL);
+	/* 13 against 9 and against 5; 9 and 5 are disjoint */
+	CHECK_INT(count_rule(&d, "variant-gen-overlap", 13), 2);
+	CHECK_INT(count_rule(&d, "variant-gen-overlap", 0), 2);
+	bool saw5 = false, saw9 = false;
+	for (size_t i = 0; i < d.count; i++) {
+		saw5 |= strstr(d.items[i].message, "t.xml:5 ") != NULL;
+		saw9 |= strstr(d.items[i].message, "t.xml:9 ") != NULL;
+	}
+	CHECK(saw5 && saw9);
+	if (!saw5 || !saw9)
+		dump(&d);
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
 int main(void)
 {
 	RUN(basic_model);
 	RUN(wide_roots_and_columns);
 	RUN(attribute_columns_and_suggestions);
 	RUN(variants_and_scope);
+	RUN(three_variants_every_pair);
 	RUN(imports_relative_to_top_file);
 	RUN(hostile_sizes);
 	return testlib_finish();

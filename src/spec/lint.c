@@ -350,7 +350,10 @@ static int by_name_then_index(const void *pa, const void *pb)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* Same-named bitsets: sorted by name, each later one against the earlier. */
+/* Same-named bitsets: sorted by name, each later one against the earlier.
+ * Per-generation variants are reported pairwise, every overlapping pair
+ * (three variants can overlap twice); any other redefinition once, at its
+ * first definition. */
 static void check_duplicate_bitsets(lint *l)
 {
 	const spec_model *m = l->m;
@@ -376,7 +379,8 @@ static void check_duplicate_bitsets(lint *l)
 				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", b->loc,
 				              "bitset '%s' is defined again (first at %s:%u)", b->name,
 				              a->loc.file, a->loc.line);
-			break;
+			if (!variants)
+				break;
 		}
 	}
 	free(v);
