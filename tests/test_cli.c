@@ -196,6 +196,67 @@ TEST(disasm_other_root)
 	unlink(spec);
 }
 
+/* prove says what its proofs are of: a loader error that changed the
+ * model (an invalid <gen> is dropped) and its own limits are printed, an
+ * interval it could not count says why, and the holes listed are the
+ * largest maximal ones (leaves 10xx and x1x0 leave 00xx, x1x1 and 0xx1,
+ * all three of 2^2 words). */
+TEST(prove_says_what_it_proved)
+{
+	char out[16384], cmd[900], spec[300];
+	snprintf(spec, sizeof spec, "%s/badgen.xml", dir);
+	testlib_write_file(spec, "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
+	                   "  <display>{NAME}</display>\n"
+	                   "  <field name=\"A\" low=\"0\" high=\"27\" type=\"uint\"/>\n"
+	                   "</bitset>\n<bitset name=\"a\" extends=\"#instruction\">\n"
+	                   "  <gen min=\"0x10\"/>\n"
+	                   "  <pattern low=\"28\" high=\"31\">0001</pattern>\n</bitset>\n</isa>\n");
+	snprintf(cmd, sizeof cmd, "%s prove %s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "badgen.xml:7:8: error: min=\"0x10\"") != NULL);
+	CHECK(strstr(out, "[bad-number]") != NULL);
+
+	/* 21 leaves pinning disjoint bit pairs to 11: the undecoded words need
+	 * 2^21 disjoint cubes, past the cube engine's limit */
+	snprintf(spec, sizeof spec, "%s/limit.xml", dir);
+	char xml[4096];
+	int n = snprintf(xml, sizeof xml, "<isa>\n<bitset name=\"#instruction\" size=\"64\">\n"
+	                 "  <display>{NAME}</display>\n</bitset>\n");
+	for (int i = 0; i < 21; i++)
+		n += snprintf(xml + n, sizeof xml - (size_t)n,
+		              "<bitset name=\"l%d\" extends=\"#instruction\">\n"
+		              "  <pattern low=\"%d\" high=\"%d\">11</pattern>\n</bitset>\n", i, 2 * i,
+		              2 * i + 1);
+	snprintf(xml + n, sizeof xml - (size_t)n, "</isa>\n");
+	testlib_write_file(spec, xml);
+	snprintf(cmd, sizeof cmd, "%s prove %s 2>&1 | grep -E 'coverage-limit|live leaves|prove:'",
+	         ISACHECK_BINARY, spec);
+	testlib_run(cmd, out, sizeof out);
+	CHECK(strstr(out, "warning: the undecoded words of '#instruction' at gen 0..4294967295 "
+	                  "need more than 1048576 cubes: not counted [coverage-limit]") != NULL);
+	CHECK(strstr(out, "21 live leaves; undecoded words not counted") != NULL);
+	CHECK(strstr(out, "did not confirm") == NULL);
+	CHECK(strstr(out, ", 1 unknown,") != NULL);
+	snprintf(cmd, sizeof cmd, "%s prove --format=json %s 2>/dev/null | grep -o '\"unknown\":true,"
+	         "\"limit\":true'", ISACHECK_BINARY, spec);
+	testlib_run(cmd, out, sizeof out);
+	CHECK_STR(out, "\"unknown\":true,\"limit\":true\n");
+
+	snprintf(spec, sizeof spec, "%s/holes.xml", dir);
+	testlib_write_file(spec, "<isa>\n<bitset name=\"#i\" size=\"4\">\n"
+	                   "  <display>{NAME}</display>\n</bitset>\n"
+	                   "<bitset name=\"a\" extends=\"#i\">\n"
+	                   "  <pattern low=\"0\" high=\"3\">10xx</pattern>\n</bitset>\n"
+	                   "<bitset name=\"b\" extends=\"#i\">\n"
+	                   "  <pattern low=\"0\" high=\"3\">x1x0</pattern>\n</bitset>\n</isa>\n");
+	snprintf(cmd, sizeof cmd, "%s prove --holes=5 %s 2>&1 | grep hole", ISACHECK_BINARY, spec);
+	testlib_run(cmd, out, sizeof out);
+	CHECK_STR(out, "    hole 00xx  (2^2 words)\n    hole x1x1  (2^2 words)\n"
+	               "    hole 0xx1  (2^2 words)\n");
+	snprintf(cmd, sizeof cmd, "rm -f %s/badgen.xml %s/limit.xml %s/holes.xml", dir, dir, dir);
+	testlib_run(cmd, out, sizeof out);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -222,6 +283,7 @@ int main(void)
 	RUN(prove_and_check);
 	RUN(codec_commands);
 	RUN(disasm_other_root);
+	RUN(prove_says_what_it_proved);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

@@ -734,6 +734,7 @@ static void format_expected_cube(uint64_t fixed, uint64_t value, unsigned size, 
 
 typedef struct totals {
 	size_t specs, z3_specs, z3_queries, leaves, overlaps, holes, accounting, intervals;
+	size_t holes_checked_maximal; /* intervals whose holes brute force held to maximality */
 } totals;
 
 static void check_overlaps(const gspec *g, const prove_result *res, totals *t)
@@ -834,6 +835,90 @@ static void check_accounting(const gspec *g, const prove_result *res, totals *t)
 }
 
 /* One reported interval against enumeration at its first generation. */
+/* The holes are the largest maximal free cubes, by brute force over
+ * every cube of a root of up to MAX_EXACT_HOLE_BITS bits: free[c] for
+ * cube c in base 3 (digit 0 or 1 a fixed bit, 2 a free one), from its
+ * two halves; maximal when no fixed bit can be freed.  Every hole listed
+ * is maximal; when the prover says the list is exact, no unlisted
+ * maximal cube is larger than the smallest listed, and all are listed
+ * when fewer than asked for are. */
+#define MAX_EXACT_HOLE_BITS 11
+
+static void check_holes_maximal(const gspec *g, int ri, const prove_interval *iv,
+                                const uint64_t *covered, const prove_options *opt, totals *t)
+{
+	const groot *r = &g->roots[ri];
+	unsigned size = r->size;
+	if (size > MAX_EXACT_HOLE_BITS)
+		return;
+	uint32_t ncubes = 1;
+	for (unsigned b = 0; b < size; b++)
+		ncubes *= 3;
+	static uint8_t freec[177147], maximal[177147];
+	uint32_t pow3[MAX_EXACT_HOLE_BITS + 1];
+	pow3[0] = 1;
+	for (unsigned b = 1; b <= size; b++)
+		pow3[b] = pow3[b - 1] * 3;
+	for (uint32_t c = 0; c < ncubes; c++) {
+		uint32_t word = 0;
+		int freebit = -1;
+		for (unsigned b = 0; b < size; b++) {
+			unsigned d = c / pow3[b] % 3;
+			if (d == 2 && freebit < 0)
+				freebit = (int)b;
+			word |= (uint32_t)(d == 1) << b;
+		}
+		if (freebit < 0)
+			freec[c] = !((covered[word / 64] >> (word % 64)) & 1u);
+		else
+			freec[c] = freec[c - 2 * pow3[freebit]] && freec[c - pow3[freebit]];
+	}
+	size_t nmax = 0;
+	for (uint32_t c = 0; c < ncubes; c++) {
+		maximal[c] = freec[c];
+		for (unsigned b = 0; b < size && maximal[c]; b++) {
+			unsigned d = c / pow3[b] % 3;
+			if (d != 2 && freec[c + (2 - d) * pow3[b]])
+				maximal[c] = 0;
+		}
+		nmax += maximal[c];
+	}
+	unsigned bar = size + 1;
+	for (size_t h = 0; h < iv->nholes; h++) {
+		const prove_cube *hc = &iv->holes[h];
+		uint32_t c = 0;
+		for (unsigned b = 0; b < size; b++) {
+			bool fx = (hc->fixed[0] >> b) & 1u, one = (hc->value[0] >> b) & 1u;
+			c += (fx ? (one ? 1u : 0u) : 2u) * pow3[b];
+		}
+		char cube[MAX_BITS + 64];
+		prove_format_cube(hc, size, cube, sizeof cube);
+		EXPECT(maximal[c], "interval %u..%u of %s: hole %s is not maximal", iv->gen.min,
+		       iv->gen.max, r->name, cube);
+		maximal[c] = 2; /* listed */
+		if (hc->free_bits < bar)
+			bar = hc->free_bits;
+	}
+	EXPECT(iv->holes_exact, "interval %u..%u of %s: the hole search ran out of steps",
+	       iv->gen.min, iv->gen.max, r->name);
+	size_t larger = 0;
+	for (uint32_t c = 0; c < ncubes && iv->holes_exact; c++) {
+		if (maximal[c] != 1)
+			continue;
+		unsigned fb = 0;
+		for (unsigned b = 0; b < size; b++)
+			fb += c / pow3[b] % 3 == 2;
+		if (fb > bar || iv->nholes < opt->max_holes) {
+			if (!larger++)
+				fail("interval %u..%u of %s: an unlisted maximal hole of 2^%u words (the "
+				     "smallest listed: 2^%u; %zu listed of %u asked, %zu maximal in all)",
+				     iv->gen.min, iv->gen.max, r->name, fb, bar, iv->nholes,
+				     opt->max_holes, nmax);
+		}
+	}
+	t->holes_checked_maximal++;
+}
+
 static void check_interval(const gspec *g, int ri, const prove_interval *iv,
                            const prove_options *opt, totals *t)
 {
@@ -916,6 +1001,7 @@ static void check_interval(const gspec *g, int ri, const prove_interval *iv,
 		EXPECT(!strcmp(got, cube), "prove_format_cube gives \"%s\", expected \"%s\"", got,
 		       cube);
 	}
+	check_holes_maximal(g, ri, iv, covered, opt, t);
 }
 
 static void check_intervals(const gspec *g, const prove_result *res,
@@ -1099,7 +1185,11 @@ int main(int argc, char **argv)
 	EXPECT(!t.z3_specs || t.z3_queries > 0, "the Z3 engine made no solver queries");
 	printf("prove_random: seed %" PRIu64 ", %zu specs (%zu also with z3, %zu queries), "
 	       "%zu leaves, %zu overlaps, %zu leaves with accounting findings, %zu intervals, "
-	       "%zu holes\n", seed, t.specs, t.z3_specs, t.z3_queries, t.leaves, t.overlaps,
-	       t.accounting, t.intervals, t.holes);
+	       "%zu holes (%zu intervals' held to every maximal cube)\n", seed, t.specs,
+	       t.z3_specs, t.z3_queries, t.leaves, t.overlaps, t.accounting, t.intervals,
+	       t.holes, t.holes_checked_maximal);
+	/* roots of 4 to 16 bits: many are small enough for the brute force */
+	EXPECT(t.holes_checked_maximal * 4 >= t.intervals, "only %zu of %zu intervals' holes held "
+	       "to every maximal cube", t.holes_checked_maximal, t.intervals);
 	return testlib_finish();
 }

@@ -123,7 +123,8 @@ static bool fixture_init(fixture *fx, int prefix_lines)
 	fx->value[0] = 0x1234000000000000u;
 	fx->hole = (prove_cube){fx->fixed, fx->value, 48};
 	fx->iv[0] = (prove_interval){.root = root, .gen = {701, UINT32_MAX}, .live_leaves = 2,
-	                             .fraction = 0.5, .holes = &fx->hole, .nholes = 1};
+	                             .fraction = 0.5, .holes = &fx->hole, .nholes = 1,
+	                             .holes_exact = true};
 	fx->iv[0].undecoded.w[0] = (1ull << 63) + 5;
 	fx->iv[1] = (prove_interval){.root = root, .gen = {0, 499}, .live_leaves = 1,
 	                             .unknown = true};
@@ -273,7 +274,8 @@ TEST(json_content)
 	/* Coverage: the count as a decimal string, holes as patterns. */
 	CHECK(strstr(out, "{\"root\":\"#instruction\",\"size\":64,\"gen\":{\"min\":701,"
 	                  "\"max\":4294967295},\"live_leaves\":2,\"undecoded\":\"9223372036854775813\","
-	                  "\"fraction\":0.5,\"unknown\":false,\"holes\":[{\"pattern\":"
+	                  "\"fraction\":0.5,\"unknown\":false,\"limit\":false,"
+	                  "\"holes_exact\":true,\"holes\":[{\"pattern\":"
 	                  "\"0001001000110100xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
 	                  "\"free_bits\":48}]}") != NULL);
 	CHECK(strstr(out, "\"kind\":\"coverage\",\"rule\":\"unknown\"") != NULL);

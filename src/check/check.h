@@ -106,9 +106,15 @@ typedef struct prove_interval {
 	size_t live_leaves;
 	prove_count undecoded;    /* words that decode to nothing here */
 	double fraction;          /* undecoded / 2^size */
-	prove_cube *holes;        /* largest unallocated cubes, largest first */
+	prove_cube *holes;        /* largest unallocated cubes (maximal: no bit more can
+	                             be freed), largest first */
 	size_t nholes;
-	bool unknown;
+	bool holes_exact;         /* no maximal free cube is larger than the smallest
+	                             listed, nor unlisted while fewer than asked for are
+	                             listed (false: the search ran out of steps) */
+	bool unknown;             /* the figures mean nothing: */
+	bool limit;               /* ... the cube engine's piece limit was reached
+	                             (rule coverage-limit), not the solver's */
 } prove_interval;
 
 typedef struct prove_result {

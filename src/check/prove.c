@@ -445,6 +445,161 @@ static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits
 	return free_bits;
 }
 
+/* The largest free cubes, exactly.  A cube is free when, for every live
+ * leaf, it fixes some bit the leaf fixes to the other value (it "hits"
+ * the leaf); it is maximal when each of its fixed bits is the only one
+ * hitting some leaf.  Growing pieces of the decomposition finds maximal
+ * cubes but not always the largest (leaves 10xx and x1x0 leave 00xx,
+ * x1x1 and 0xx1; growing finds the first two).  So the holes are then
+ * searched for, as minimal hitting sets: from the empty cube, pick the
+ * unhit leaf with the fewest bits left to hit it with, and try each
+ * (a literal once tried is banned in its later siblings' subtrees, so
+ * each set is built once: Murakami and Uno's MMCS order).  Every maximal
+ * cube with k fixed bits is reached along a path of k literals, so a
+ * branch is cut as soon as it cannot end below the smallest of the want
+ * largest kept: those are then the want largest there are.  The search
+ * has a budget of steps; past it, what was found is kept and marked not
+ * proved (holes_exact). */
+#define HOLE_SEARCH_STEPS 200000u
+
+typedef struct hole_search {
+	const leaf_cube *const *live;
+	size_t nlive;
+	unsigned size, nw;
+	uint64_t *fixed, *value;   /* the cube being built */
+	uint64_t *ban0, *ban1;     /* literals banned here: bit fixed to 0, to 1 */
+	unsigned nfixed;
+	prove_cube *keep;          /* the largest found, at most want */
+	size_t nkeep, want;
+	prove_result *r;           /* owns the kept cubes' bits */
+	size_t steps;
+	bool cut, oom;
+} hole_search;
+
+/* Fixed bits of the smallest kept cube; a new one must fix fewer. */
+static unsigned hole_bar(const hole_search *h)
+{
+	if (h->nkeep < h->want)
+		return h->size + 1;
+	unsigned worst = h->keep[0].free_bits;
+	for (size_t i = 1; i < h->nkeep; i++)
+		if (h->keep[i].free_bits < worst)
+			worst = h->keep[i].free_bits;
+	return h->size - worst;
+}
+
+/* Keeps a free cube (made maximal first) unless it is kept already or
+ * smaller than every kept one when the list is full. */
+static void hole_keep(hole_search *h, const uint64_t *fixed, const uint64_t *value)
+{
+	unsigned nw = h->nw;
+	uint64_t *fx = result_bits(h->r, nw), *vl = result_bits(h->r, nw);
+	if (!fx || !vl) {
+		h->oom = true;
+		return;
+	}
+	memcpy(fx, fixed, nw * sizeof *fx);
+	memcpy(vl, value, nw * sizeof *vl);
+	unsigned fb = expand_hole(fx, vl, h->size - bits_popcount(fx, nw), h->live, h->nlive,
+	                          h->size);
+	for (size_t i = 0; i < h->nkeep; i++)
+		if (!memcmp(h->keep[i].fixed, fx, nw * sizeof *fx) &&
+		    !memcmp(h->keep[i].value, vl, nw * sizeof *vl))
+			return;
+	if (h->nkeep < h->want) {
+		h->keep[h->nkeep++] = (prove_cube){fx, vl, fb};
+		return;
+	}
+	size_t worst = 0;
+	for (size_t i = 1; i < h->nkeep; i++)
+		if (h->keep[i].free_bits < h->keep[worst].free_bits)
+			worst = i;
+	if (fb > h->keep[worst].free_bits)
+		h->keep[worst] = (prove_cube){fx, vl, fb};
+}
+
+static void hole_search_from(hole_search *h)
+{
+	unsigned nw = h->nw;
+	if (h->cut || h->oom)
+		return;
+	if (++h->steps > HOLE_SEARCH_STEPS) {
+		h->cut = true;
+		return;
+	}
+	/* the unhit leaf with the fewest literals left to hit it */
+	size_t pick = h->nlive;
+	unsigned fewest = UINT32_MAX;
+	for (size_t i = 0; i < h->nlive; i++) {
+		const leaf_cube *c = h->live[i];
+		bool hit = false;
+		unsigned avail = 0;
+		for (unsigned w = 0; w < nw && !hit; w++) {
+			hit = ((h->value[w] ^ c->value[w]) & h->fixed[w] & c->fixed[w]) != 0;
+			/* hitting c fixes one of its bits, not fixed yet, to the
+			 * value c does not want: to 1 where c wants 0, to 0 where
+			 * c wants 1, unless that literal is banned here */
+			uint64_t to1 = c->fixed[w] & ~c->value[w] & ~h->ban1[w];
+			uint64_t to0 = c->fixed[w] & c->value[w] & ~h->ban0[w];
+			avail += (unsigned)__builtin_popcountll((to1 | to0) & ~h->fixed[w]);
+		}
+		if (hit)
+			continue;
+		if (!avail)
+			return; /* this branch can never hit c */
+		if (avail < fewest) {
+			fewest = avail;
+			pick = i;
+		}
+	}
+	if (pick == h->nlive) {
+		hole_keep(h, h->fixed, h->value);
+		return;
+	}
+	if (h->nfixed + 1 >= hole_bar(h))
+		return;
+	const leaf_cube *c = h->live[pick];
+	/* the literals tried here, banned for the later ones and undone at
+	 * the end */
+	uint64_t *tried0 = calloc(2 * nw, sizeof *tried0);
+	if (!tried0) {
+		h->oom = true;
+		return;
+	}
+	uint64_t *tried1 = tried0 + nw;
+	for (unsigned b = 0; b < h->size && !h->cut && !h->oom; b++) {
+		unsigned w = b / 64;
+		uint64_t bit = (uint64_t)1 << (b % 64);
+		if (!(c->fixed[w] & bit) || (h->fixed[w] & bit))
+			continue;
+		bool to1 = !(c->value[w] & bit); /* the value c does not want */
+		if ((to1 ? h->ban1[w] : h->ban0[w]) & bit)
+			continue;
+		if (h->nfixed + 1 >= hole_bar(h))
+			break;
+		h->fixed[w] |= bit;
+		if (to1)
+			h->value[w] |= bit;
+		h->nfixed++;
+		hole_search_from(h);
+		h->nfixed--;
+		h->fixed[w] &= ~bit;
+		h->value[w] &= ~bit;
+		if (to1) {
+			h->ban1[w] |= bit;
+			tried1[w] |= bit;
+		} else {
+			h->ban0[w] |= bit;
+			tried0[w] |= bit;
+		}
+	}
+	for (unsigned w = 0; w < nw; w++) {
+		h->ban0[w] &= ~tried0[w];
+		h->ban1[w] &= ~tried1[w];
+	}
+	free(tried0);
+}
+
 static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engine *z)
 {
 	unsigned nw = v->nw;
@@ -477,7 +632,7 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 			goto out;
 		}
 		*iv = (prove_interval){.root = v->root, .gen = g, .live_leaves = nlive,
-		                       .unknown = true};
+		                       .unknown = true, .limit = true};
 		p->r->any_unknown = true;
 		spec_diag_add(p->diags, SPEC_WARNING, "coverage-limit", v->root->bitset->loc,
 		              "the undecoded words of '%s' at gen %u..%u need more than %u cubes: "
@@ -566,6 +721,34 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 	}
 	free(cand);
 	free(taken);
+	/* then the exact search, which the grown ones give a bar to start */
+	iv->holes_exact = !want;
+	uint64_t *scratch = want ? calloc(4 * (size_t)nw, sizeof *scratch) : NULL;
+	if (want && !scratch) {
+		p->oom = true;
+		goto out;
+	}
+	if (want) {
+		hole_search hs = {live, nlive, v->size, nw, scratch, scratch + nw, scratch + 2 * nw,
+		                  scratch + 3 * nw, 0, iv->holes, iv->nholes, want, p->r, 0,
+		                  false, false};
+		hole_search_from(&hs);
+		free(scratch);
+		if (hs.oom) {
+			p->oom = true;
+			goto out;
+		}
+		iv->nholes = hs.nkeep;
+		iv->holes_exact = !hs.cut;
+		/* largest first; equal ones in the order found */
+		for (size_t i = 1; i < iv->nholes; i++)
+			for (size_t j = i; j > 0 && iv->holes[j].free_bits > iv->holes[j - 1].free_bits;
+			     j--) {
+				prove_cube t = iv->holes[j];
+				iv->holes[j] = iv->holes[j - 1];
+				iv->holes[j - 1] = t;
+			}
+	}
 out:
 	free(live);
 	free(idx);

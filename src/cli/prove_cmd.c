@@ -21,15 +21,19 @@ static const char prove_usage[] =
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
 
-/* Keeps the diagnostics a command shows: all for check (less --ignore),
- * only fatal ones for prove. */
-static void filter_diags(spec_diags *d, bool lint, const char *ignore)
+/* Keeps the diagnostics a command shows: all for check (less --ignore);
+ * for prove the fatal ones, those that mean the loader changed the
+ * encoding space the proofs are of (spec_rule_changes_matching: a bad
+ * <gen> is proved as no <gen>), and every diagnostic of the prover
+ * itself, items from the first-th on (a coverage limit). */
+static void filter_diags(spec_diags *d, bool lint, const char *ignore, size_t first)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < d->count; i++) {
 		spec_diag *x = &d->items[i];
 		bool keep = x->severity == SPEC_FATAL ||
-		            (lint && !(ignore && rule_in_list(ignore, x->rule)));
+		            (lint ? !(ignore && rule_in_list(ignore, x->rule))
+		                  : spec_rule_changes_matching(x->rule) || i >= first);
 		if (keep) {
 			d->items[k++] = *x;
 		} else {
@@ -176,10 +180,11 @@ int cmd_prove(int argc, char **argv, bool lint)
 	for (int i = 0; i < nfiles; i++) {
 		models[i] = spec_load(files[i], &diags[i]);
 		bool proved = false;
+		size_t loaded = diags[i].count;
 		if (models[i])
 			proved = prove_model(models[i], &opt, &results[i], &diags[i]);
+		filter_diags(&diags[i], lint, ignore, loaded);
 		spec_diags_sort(&diags[i]);
-		filter_diags(&diags[i], lint, ignore);
 		if (models[i] && !proved) { /* the solver or memory failed: unusable */
 			spec_model_free(models[i]);
 			models[i] = NULL;

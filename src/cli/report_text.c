@@ -148,14 +148,21 @@ static void print_coverage(FILE *f, const prove_result *pr)
 		char g[64], count[1400];
 		gen_text(iv->gen, g, sizeof g);
 		prove_count_format(&iv->undecoded, count, sizeof count);
-		fprintf(f, "  %s: %zu live leaves; %s of 2^%u words decode to nothing (%.6g%%)%s\n", g,
-		        iv->live_leaves, count, size, iv->fraction * 100,
-		        iv->unknown ? " [unknown: the solver did not confirm]" : "");
+		if (iv->limit)
+			fprintf(f, "  %s: %zu live leaves; undecoded words not counted: they need more "
+			        "cubes than the limit [unknown: coverage-limit]\n", g, iv->live_leaves);
+		else
+			fprintf(f, "  %s: %zu live leaves; %s of 2^%u words decode to nothing (%.6g%%)%s\n",
+			        g, iv->live_leaves, count, size, iv->fraction * 100,
+			        iv->unknown ? " [unknown: the solver did not confirm]" : "");
 		for (size_t h = 0; h < iv->nholes; h++) {
 			char pat[SPEC_MAX_BITS + 1];
 			prove_format_cube(&iv->holes[h], size, pat, sizeof pat);
 			fprintf(f, "    hole %s  (2^%u words)\n", pat, iv->holes[h].free_bits);
 		}
+		if (iv->nholes && !iv->holes_exact)
+			fputs("    (the largest holes found before the search's step limit: "
+			      "a larger one may be missing)\n", f);
 	}
 }
 
@@ -196,6 +203,8 @@ void report_write_text(FILE *f, const report *r)
 			        rf->path, RULE_STALE);
 			stale++;
 		}
+		for (size_t i = 0; i < pr->nintervals; i++)
+			unknown += pr->intervals[i].unknown;
 		print_coverage(f, pr);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"

@@ -169,6 +169,27 @@ const spec_rule *spec_rules(void)
 	return rules;
 }
 
+bool spec_rule_changes_matching(const char *id)
+{
+	static const char *const rules_of_matching[] = {
+		/* an element or attribute ignored or missing, a number or
+		 * range not read: perhaps a <pattern> or <gen> */
+		"unknown-element", "unknown-attribute", "missing-attribute", "bad-number",
+		"bad-range", "range-outside",
+		/* roots and the bitset tree */
+		"size-invalid", "size-and-extends", "extends-unknown", "extends-variant",
+		"extends-cycle", "duplicate-name",
+		/* patterns, and the bits a leaf pins */
+		"pattern-length", "pattern-char", "bits-redefined", "bits-conflict",
+		/* generations */
+		"gen-widen", "gen-invalid",
+	};
+	for (size_t i = 0; i < sizeof rules_of_matching / sizeof *rules_of_matching; i++)
+		if (!strcmp(rules_of_matching[i], id))
+			return true;
+	return false;
+}
+
 const spec_rule *spec_rule_find(const char *id)
 {
 	for (const spec_rule *r = rules; r->id; r++)

@@ -95,6 +95,12 @@ typedef struct spec_rule {
 /* The table of every rule, terminated by an entry with id == NULL. */
 const spec_rule *spec_rules(void);
 const spec_rule *spec_rule_find(const char *id);
+/* Whether a finding of rule id means the model's encoding space differs
+ * from the file's: the loader dropped or neutralised something that
+ * decides which words a leaf matches (a pattern, a <gen>, a size, an
+ * extends, a redefinition).  Proofs of such a model are not proofs of
+ * the file, so `prove` shows these findings too. */
+bool spec_rule_changes_matching(const char *id);
 
 /* ----------------------------------------------------------- bit masks */
 
