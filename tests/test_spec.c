@@ -373,6 +373,76 @@ TEST(three_variants_every_pair)
 	spec_diags_free(&d);
 }
 
+/* The encoder side, as Mesa's encode.py reads it.  Q is passed to #sub
+ * and mapped by #instruction's encoder but no field: fine, since #sub
+ * defines P itself (its decoder never asks); Z is neither: param-unknown.
+ * op displays A, which no <map> gives: encode-unmapped (Mesa's encoder
+ * warns and writes 0).  DEAD is looked up by nobody, E has no
+ * expression.  w's root #plain has no <encode>: Mesa generates no
+ * encoder for it, so its map is never used. */
+TEST(encoder_side)
+{
+	static const char xml[] =
+		"<isa>\n"                                                        /* 1 */
+		"<bitset name=\"#sub\" size=\"8\">\n"                             /* 2 */
+		"  <display>{P}</display>\n"                                      /* 3 */
+		"  <field name=\"P\" low=\"0\" high=\"7\" type=\"uint\"/>\n"         /* 4 */
+		"  <encode type=\"int\"><map name=\"P\">p->P</map></encode>\n"     /* 5 */
+		"</bitset>\n"                                                    /* 6 */
+		"<bitset name=\"#instruction\" size=\"32\">\n"                    /* 7 */
+		"  <display>{NAME} {S} {A}</display>\n"                           /* 8 */
+		"  <field name=\"S\" low=\"0\" high=\"7\" type=\"#sub\">\n"        /* 9 */
+		"    <param name=\"Q\" as=\"P\"/>\n"                               /* 10 */
+		"    <param name=\"Z\"/>\n"                                        /* 11 */
+		"  </field>\n"                                                   /* 12 */
+		"  <field name=\"A\" low=\"8\" high=\"23\" type=\"uint\"/>\n"       /* 13 */
+		"  <encode type=\"struct x *\">\n"                                /* 14 */
+		"    <map name=\"S\">src->s</map>\n"                               /* 15 */
+		"    <map name=\"Q\">src->q</map>\n"                               /* 16 */
+		"    <map name=\"DEAD\">src->dead</map>\n"                         /* 17 */
+		"    <map name=\"E\"></map>\n"                                     /* 18 */
+		"  </encode>\n"                                                  /* 19 */
+		"</bitset>\n"                                                    /* 20 */
+		"<bitset name=\"op\" extends=\"#instruction\">\n"                  /* 21 */
+		"  <pattern low=\"24\" high=\"31\">00000001</pattern>\n"          /* 22 */
+		"</bitset>\n"                                                    /* 23 */
+		"<bitset name=\"#other\" size=\"8\">\n"                           /* 24 */
+		"  <display>{V}</display>\n"                                      /* 25 */
+		"  <field name=\"V\" low=\"0\" high=\"7\" type=\"uint\"/>\n"         /* 26 */
+		"  <encode><map name=\"V\">v</map></encode>\n"                     /* 27 */
+		"</bitset>\n"                                                    /* 28 */
+		"<bitset name=\"#plain\" size=\"8\">\n"                           /* 29 */
+		"  <display>{W}</display>\n"                                      /* 30 */
+		"</bitset>\n"                                                    /* 31 */
+		"<bitset name=\"w\" extends=\"#plain\">\n"                         /* 32 */
+		"  <field name=\"W\" low=\"0\" high=\"7\" type=\"uint\"/>\n"         /* 33 */
+		"  <encode><map name=\"W\">w</map></encode>\n"                     /* 34 */
+		"</bitset>\n"                                                    /* 35 */
+		"</isa>\n";
+	spec_diags d = {0};
+	spec_model *m = load_str(xml, &d);
+	CHECK(m != NULL);
+	CHECK_INT(count_rule(&d, "param-unknown", 10), 0);
+	CHECK_INT(count_rule(&d, "param-unknown", 11), 1);
+	CHECK_INT(count_rule(&d, "encode-unmapped", 21), 1);
+	CHECK_INT(count_rule(&d, "encode-unmapped", 0), 1);
+	CHECK_INT(count_rule(&d, "encode-map-unused", 17), 1);
+	CHECK_INT(count_rule(&d, "encode-map-empty", 18), 1);
+	/* #other's own encoder uses its map; w's root #plain has no <encode> */
+	CHECK_INT(count_rule(&d, "encode-map-unused", 27), 0);
+	CHECK_INT(count_rule(&d, "encode-map-unused", 34), 1);
+	CHECK_INT(d.count, 5);
+	bool says = false;
+	for (size_t i = 0; i < d.count; i++)
+		says |= !strcmp(d.items[i].rule, "encode-unmapped") &&
+		        strstr(d.items[i].message, "no encode mapping for op.A") != NULL;
+	CHECK(says);
+	if (!says || count_rule(&d, "param-unknown", 10))
+		dump(&d);
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
 int main(void)
 {
 	RUN(basic_model);
@@ -380,6 +450,7 @@ int main(void)
 	RUN(attribute_columns_and_suggestions);
 	RUN(variants_and_scope);
 	RUN(three_variants_every_pair);
+	RUN(encoder_side);
 	RUN(imports_relative_to_top_file);
 	RUN(hostile_sizes);
 	return testlib_finish();

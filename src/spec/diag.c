@@ -143,7 +143,11 @@ static const spec_rule rules[] = {
 	{"display-not-invertible", SPEC_WARNING,
 	 "(lint --displays) a leaf's text cannot be parsed back into its bits"},
 	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
-	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset"},
+	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset, nor a <map> of its encoder"},
+	/* the encoder side (encode_lint.c), as Mesa's encode.py reads it */
+	{"encode-unmapped", SPEC_WARNING, "a field or value Mesa's encoder needs with no <map> to give it (encode.py warns and writes 0)"},
+	{"encode-map-empty", SPEC_ERROR, "a <map> without an expression (Mesa's isa.py fails on it)"},
+	{"encode-map-unused", SPEC_WARNING, "a <map> no leaf's encoder looks up (or under a root without <encode>)"},
 	{"variant-gen-overlap", SPEC_ERROR, "same-named leaves whose gen ranges overlap"},
 	{"enum-value-range", SPEC_WARNING, "an enum value that does not fit a field using the enum"},
 	{"duplicate-enum-value", SPEC_ERROR, "an enum gives the same value twice"},

@@ -108,5 +108,9 @@ void spec_frame_free(struct spec_model_private *priv);
 
 /* Checks run after the model is built (lint.c). */
 void spec_lint_model(const spec_model *m, spec_diags *diags);
+/* The encoder side, as Mesa's encode.py reads it (encode_lint.c). */
+void spec_lint_encoder(const spec_model *m, spec_diags *diags);
+/* Whether a <map> of leaf or an ancestor gives name to the encoder. */
+bool spec_encoder_maps(const spec_bitset *leaf, const char *name);
 
 #endif

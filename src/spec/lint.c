@@ -298,6 +298,27 @@ static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigne
 	}
 }
 
+/* Whether every leaf of root (a bitset-typed field's type) defines name
+ * in itself or an ancestor: its decoder then never looks it up through a
+ * <param>. */
+static bool root_defines_everywhere(const spec_model *m, const spec_bitset *root,
+                                    const char *name)
+{
+	const spec_root *r = spec_find_root(m, root->name);
+	if (!r || !r->nleaves)
+		return false;
+	for (size_t i = 0; i < r->nleaves; i++) {
+		bool found = false;
+		for (const spec_bitset *b = r->leaves[i]; b && !found; b = b->parent)
+			for (size_t c = 0; c < b->ncases && !found; c++)
+				for (size_t f = 0; f < b->cases[c].nfields && !found; f++)
+					found = !strcmp(b->cases[c].fields[f].name, name);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 /* Everything a leaf's decode may evaluate or print, checked in its scope:
  * the displays it can use, the override conditions on its path, the
  * derived fields those reach, and the params of its fields. */
@@ -326,11 +347,19 @@ static void check_leaf_scope(lint *l, const spec_bitset *leaf)
 				const spec_field *fl = &sc->fields[f];
 				for (size_t p = 0; p < fl->nparams; p++) {
 					const spec_param *pa = &fl->params[p];
-					if (resolves(l, pa->name) || !once(l, pa, pa->name))
+					/* a name only the encoder gives (a <map>: etnaviv's
+					 * COMPS) is the encoder's to pass, when the decoder
+					 * never reads it: every leaf of the field's root
+					 * defines the name itself */
+					if (resolves(l, pa->name) || !once(l, pa, pa->name) ||
+					    (spec_encoder_maps(leaf, pa->name) && fl->bitset &&
+					     root_defines_everywhere(l->m, fl->bitset,
+					                             pa->as ? pa->as : pa->name)))
 						continue;
 					spec_diag_add(l->diags, SPEC_ERROR, "param-unknown", pa->loc,
 					              "<param name=\"%s\"> of field '%s' passes a name that "
-					              "no field of '%s' defines", pa->name, fl->name, leaf->name);
+					              "no field of '%s' defines, nor a <map> of its encoder",
+					              pa->name, fl->name, leaf->name);
 				}
 			}
 		}
@@ -496,6 +525,7 @@ void spec_lint_model(const spec_model *m, spec_diags *diags)
 	check_duplicate_bitsets(&l);
 	check_duplicate_defs(&l);
 	check_enum_widths(&l);
+	spec_lint_encoder(m, diags);
 	for (size_t i = 0; l.root_params && i < m->nbitsets; i++)
 		free(l.root_params[i]);
 	free(l.root_params);

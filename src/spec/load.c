@@ -1191,6 +1191,7 @@ static void build_bitset(loader *L, bnode *n)
 		else if (c->kind == EL_DOC && !b->doc)
 			b->doc = text_strip(L->a, c->text);
 		else if (c->kind == EL_ENCODE) {
+			b->has_encode = true;
 			b->encode_type = xml_attr_get(c, "type");
 			b->encode_case_prefix = xml_attr_get(c, "case-prefix");
 			for (const xml_elem *m = c->first; m; m = m->next) {

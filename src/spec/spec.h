@@ -272,6 +272,8 @@ struct spec_bitset {
 
 	const spec_meta *meta;       /* own <meta> attributes */
 	size_t nmeta;
+	bool has_encode;             /* an <encode> (Mesa generates an encoder for a root
+	                                that has one) */
 	const char *encode_type, *encode_case_prefix;
 	const spec_encode_map *maps;
 	size_t nmaps;
