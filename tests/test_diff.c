@@ -31,10 +31,21 @@ static void replace_all(char *s, const char *from, const char *to)
 /* ------------------------------------------------ the edit pairs, exactly */
 
 static const struct {
-	const char *name;
+	const char *name; /* a folder of tests/diff, or difftext/NAME of tests/difftext */
 	int rc;          /* exit code of a plain diff */
 	int rc_ci;       /* with --fail-on=new-findings */
 } cases[] = {
+	/* what the edits do to the printed text (tests/difftext/base.xml):
+	 * every kind an isaspec edit takes, each report exact */
+	{"../difftext/enum-string", 1, 0},
+	{"../difftext/enum-unreachable", 0, 0},
+	{"../difftext/param", 1, 0},
+	{"../difftext/template", 1, 0},
+	{"../difftext/override-expr", 1, 0},
+	{"../difftext/field-type", 1, 0},
+	{"../difftext/shared-parent", 1, 0},
+	{"../difftext/whitespace", 0, 0},
+	{"../difftext/rename", 1, 0},
 	{"unchanged", 0, 0},
 	{"rename", 1, 0},
 	{"split", 1, 0},
@@ -512,6 +523,200 @@ TEST(random_pairs)
 	CHECK(changed >= 60);
 }
 
+/* --------------------------------------------------- random text pairs */
+
+/* A random spec whose leaves print: a 32-bit root with bits 16..27 a 0
+ * pattern and opcode 28..31, so every leaf has 16 free bits and every
+ * word can be printed.  Leaves print an enum (two bits), a sub-bitset
+ * through a param, and may have an override on a field's value. */
+typedef struct tx_spec {
+	char enum_str[4][8];
+	char parent_disp[48];
+	char leaf_disp[3][48];   /* "" : inherit */
+	int over_val[3];         /* -1: no override; else {B} == v prints "z" */
+	char sub_half[8];        /* "h" or "q" */
+	char param_src[4];       /* "P" or "Q" */
+	int b_low;               /* B's low bit (B is 3 bits wide) */
+} tx_spec;
+
+static void tx_init(tx_spec *t)
+{
+	static const char *const strs[] = {"", ".a", ".b", ".c", ".d", ".aa"};
+	for (int i = 0; i < 4; i++)
+		snprintf(t->enum_str[i], sizeof t->enum_str[i], "%s", strs[rnd(6)]);
+	snprintf(t->parent_disp, sizeof t->parent_disp, "{NAME}{E} {B}, {S}");
+	for (int i = 0; i < 3; i++) {
+		t->leaf_disp[i][0] = 0;
+		t->over_val[i] = rnd(2) ? -1 : (int)rnd(8);
+	}
+	snprintf(t->sub_half, sizeof t->sub_half, "h");
+	snprintf(t->param_src, sizeof t->param_src, "P");
+	t->b_low = 4;
+}
+
+static void tx_mutate(tx_spec *t)
+{
+	static const char *const strs[] = {"", ".a", ".b", ".c", ".d", ".aa"};
+	static const char *const disps[] = {"{NAME}{E} {B}, {S}", "{NAME} {B}, {S}", "{NAME}{E} {S}",
+	                                    "{NAME}{E}{B}, {S}", "{NAME}{E} {B}, {S}"};
+	switch (rnd(7)) {
+	case 0:
+		snprintf(t->enum_str[rnd(4)], sizeof t->enum_str[0], "%s", strs[rnd(6)]);
+		break;
+	case 1:
+		snprintf(t->parent_disp, sizeof t->parent_disp, "%s", disps[rnd(5)]);
+		break;
+	case 2:
+		snprintf(t->leaf_disp[rnd(3)], sizeof t->leaf_disp[0], "%s", disps[rnd(5)]);
+		break;
+	case 3:
+		t->over_val[rnd(3)] = rnd(2) ? -1 : (int)rnd(8);
+		break;
+	case 4:
+		snprintf(t->sub_half, sizeof t->sub_half, "%s", rnd(2) ? "h" : "q");
+		break;
+	case 5:
+		snprintf(t->param_src, sizeof t->param_src, "%s", rnd(2) ? "P" : "Q");
+		break;
+	default:
+		t->b_low = rnd(2) ? 4 : 5; /* B moves: bits 4..6 or 5..7 (all free) */
+		break;
+	}
+}
+
+static char *tx_xml(const tx_spec *t)
+{
+	size_t cap = 8192, o = 0;
+	char *x = malloc(cap);
+	if (!x)
+		return NULL;
+	o += (size_t)snprintf(x + o, cap - o, "<isa>\n<enum name=\"#e\">\n");
+	for (int i = 0; i < 4; i++)
+		o += (size_t)snprintf(x + o, cap - o, "<value val=\"%d\" display=\"%s\"/>\n", i,
+		                      t->enum_str[i]);
+	o += (size_t)snprintf(x + o, cap - o,
+	                      "</enum>\n<bitset name=\"#s\" size=\"4\">\n"
+	                      "<override><expr>{HALF}</expr><display>%s{R}</display></override>\n"
+	                      "<display>r{R}</display></bitset>\n"
+	                      "<bitset name=\"s\" extends=\"#s\">"
+	                      "<field name=\"R\" low=\"0\" high=\"3\" type=\"uint\"/></bitset>\n"
+	                      "<bitset name=\"#i\" size=\"32\">\n<display>%s</display>\n"
+	                      "<pattern low=\"16\" high=\"27\">000000000000</pattern>\n"
+	                      "<field name=\"E\" low=\"12\" high=\"13\" type=\"#e\"/>\n"
+	                      "<field name=\"P\" pos=\"14\" type=\"bool\"/>\n"
+	                      "<field name=\"Q\" pos=\"15\" type=\"bool\"/>\n"
+	                      "<field name=\"B\" low=\"%d\" high=\"%d\" type=\"uint\"/>\n"
+	                      "<field name=\"S\" low=\"0\" high=\"3\" type=\"#s\">"
+	                      "<param name=\"%s\" as=\"HALF\"/></field>\n</bitset>\n",
+	                      t->sub_half, t->parent_disp, t->b_low, t->b_low + 2, t->param_src);
+	for (int i = 0; i < 3; i++) {
+		o += (size_t)snprintf(x + o, cap - o, "<bitset name=\"op%d\" extends=\"#i\">\n", i);
+		if (t->over_val[i] >= 0)
+			o += (size_t)snprintf(x + o, cap - o,
+			                      "<override><expr>{B} == %d</expr>"
+			                      "<display>{NAME} z, {S}</display></override>\n",
+			                      t->over_val[i]);
+		if (t->leaf_disp[i][0])
+			o += (size_t)snprintf(x + o, cap - o, "<display>%s</display>\n", t->leaf_disp[i]);
+		o += (size_t)snprintf(x + o, cap - o,
+		                      "<pattern low=\"28\" high=\"31\">%d%d%d%d</pattern>\n</bitset>\n",
+		                      (i + 1) >> 3 & 1, (i + 1) >> 2 & 1, (i + 1) >> 1 & 1, (i + 1) & 1);
+	}
+	snprintf(x + o, cap - o, "</isa>\n");
+	return x;
+}
+
+typedef struct tx_codecs {
+	codec *c[2];
+} tx_codecs;
+
+static const spec_bitset *tx_leaf_of(void *ctx, int side, const spec_root *root,
+                                     const uint64_t *w, uint32_t gen)
+{
+	tx_codecs *t = ctx;
+	const spec_bitset *out[2];
+	return codec_classify(t->c[side], root, w, gen, out, 2) == 1 ? out[0] : NULL;
+}
+
+static void tx_print(void *ctx, int side, const spec_root *root, const uint64_t *w,
+                     uint32_t gen, char *buf, size_t len)
+{
+	tx_codecs *t = ctx;
+	codec_disasm_options o = {.gen = gen};
+	codec_disasm_root(t->c[side], root, w, &o, buf, len);
+}
+
+/* Every verdict of diff_texts against printing every word on both
+ * sides: no entry for a leaf means no word of it prints differently; an
+ * entry's witness does, and its count is the number of words that do. */
+TEST(random_text_pairs)
+{
+	int pairs = 0, differing = 0;
+	for (unsigned iter = 0; iter < 60; iter++) {
+		tx_spec a, b;
+		tx_init(&a);
+		b = a;
+		for (unsigned e = 1 + rnd(2); e; e--)
+			tx_mutate(&b);
+		char *xa = tx_xml(&a), *xb = tx_xml(&b);
+		spec_model *om = xa ? load_str(xa) : NULL, *nm = xb ? load_str(xb) : NULL;
+		spec_diags d = {0};
+		tx_codecs cs = {{om ? codec_new(om, &d) : NULL, nm ? codec_new(nm, &d) : NULL}};
+		CHECK(cs.c[0] && cs.c[1]);
+		if (cs.c[0] && cs.c[1]) {
+			diff_result r;
+			CHECK(diff_models(om, nm, NULL, &r, &d));
+			diff_codec_ops ops = {.ctx = &cs, .default_root = "#i", .leaf_of = tx_leaf_of,
+			                      .print = tx_print};
+			CHECK(diff_texts(om, nm, &ops, &r, &d));
+			const spec_root *ro = spec_find_root(om, "#i"), *rn = spec_find_root(nm, "#i");
+			for (unsigned k = 0; k < 3; k++) {
+				/* brute force: every word of op<k> */
+				uint64_t ndiff = 0;
+				for (uint32_t v = 0; v < 65536; v++) {
+					uint64_t w = ((uint64_t)(k + 1) << 28) | v;
+					char t0[256], t1[256];
+					tx_print(&cs, 0, ro, &w, 0, t0, sizeof t0);
+					tx_print(&cs, 1, rn, &w, 0, t1, sizeof t1);
+					ndiff += strcmp(t0, t1) != 0;
+				}
+				const diff_text *dt = NULL;
+				for (size_t i = 0; i < r.ntexts; i++)
+					if (!strcmp(r.texts[i].new_leaf->name, ro->leaves[k]->name))
+						dt = &r.texts[i];
+				if (!dt) {
+					if (ndiff)
+						fprintf(stderr, "iter %u op%u: %llu words differ, none reported\n%s\n%s\n",
+						        iter, k, (unsigned long long)ndiff, xa, xb);
+					CHECK(ndiff == 0);
+					continue;
+				}
+				differing++;
+				CHECK(dt->verdict == DIFF_TEXT_DIFFERS); /* 16 free bits: always decided */
+				CHECK(dt->counted);
+				CHECK(dt->words.w[0] == ndiff && ndiff > 0);
+				char t0[256], t1[256];
+				tx_print(&cs, 0, ro, dt->witness, dt->witness_gen, t0, sizeof t0);
+				tx_print(&cs, 1, rn, dt->witness, dt->witness_gen, t1, sizeof t1);
+				CHECK(strcmp(t0, t1) != 0);
+				CHECK_STR(t0, dt->old_text);
+				CHECK_STR(t1, dt->new_text);
+			}
+			diff_result_free(&r);
+			pairs++;
+		}
+		codec_free(cs.c[0]);
+		codec_free(cs.c[1]);
+		spec_diags_free(&d);
+		spec_model_free(om);
+		spec_model_free(nm);
+		free(xa);
+		free(xb);
+	}
+	CHECK_INT(pairs, 60);
+	CHECK(differing >= 30); /* the edits did change text: not vacuous */
+}
+
 /* ------------------------------------------------ CLI: inputs and formats */
 
 TEST(folders_and_formats)
@@ -631,7 +836,7 @@ TEST(mesa_ir3_edit)
 		CHECK(strstr(out, "  #instruction gen 300..max: 'madsh.u16' -> 'mad.u16' + "
 		                  "'madsh.u16' (ambiguous): 72057594037927936 words, e.g. "
 		                  "60800000_00000000") != NULL);
-		CHECK(strstr(out, "summary: 0 root, 1 leaf, 0 field, 1 decoding, 0 display changes; "
+		CHECK(strstr(out, "summary: 0 root, 1 leaf, 0 field, 1 decoding, 0 text changes; "
 		                  "1 new findings, 0 fixed\n") != NULL);
 		CHECK(strstr(out, "overlaps introduced:\n") != NULL);
 	}
@@ -642,6 +847,46 @@ TEST(mesa_ir3_edit)
 	         ISACHECK_BINARY, testlib_shared_dir(), dir);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	CHECK(strstr(out, "no change: both decode every word alike") != NULL);
+
+	/* text edits on the real file: #type's u32 spelled U32 prints in 123
+	 * leaves (one edit, one group); a <param> of cat5's SRC1 changed
+	 * prints differently in 30 and is proved not to matter in the others
+	 * (getbuf's NUM_SRC makes #cat5-src1 read no HALF); both decided */
+	const char *const text_edits[][3] = {
+		{"ir3-common.xml", "s/display=\"u32\"/display=\"U32\"/",
+		 "  enum #type value 3: \"u32\" -> \"U32\" (ir3-common.xml:309 -> ir3-common.xml:309)\n"
+		 "    prints differently in 123 leaves: "},
+		{"ir3-cat5.xml", "66s/<param name=\"HALF\"\\/>/<param name=\"FULL\" as=\"HALF\"\\/>/",
+		 "  <param> HALF of field SRC1 of '#instruction-cat5': HALF -> FULL "
+		 "(ir3-cat5.xml:66 -> ir3-cat5.xml:66)\n    prints differently in 30 leaves: "},
+	};
+	for (size_t e = 0; e < 2; e++) {
+		snprintf(cmd, sizeof cmd, "cp %s/mesa/src/freedreno/isa/*.xml %s/ && cd %s && "
+		         "sed -i '%s' %s && ! cmp -s %s %s/mesa/src/freedreno/isa/%s && '%s' diff "
+		         "%s/mesa/src/freedreno/isa/ir3.xml ir3.xml", testlib_shared_dir(), dir, dir,
+		         text_edits[e][1], text_edits[e][0], text_edits[e][0], testlib_shared_dir(),
+		         text_edits[e][0], ISACHECK_BINARY, testlib_shared_dir());
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+		CHECK(strstr(out, text_edits[e][2]) != NULL);
+		CHECK(strstr(out, "[unknown]") == NULL);
+		CHECK(strstr(out, "summary: 0 root, 0 leaf, 0 field, 0 decoding, 1 text changes; "
+		                  "0 new findings, 0 fixed\n") != NULL);
+	}
+
+	/* a shared parent's edit (cat2's EI bit becomes a 0 pattern) is one
+	 * group per section, and its Markdown fits a screen */
+	snprintf(cmd, sizeof cmd, "cp %s/mesa/src/freedreno/isa/*.xml %s/ && cd %s && "
+	         "sed -i 's/<field name=\"EI\" pos=\"47\" type=\"bool\" display=\"(ei)\"\\/>/"
+	         "<pattern pos=\"47\">0<\\/pattern>/' ir3-cat2.xml && grep -q 'pos=\"47\">0<' "
+	         "ir3-cat2.xml && '%s' diff --format=markdown %s/mesa/src/freedreno/isa/ir3.xml "
+	         "ir3.xml", testlib_shared_dir(), dir, dir, ISACHECK_BINARY, testlib_shared_dir());
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	size_t lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	CHECK(lines <= 60);
+	CHECK(strstr(out, "· 1 leaf, 1 field, 4 decoding and 0 text changes") != NULL);
+	CHECK(strstr(out, "<details><summary>47 leaves</summary>") != NULL);
 	CHECK(testlib_remove_tree(dir));
 }
 
@@ -651,6 +896,7 @@ int main(void)
 	RUN(cases_witnesses_and_engines);
 	RUN(field_to_pattern_details);
 	RUN(random_pairs);
+	RUN(random_text_pairs);
 	RUN(folders_and_formats);
 	RUN(bad_input);
 	RUN(mesa_ir3_edit);

@@ -236,6 +236,44 @@ typedef struct diff_display {
 	uint32_t witness_gen;
 } diff_display;
 
+/* What an edit does to the printed text of the words that decode to the
+ * same leaf on both sides (diff_texts): a leaf pair whose printing may
+ * differ, with the first thing that changed (the cause) and a word that
+ * prints differently, or unknown when no word was found and no proof
+ * was either. */
+typedef enum diff_text_verdict {
+	DIFF_TEXT_DIFFERS, /* witness prints old_text in OLD, new_text in NEW */
+	DIFF_TEXT_UNKNOWN, /* not proved alike, no witness found */
+} diff_text_verdict;
+
+typedef struct diff_text {
+	const char *root;
+	unsigned size;
+	spec_gen gen;                 /* where both leaves live */
+	const spec_bitset *old_leaf, *new_leaf;
+	diff_text_verdict verdict;
+	const char *cause;            /* "enum #cond value 2 (field COND of 'cmp'): ".lt" -> ".LT"" */
+	spec_loc old_loc, new_loc;    /* the changed element on each side (line 0: none) */
+	bool counted;                 /* words is exact (every word enumerated) */
+	prove_count words;            /* words per generation that print differently */
+	const uint64_t *witness;      /* DIFF_TEXT_DIFFERS: root-sized */
+	uint32_t witness_gen;
+	const char *old_text, *new_text;
+} diff_text;
+
+/* How diff_texts decodes and prints a word of a root: the codec, given
+ * by the caller so that src/check does not depend on it.  side 0 is OLD,
+ * 1 NEW; root is that side's. */
+typedef struct diff_codec_ops {
+	void *ctx;
+	const char *default_root;     /* the root that prints whole instructions */
+	/* the one leaf w decodes to, NULL when none or several */
+	const spec_bitset *(*leaf_of)(void *ctx, int side, const spec_root *root,
+	                              const uint64_t *w, uint32_t gen);
+	void (*print)(void *ctx, int side, const spec_root *root, const uint64_t *w,
+	              uint32_t gen, char *buf, size_t len);
+} diff_codec_ops;
+
 typedef struct diff_root {
 	const spec_bitset *old_root, *new_root; /* NULL: added or removed */
 } diff_root;
@@ -261,6 +299,11 @@ typedef struct diff_result {
 	size_t noverlaps_introduced, noverlaps_fixed;
 	const prove_accounting **accounting_introduced, **accounting_fixed;
 	size_t naccounting_introduced, naccounting_fixed;
+	diff_text *texts;             /* by root, then leaf (diff_texts) */
+	size_t ntexts;
+	/* leaf pairs whose text was proved alike: by equal components, by
+	 * the cube (a changed enum value no word can hold), by enumeration */
+	size_t texts_structural, texts_cube, texts_enumerated;
 	size_t queries;               /* Z3 queries of the diff proof itself */
 	bool any_unknown;             /* some question went undecided */
 	struct diff_result_private *priv;
@@ -271,10 +314,19 @@ typedef struct diff_result {
  * diagnostic says why). */
 bool diff_models(const spec_model *old_model, const spec_model *new_model,
                  const prove_options *opt, diff_result *out, spec_diags *diags);
+/* Adds to r what the edit does to the printed text of the words that
+ * decode to the same leaf on both sides (roots that print on their own:
+ * the default root and roots no field decodes through; a bitset-typed
+ * operand's text is judged inside its parents).  Call after diff_models
+ * on the same models.  Returns false only when memory runs out. */
+bool diff_texts(const spec_model *old_model, const spec_model *new_model,
+                const diff_codec_ops *ops, diff_result *r, spec_diags *diags);
 void diff_result_free(diff_result *r);
 /* Whether the encoding spaces are the same: no root, leaf, field,
  * decoding, hole, display, overlap or accounting change. */
 bool diff_is_empty(const diff_result *r);
+/* The leaf pairs whose text is shown to change (unknown ones not counted). */
+size_t diff_text_changes(const diff_result *r);
 
 #ifdef __cplusplus
 }

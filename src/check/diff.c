@@ -30,7 +30,7 @@ struct diff_result_private {
 
 /* Registers p with the result (freed by diff_result_free); NULL when p
  * is NULL or memory runs out (p is then freed). */
-static void *own(diff_result *r, void *p)
+void *diff_own(diff_result *r, void *p)
 {
 	struct diff_result_private *q = r->priv;
 	if (!p)
@@ -51,7 +51,7 @@ static void *own(diff_result *r, void *p)
 
 static void *own_alloc(diff_result *r, size_t n)
 {
-	return own(r, calloc(n ? n : 1, 1));
+	return diff_own(r, calloc(n ? n : 1, 1));
 }
 
 static void count_add(prove_count *a, const prove_count *b)
@@ -1234,17 +1234,17 @@ bool diff_models(const spec_model *om, const spec_model *nm, const prove_options
 	free(pairs);
 	ok = ok && !bd.oom;
 
-	out->roots = own(out, bd.roots.items);
+	out->roots = diff_own(out, bd.roots.items);
 	out->nroots = bd.roots.n;
-	out->leaves = own(out, bd.leaves.items);
+	out->leaves = diff_own(out, bd.leaves.items);
 	out->nleaves = bd.leaves.n;
-	out->fields = own(out, bd.fields.items);
+	out->fields = diff_own(out, bd.fields.items);
 	out->nfields = bd.fields.n;
-	out->decodings = own(out, bd.decodings.items);
+	out->decodings = diff_own(out, bd.decodings.items);
 	out->ndecodings = bd.decodings.n;
-	out->holes = own(out, bd.holes.items);
+	out->holes = diff_own(out, bd.holes.items);
 	out->nholes = bd.holes.n;
-	out->displays = own(out, bd.displays.items);
+	out->displays = diff_own(out, bd.displays.items);
 	out->ndisplays = bd.displays.n;
 	if (!ok && !(diags->count && diags->items[diags->count - 1].severity == SPEC_FATAL))
 		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){nm->path, 0, 0},
@@ -1271,5 +1271,13 @@ bool diff_is_empty(const diff_result *r)
 {
 	return !r->nroots && !r->nleaves && !r->nfields && !r->ndecodings && !r->nholes &&
 	       !r->ndisplays && !r->noverlaps_introduced && !r->noverlaps_fixed &&
-	       !r->naccounting_introduced && !r->naccounting_fixed;
+	       !r->naccounting_introduced && !r->naccounting_fixed && !diff_text_changes(r);
+}
+
+size_t diff_text_changes(const diff_result *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ntexts; i++)
+		n += r->texts[i].verdict == DIFF_TEXT_DIFFERS;
+	return n;
 }

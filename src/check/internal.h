@@ -129,4 +129,8 @@ z3_answer z3_answer_of(Z3_lbool r);
  * push/pop scope, counted in b->queries). */
 z3_answer z3_check(z3_base *b, Z3_ast q);
 
+/* Registers p with the result, to be freed by diff_result_free; NULL
+ * when p is NULL or memory runs out (p is then freed). */
+void *diff_own(diff_result *r, void *p);
+
 #endif

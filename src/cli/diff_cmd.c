@@ -459,8 +459,10 @@ static char *message_key(const char *msg, const spec_model *m)
 		const char *name = NULL;
 		for (size_t f = 0; m && f < m->nfiles; f++) {
 			size_t fl = strlen(m->files[f]);
+			/* the top file is the same file on both sides, whatever
+			 * each is called (a.xml against b.xml) */
 			if (fl > best && !strncmp(msg + i, m->files[f], fl))
-				best = fl, name = base_name(m->files[f]);
+				best = fl, name = f ? base_name(m->files[f]) : "<top>";
 		}
 		if (!best) {
 			out[o++] = msg[i++];
@@ -541,6 +543,25 @@ static void compared_free(compared *c)
 	free(c->lint_fixed);
 }
 
+/* diff_texts' view of the codecs: side 0 is OLD, 1 NEW. */
+static const spec_bitset *ops_leaf_of(void *ctx, int side, const spec_root *root,
+                                      const uint64_t *w, uint32_t gen)
+{
+	const compared *c = ctx;
+	const spec_bitset *out[2];
+	return codec_classify(side ? c->new_codec : c->old_codec, root, w, gen, out, 2) == 1
+	           ? out[0]
+	           : NULL;
+}
+
+static void ops_print(void *ctx, int side, const spec_root *root, const uint64_t *w,
+                      uint32_t gen, char *buf, size_t len)
+{
+	const compared *c = ctx;
+	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA};
+	codec_disasm_root(side ? c->new_codec : c->old_codec, root, w, &o, buf, len);
+}
+
 /* Loads and compares; false when either side is unusable or the
  * comparison could not run (the diagnostics say why). */
 static bool compare_one(compared *c, const diff_input *in, const prove_options *opt)
@@ -558,6 +579,20 @@ static bool compare_one(compared *c, const diff_input *in, const prove_options *
 	spec_diags_free(&scratch);
 	c->diffed = true;
 	bool ok = diff_models(c->old_model, c->new_model, opt, &c->res, &c->diff_diags);
+	if (ok && c->old_codec && c->new_codec) {
+		diff_codec_ops ops = {.ctx = c, .leaf_of = ops_leaf_of, .print = ops_print,
+		                      .default_root = codec_default_root(c->old_codec)
+		                                          ? codec_default_root(c->old_codec)->bitset->name
+		                                          : NULL};
+		ok = diff_texts(c->old_model, c->new_model, &ops, &c->res, &c->diff_diags);
+	} else if (ok) {
+		/* no printer, no proof of the text: unknown, never "no change" */
+		c->res.any_unknown = true;
+		spec_diag_add(&c->diff_diags, SPEC_WARNING, "diff-text",
+		              (spec_loc){c->new_model->path, 0, 0},
+		              "the printed text was not compared: a side's disassembler could not "
+		              "be built (see lint)");
+	}
 	c->lint_introduced = lint_minus(&c->new_diags, c->new_model, &c->old_diags,
 	                                c->old_model, &c->nlint_introduced);
 	c->lint_fixed = lint_minus(&c->old_diags, c->old_model, &c->new_diags, c->new_model,
@@ -678,13 +713,182 @@ static const char *leaf_kind_name(diff_leaf_kind k)
 
 /* A leaf's merged pattern, most significant bit first: 0/1 pinned, x don't
  * care, '.' a field. */
-static void pattern_text(const spec_bitset *b, char *buf, size_t len)
+
+/* A bitset's own <pattern> bits (not its ancestors'), over the root. */
+static void own_pattern_text(const spec_bitset *b, char *buf, size_t len)
 {
 	size_t o = 0;
 	for (unsigned i = b->size; i-- > 0 && o + 1 < len;)
-		buf[o++] = !spec_bit(b->mask, i) ? '.' : spec_bit(b->dontcare, i) ? 'x'
-		           : spec_bit(b->match, i) ? '1' : '0';
+		buf[o++] = !spec_bit(b->own_mask, i) && !spec_bit(b->own_dontcare, i) ? '.'
+		           : spec_bit(b->own_dontcare, i) ? 'x' : spec_bit(b->own_match, i) ? '1' : '0';
 	buf[o] = 0;
+}
+
+/* The bitset on a pattern-changed leaf's chain whose own pattern was
+ * edited: the leaf's, else the nearest ancestor's (a shared parent). */
+static void pattern_cause(const spec_bitset *o, const spec_bitset *n, const spec_bitset **co,
+                          const spec_bitset **cn)
+{
+	char a[SPEC_MAX_BITS + 1], b[SPEC_MAX_BITS + 1];
+	*co = o;
+	*cn = n;
+	for (; o && n && !strcmp(o->name, n->name); o = o->parent, n = n->parent) {
+		own_pattern_text(o, a, sizeof a);
+		own_pattern_text(n, b, sizeof b);
+		if (strcmp(a, b)) {
+			*co = o;
+			*cn = n;
+			return;
+		}
+	}
+}
+
+/* Expression text as one line: blanks squashed, ends trimmed. */
+static void squash(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	bool blank = false;
+	for (; s && *s && o + 2 < len; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+			blank = o > 0;
+			continue;
+		}
+		if (blank)
+			buf[o++] = ' ';
+		blank = false;
+		buf[o++] = *s;
+	}
+	buf[o] = 0;
+}
+
+/* How leaf changes group: one line per edit.  Pattern changes group by
+ * the bitset whose own pattern changed; the rest are one each. */
+static bool leaf_rows_alike(const diff_leaf *x, const diff_leaf *y)
+{
+	if (x->kind != DIFF_LEAF_PATTERN || y->kind != DIFF_LEAF_PATTERN)
+		return x == y;
+	const spec_bitset *xo, *xn, *yo, *yn;
+	pattern_cause(x->old_leaf, x->new_leaf, &xo, &xn);
+	pattern_cause(y->old_leaf, y->new_leaf, &yo, &yn);
+	return xn == yn && xo == yo;
+}
+
+static void field_key(const diff_field *d, char *buf, size_t len)
+{
+	char e[1024], a[1024], b[1024];
+	squash(d->case_expr, e, sizeof e);
+	field_text(d->old_field, a, sizeof a);
+	field_text(d->new_field, b, sizeof b);
+	snprintf(buf, len, "%s\x01%s\x01%s\x01%s", d->name, e, a, b);
+}
+
+static bool field_rows_alike(const diff_field *x, const diff_field *y)
+{
+	char a[4096], b[4096];
+	field_key(x, a, sizeof a);
+	field_key(y, b, sizeof b);
+	return !strcmp(a, b);
+}
+
+/* Decoding rows group by root, gen and shape: one leaf to nothing,
+ * nothing to one leaf, or the same leaf with other fields. */
+static int decoding_shape(const diff_decoding *d)
+{
+	return d->fields_only ? 1 : d->nold == 1 && !d->nnew ? 2 : !d->nold && d->nnew == 1 ? 3 : 0;
+}
+
+static bool decoding_rows_alike(const diff_decoding *x, const diff_decoding *y)
+{
+	if (x == y)
+		return true;
+	int sx = decoding_shape(x);
+	return sx && sx == decoding_shape(y) && !strcmp(x->root, y->root) &&
+	       x->gen.min == y->gen.min && x->gen.max == y->gen.max;
+}
+
+/* Rows of one section grouped into edits: the rows alike to row i not
+ * yet taken (done) go into idx; their number is returned. */
+typedef bool (*rows_alike_fn)(const diff_result *r, size_t i, size_t j);
+
+static size_t group_take(const diff_result *r, size_t nrows, rows_alike_fn alike, size_t i,
+                         bool *done, size_t *idx)
+{
+	size_t n = 0;
+	for (size_t j = i; j < nrows; j++)
+		if (!done[j] && alike(r, i, j))
+			done[j] = true, idx[n++] = j;
+	return n;
+}
+
+/* Scratch for grouping any section of r: false when memory runs out. */
+static bool group_buffers(const diff_result *r, size_t *nrows, size_t **idx, bool **done)
+{
+	*nrows = r->nleaves > r->nfields ? r->nleaves : r->nfields;
+	if (r->ndecodings > *nrows)
+		*nrows = r->ndecodings;
+	*idx = calloc(*nrows + 1, sizeof **idx);
+	*done = calloc(*nrows + 1, sizeof **done);
+	if (*idx && *done)
+		return true;
+	free(*idx);
+	free(*done);
+	return false;
+}
+
+/* How many groups (edits) a section's rows make. */
+static size_t group_count(const diff_result *r, size_t nrows, rows_alike_fn alike)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = !alike(r, j, i);
+		n += first;
+	}
+	return n;
+}
+
+static bool leaf_rows(const diff_result *r, size_t i, size_t j)
+{
+	return leaf_rows_alike(&r->leaves[i], &r->leaves[j]);
+}
+
+static bool field_rows(const diff_result *r, size_t i, size_t j)
+{
+	return field_rows_alike(&r->fields[i], &r->fields[j]);
+}
+
+static bool decoding_rows(const diff_result *r, size_t i, size_t j)
+{
+	return decoding_rows_alike(&r->decodings[i], &r->decodings[j]);
+}
+
+/* Prints up to 8 names of a group's leaves and how many more. */
+static void group_names(FILE *f, size_t n, size_t shown_max, const char *(*name_of)(const void *, size_t),
+                        const void *ctx, const size_t *idx)
+{
+	size_t k = 0;
+	for (; k < n && k < shown_max; k++)
+		fprintf(f, "%s'%s'", k ? ", " : "", name_of(ctx, idx[k]));
+	if (n > k)
+		fprintf(f, " (+%zu more)", n - k);
+}
+
+static const char *leaf_row_name(const void *ctx, size_t i)
+{
+	const diff_leaf *d = &((const diff_result *)ctx)->leaves[i];
+	return (d->new_leaf ? d->new_leaf : d->old_leaf)->name;
+}
+
+static const char *field_row_name(const void *ctx, size_t i)
+{
+	return ((const diff_result *)ctx)->fields[i].new_leaf->name;
+}
+
+static const char *decoding_row_name(const void *ctx, size_t i)
+{
+	const diff_decoding *d = &((const diff_result *)ctx)->decodings[i];
+	return d->nnew ? d->new_leaves[0]->name : d->old_leaves[0]->name;
 }
 
 static const char *where(const spec_bitset *b, char *buf, size_t len)
@@ -742,6 +946,134 @@ static void text_diags(FILE *f, const char *heading, const spec_diag *const *l, 
 	}
 }
 
+/* a += b, as exact counts. */
+static void count_sum(prove_count *a, const prove_count *b)
+{
+	unsigned carry = 0;
+	for (size_t k = 0; k < sizeof a->w / sizeof *a->w; k++) {
+		uint64_t x = a->w[k], s2 = x + b->w[k] + carry;
+		carry = s2 < x || (carry && s2 == x);
+		a->w[k] = s2;
+	}
+}
+
+/* Text changes come grouped by what changed in the XML: the cause and
+ * its places on both sides.  Whether texts i and j share a group. */
+static bool same_cause(const diff_text *a, const diff_text *b)
+{
+	return a->verdict == b->verdict && !strcmp(a->cause, b->cause) &&
+	       a->old_loc.line == b->old_loc.line && a->new_loc.line == b->new_loc.line &&
+	       !strcmp(a->old_loc.file ? a->old_loc.file : "", b->old_loc.file ? b->old_loc.file : "") &&
+	       !strcmp(a->new_loc.file ? a->new_loc.file : "", b->new_loc.file ? b->new_loc.file : "");
+}
+
+/* Whether text i is the first of its group. */
+static bool cause_first(const diff_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_cause(&r->texts[j], &r->texts[i]))
+			return false;
+	return true;
+}
+
+/* A text change's witness for a same-leaf decoding row: a word of the
+ * row (the leaf on both sides, a generation of its range) whose text
+ * differs, to show rather than one that prints alike. */
+static const diff_text *text_witness(const diff_result *r, const diff_decoding *d)
+{
+	for (size_t i = 0; i < r->ntexts; i++) {
+		const diff_text *t = &r->texts[i];
+		if (t->verdict == DIFF_TEXT_DIFFERS && d->nnew == 1 && t->new_leaf == d->new_leaves[0] &&
+		    d->nold == 1 && t->old_leaf == d->old_leaves[0] && t->witness_gen >= d->gen.min &&
+		    t->witness_gen <= d->gen.max)
+			return t;
+	}
+	return NULL;
+}
+
+/* Whether the text section says anything of a same-leaf row's leaf:
+ * when not, its words were proved to print alike. */
+static bool text_entry(const diff_result *r, const diff_decoding *d)
+{
+	for (size_t i = 0; i < r->ntexts; i++)
+		if (d->nnew == 1 && r->texts[i].new_leaf == d->new_leaves[0])
+			return true;
+	return false;
+}
+
+/* The number of edits the text section reports (its groups). */
+static size_t diff_text_groups(const diff_result *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ntexts; i++)
+		n += r->texts[i].verdict == DIFF_TEXT_DIFFERS && cause_first(r, i);
+	return n;
+}
+
+static void loc_text(spec_loc l, char *buf, size_t len)
+{
+	if (l.file && l.line)
+		snprintf(buf, len, "%s:%u", base_name(l.file), l.line);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The exact number of differing words of a group, when every pair in it
+ * was counted: false otherwise. */
+static bool cause_count(const diff_result *r, size_t i, prove_count *sum)
+{
+	*sum = (prove_count){0};
+	for (size_t j = i; j < r->ntexts; j++) {
+		if (!same_cause(&r->texts[j], &r->texts[i]))
+			continue;
+		if (!r->texts[j].counted)
+			return false;
+		count_sum(sum, &r->texts[j].words);
+	}
+	return true;
+}
+
+static void write_texts(FILE *f, const compared *c)
+{
+	const diff_result *r = &c->res;
+	char lo[300], ln[300], gen[48], hex[1200], cnt[1400];
+	fputs("text (words that decode to the same leaf on both sides):\n", f);
+	for (size_t i = 0; i < r->ntexts; i++) {
+		if (!cause_first(r, i))
+			continue;
+		const diff_text *t = &r->texts[i];
+		loc_text(t->old_loc, lo, sizeof lo);
+		loc_text(t->new_loc, ln, sizeof ln);
+		fprintf(f, "  %s (%s -> %s)\n", t->cause, lo, ln);
+		size_t nleaves = 0, shown = 0;
+		for (size_t j = i; j < r->ntexts; j++)
+			nleaves += same_cause(&r->texts[j], t);
+		fprintf(f, "    %s %zu lea%s: ", t->verdict == DIFF_TEXT_DIFFERS ? "prints differently in"
+		                                     : "[unknown] may print differently in",
+		        nleaves, nleaves == 1 ? "f" : "ves");
+		for (size_t j = i; j < r->ntexts && shown < 8; j++)
+			if (same_cause(&r->texts[j], t))
+				fprintf(f, "%s'%s'", shown++ ? ", " : "", r->texts[j].new_leaf->name);
+		if (nleaves > shown)
+			fprintf(f, " (+%zu more)", nleaves - shown);
+		fputc('\n', f);
+		prove_count sum;
+		if (t->verdict == DIFF_TEXT_DIFFERS && cause_count(r, i, &sum)) {
+			prove_count_format(&sum, cnt, sizeof cnt);
+			fprintf(f, "    %s words per generation (every word enumerated)\n", cnt);
+		}
+		if (t->verdict == DIFF_TEXT_DIFFERS) {
+			hex_of(t->witness, t->size, hex, sizeof hex);
+			format_gen((spec_gen){t->witness_gen, t->witness_gen}, gen, sizeof gen);
+			fprintf(f, "    e.g. %s '%s' %s at gen %s: \"%s\" -> \"%s\"\n", t->root,
+			        t->new_leaf->name, hex, gen, t->old_text, t->new_text);
+		} else {
+			fputs("    no word found that prints differently, and no proof that none "
+			      "does\n", f);
+		}
+	}
+}
+
 static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 {
 	const diff_result *r = &c->res;
@@ -772,51 +1104,94 @@ static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 				        d->old_root->size, d->new_root->size);
 		}
 	}
+	size_t nrows;
+	size_t *idx;
+	bool *done;
+	if (!group_buffers(r, &nrows, &idx, &done)) {
+		fputs("(out of memory)\n", f);
+		return;
+	}
 	if (r->nleaves) {
 		fputs("leaves:\n", f);
+		memset(done, 0, (nrows + 1) * sizeof *done);
 		for (size_t i = 0; i < r->nleaves; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->nleaves, leaf_rows, i, done, idx);
 			const diff_leaf *d = &r->leaves[i];
-			const spec_bitset *o = d->old_leaf, *n = d->new_leaf, *any = n ? n : o;
-			fprintf(f, "  %-8s '%s'", leaf_kind_name(d->kind), (o ? o : n)->name);
-			switch (d->kind) {
-			case DIFF_LEAF_RENAMED:
-				fprintf(f, " -> '%s'", n->name);
-				break;
-			case DIFF_LEAF_PATTERN:
-				pattern_text(o, a, sizeof a);
-				pattern_text(n, b, sizeof b);
-				fprintf(f, ": %s -> %s", a, b);
-				break;
-			case DIFF_LEAF_GEN:
+			const spec_bitset *o = d->old_leaf, *nl = d->new_leaf, *any = nl ? nl : o;
+			if (d->kind == DIFF_LEAF_PATTERN) {
+				const spec_bitset *co, *cn;
+				pattern_cause(o, nl, &co, &cn);
+				own_pattern_text(co, a, sizeof a);
+				own_pattern_text(cn, b, sizeof b);
+				fprintf(f, "  pattern  '%s' (%s): %s -> %s", cn->name, where(cn, w1, sizeof w1),
+				        a, b);
+				if (n > 1 || cn != nl) {
+					fprintf(f, ": %zu lea%s ", n, n == 1 ? "f" : "ves");
+					group_names(f, n, 8, leaf_row_name, r, idx);
+				}
+				fputc('\n', f);
+				continue;
+			}
+			fprintf(f, "  %-8s '%s'", leaf_kind_name(d->kind), (o ? o : nl)->name);
+			if (d->kind == DIFF_LEAF_RENAMED) {
+				fprintf(f, " -> '%s'", nl->name);
+			} else if (d->kind == DIFF_LEAF_GEN) {
 				format_gen(o->gen, gen, sizeof gen);
-				format_gen(n->gen, gen2, sizeof gen2);
+				format_gen(nl->gen, gen2, sizeof gen2);
 				fprintf(f, ": gen %s -> %s", gen, gen2);
-				break;
-			default:
-				break;
 			}
 			fprintf(f, " (%s, %s)\n", any->root->name, where(any, w1, sizeof w1));
 		}
 	}
 	if (r->nfields) {
 		fputs("fields:\n", f);
+		memset(done, 0, (nrows + 1) * sizeof *done);
 		for (size_t i = 0; i < r->nfields; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->nfields, field_rows, i, done, idx);
 			const diff_field *d = &r->fields[i];
+			char e[1024];
+			squash(d->case_expr, e, sizeof e);
 			field_text(d->old_field, a, sizeof a);
 			field_text(d->new_field, b, sizeof b);
-			fprintf(f, "  '%s' %s%s%s: %s -> %s (%s)\n", d->new_leaf->name, d->name,
-			        d->case_expr ? " when " : "", d->case_expr ? d->case_expr : "", a, b,
-			        where(d->new_leaf, w1, sizeof w1));
+			if (n == 1) {
+				fprintf(f, "  '%s' %s%s%s: %s -> %s (%s)\n", d->new_leaf->name, d->name,
+				        d->case_expr ? " when " : "", e, a, b,
+				        where(d->new_leaf, w1, sizeof w1));
+				continue;
+			}
+			fprintf(f, "  %s%s%s: %s -> %s: %zu leaves ", d->name, d->case_expr ? " when " : "",
+			        e, a, b, n);
+			group_names(f, n, 8, field_row_name, r, idx);
+			fputc('\n', f);
 		}
 	}
 	if (r->ndecodings) {
 		fprintf(f, "decoding (words per generation, proved by %s):\n", engine_name(opt));
+		memset(done, 0, (nrows + 1) * sizeof *done);
 		for (size_t i = 0; i < r->ndecodings; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->ndecodings, decoding_rows, i, done, idx);
+			prove_count sum = {0};
+			for (size_t k = 0; k < n; k++)
+				count_sum(&sum, &r->decodings[idx[k]].words);
 			const diff_decoding *d = &r->decodings[i];
 			format_gen(d->gen, gen, sizeof gen);
-			prove_count_format(&d->words, cnt, sizeof cnt);
-			hex_of(d->witness, d->size, hex, sizeof hex);
-			if (d->fields_only) {
+			prove_count_format(&sum, cnt, sizeof cnt);
+			/* a same-leaf row shows a word whose text differs, if any */
+			const diff_text *tw = d->fields_only ? text_witness(r, d) : NULL;
+			hex_of(tw ? tw->witness : d->witness, d->size, hex, sizeof hex);
+			if (n > 1) {
+				int shape = decoding_shape(d);
+				fprintf(f, "  %s gen %s: %zu leaves %s: %s words, e.g. '%s' %s", d->root, gen, n,
+				        shape == 1 ? "read their fields differently"
+				        : shape == 2 ? "-> nothing" : "<- nothing (filled)",
+				        cnt, decoding_row_name(r, i), hex);
+			} else if (d->fields_only) {
 				fprintf(f, "  %s gen %s: '%s' reads its fields differently: %s words, "
 				        "e.g. %s", d->root, gen, d->new_leaves[0]->name, cnt, hex);
 			} else {
@@ -825,13 +1200,27 @@ static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 				fprintf(f, "  %s gen %s: %s -> %s: %s words, e.g. %s", d->root, gen, a, b,
 				        cnt, hex);
 			}
-			disasm_pair(c, root_named(c->old_model, d->root), root_named(c->new_model, d->root),
-			            d->witness, d->witness_gen, a, b, sizeof a);
-			if (*a || *b)
-				fprintf(f, " (\"%s\" -> \"%s\")", a, b);
+			if (tw) {
+				fprintf(f, " (\"%s\" -> \"%s\")", tw->old_text, tw->new_text);
+			} else {
+				disasm_pair(c, root_named(c->old_model, d->root),
+				            root_named(c->new_model, d->root), d->witness, d->witness_gen, a, b,
+				            sizeof a);
+				if (d->fields_only && n == 1 && *a && !strcmp(a, b) && !text_entry(r, d))
+					fprintf(f, " (\"%s\": its text is unchanged, proved)", a);
+				else if (*a || *b)
+					fprintf(f, " (\"%s\" -> \"%s\")", a, b);
+			}
 			fputc('\n', f);
+			if (n > 1) {
+				fputs("    ", f);
+				group_names(f, n, 8, decoding_row_name, r, idx);
+				fputc('\n', f);
+			}
 		}
 	}
+	free(idx);
+	free(done);
 	if (r->nholes) {
 		fputs("holes (words per generation):\n", f);
 		for (size_t i = 0; i < r->nholes; i++) {
@@ -843,28 +1232,8 @@ static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 			fprintf(f, "  %s gen %s: %s opened, %s filled\n", h->root, gen, cnt, c2);
 		}
 	}
-	if (r->ndisplays) {
-		fputs("display:\n", f);
-		for (size_t i = 0; i < r->ndisplays; i++) {
-			const diff_display *d = &r->displays[i];
-			fprintf(f, "  '%s' (%s): ", d->new_leaf->name, where(d->new_leaf, w1, sizeof w1));
-			if (!(d->old_text && d->new_text && !strcmp(d->old_text, d->new_text)))
-				fprintf(f, "\"%s\" -> \"%s\"", d->old_text ? d->old_text : "",
-				        d->new_text ? d->new_text : "");
-			else
-				fprintf(f, "name '%s' -> '%s'", spec_display_name(d->old_leaf),
-				        spec_display_name(d->new_leaf));
-			if (d->witness) {
-				hex_of(d->witness, d->new_leaf->size, hex, sizeof hex);
-				disasm_pair(c, d->old_leaf->root, d->new_leaf->root, d->witness,
-				            d->witness_gen, a, b, sizeof a);
-				fprintf(f, "; %s", hex);
-				if (*a || *b)
-					fprintf(f, " prints \"%s\" -> \"%s\"", a, b);
-			}
-			fputc('\n', f);
-		}
-	}
+	if (r->ntexts)
+		write_texts(f, c);
 	text_overlaps(f, "overlaps introduced:\n", r->overlaps_introduced, r->noverlaps_introduced);
 	text_overlaps(f, "overlaps fixed:\n", r->overlaps_fixed, r->noverlaps_fixed);
 	text_accounting(f, "bit accounting problems introduced:\n", r->accounting_introduced,
@@ -873,9 +1242,9 @@ static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 	                r->naccounting_fixed);
 	text_diags(f, "lint findings introduced:\n", c->lint_introduced, c->nlint_introduced);
 	text_diags(f, "lint findings fixed:\n", c->lint_fixed, c->nlint_fixed);
-	fprintf(f, "summary: %zu root, %zu leaf, %zu field, %zu decoding, %zu display changes; "
-	        "%zu new findings, %zu fixed\n", r->nroots, r->nleaves, r->nfields, r->ndecodings,
-	        r->ndisplays, new_findings(c),
+	fprintf(f, "summary: %zu root, %zu leaf, %zu field, %zu decoding, %zu text changes; "
+	        "%zu new findings, %zu fixed\n", r->nroots, group_count(r, r->nleaves, leaf_rows), group_count(r, r->nfields, field_rows),
+	        group_count(r, r->ndecodings, decoding_rows), diff_text_groups(r), new_findings(c),
 	        r->noverlaps_fixed + r->naccounting_fixed + c->nlint_fixed);
 }
 
@@ -913,6 +1282,69 @@ static void md_leaf_cell(FILE *f, const spec_bitset *leaf, diff_leaf_kind kind)
 	}
 }
 
+/* A group's leaves in a table cell: a few inline, all of them folded
+ * in <details> when there are more. */
+static void md_names(FILE *f, size_t n, const char *(*name_of)(const void *, size_t),
+                     const void *ctx, const size_t *idx)
+{
+	if (n > 3)
+		fprintf(f, "<details><summary>%zu leaves</summary>", n);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ", " : "", f);
+		md_cell(f, name_of(ctx, idx[k]), true);
+	}
+	if (n > 3)
+		fputs("</details>", f);
+}
+
+/* Text changes for a merge-request comment: one item per edit, its
+ * witness printed old and new, the leaves it affects folded away. */
+static void md_texts(FILE *f, const compared *c)
+{
+	const diff_result *r = &c->res;
+	char lo[300], ln[300], hex[1200], cnt[1400];
+	fputs("#### What instructions print\n\n", f);
+	for (size_t i = 0; i < r->ntexts; i++) {
+		if (!cause_first(r, i))
+			continue;
+		const diff_text *t = &r->texts[i];
+		loc_text(t->old_loc, lo, sizeof lo);
+		loc_text(t->new_loc, ln, sizeof ln);
+		size_t nleaves = 0;
+		for (size_t j = i; j < r->ntexts; j++)
+			nleaves += same_cause(&r->texts[j], t);
+		fputs("- ", f);
+		md_cell(f, t->cause, false);
+		fprintf(f, " (%s → %s)", lo, ln);
+		if (t->verdict == DIFF_TEXT_DIFFERS) {
+			hex_of(t->witness, t->size, hex, sizeof hex);
+			fprintf(f, "\n  - `%s` `%s` prints ", t->new_leaf->name, hex);
+			md_cell(f, t->old_text, true);
+			fputs(" → ", f);
+			md_cell(f, t->new_text, true);
+			prove_count sum;
+			if (cause_count(r, i, &sum)) {
+				prove_count_format(&sum, cnt, sizeof cnt);
+				fprintf(f, " (%s words per generation)", cnt);
+			}
+		} else {
+			fputs("\n  - **unknown**: no word found that prints differently, and no proof "
+			      "that none does", f);
+		}
+		fputs("\n  - ", f);
+		if (nleaves > 3)
+			fprintf(f, "<details><summary>%zu leaves</summary>", nleaves);
+		size_t shown = 0;
+		for (size_t j = i; j < r->ntexts; j++)
+			if (same_cause(&r->texts[j], t)) {
+				fputs(shown++ ? ", " : "", f);
+				md_cell(f, r->texts[j].new_leaf->name, true);
+			}
+		fputs(nleaves > 3 ? "</details>\n" : "\n", f);
+	}
+	fputc('\n', f);
+}
+
 static void write_markdown_one(FILE *f, const compared *c, const prove_options *opt)
 {
 	const diff_result *r = &c->res;
@@ -929,9 +1361,10 @@ static void write_markdown_one(FILE *f, const compared *c, const prove_options *
 	}
 	size_t nf = new_findings(c);
 	fprintf(f, "%s**%zu new finding%s**, %zu fixed · %zu leaf, %zu field, %zu decoding and "
-	        "%zu display changes (proved by %s)\n\n", nf ? ":x: " : ":white_check_mark: ", nf,
+	        "%zu text changes (proved by %s)\n\n", nf ? ":x: " : ":white_check_mark: ", nf,
 	        nf == 1 ? "" : "s", r->noverlaps_fixed + r->naccounting_fixed + c->nlint_fixed,
-	        r->nleaves, r->nfields, r->ndecodings, r->ndisplays, engine_name(opt));
+	        group_count(r, r->nleaves, leaf_rows), group_count(r, r->nfields, field_rows), group_count(r, r->ndecodings, decoding_rows), diff_text_groups(r),
+	        engine_name(opt));
 	if (nf) {
 		fputs("#### New findings\n\n", f);
 		for (size_t i = 0; i < r->noverlaps_introduced; i++) {
@@ -959,35 +1392,69 @@ static void write_markdown_one(FILE *f, const compared *c, const prove_options *
 		}
 		fputc('\n', f);
 	}
+	size_t nrows;
+	size_t *idx;
+	bool *done;
+	if (!group_buffers(r, &nrows, &idx, &done)) {
+		fputs("(out of memory)\n", f);
+		return;
+	}
 	if (r->nleaves) {
-		fputs("#### Leaves\n\n| change | root | old | new |\n|---|---|---|---|\n", f);
+		fputs("#### Leaves\n\n| change | root | old | new | leaves |\n|---|---|---|---|---|\n", f);
 		for (size_t i = 0; i < r->nleaves; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->nleaves, leaf_rows, i, done, idx);
 			const diff_leaf *d = &r->leaves[i];
 			const spec_bitset *any = d->new_leaf ? d->new_leaf : d->old_leaf;
 			fprintf(f, "| %s | ", leaf_kind_name(d->kind));
 			md_cell(f, any->root->name, true);
 			fputs(" | ", f);
-			md_leaf_cell(f, d->old_leaf, d->kind);
+			if (d->kind == DIFF_LEAF_PATTERN) {
+				const spec_bitset *co, *cn;
+				pattern_cause(d->old_leaf, d->new_leaf, &co, &cn);
+				own_pattern_text(co, a, sizeof a);
+				own_pattern_text(cn, b, sizeof b);
+				md_cell(f, cn->name, true);
+				fputs(" ", f);
+				md_cell(f, a, true);
+				fputs(" | ", f);
+				md_cell(f, b, true);
+			} else {
+				md_leaf_cell(f, d->old_leaf, d->kind);
+				fputs(" | ", f);
+				md_leaf_cell(f, d->new_leaf, d->kind);
+			}
 			fputs(" | ", f);
-			md_leaf_cell(f, d->new_leaf, d->kind);
+			md_names(f, n, leaf_row_name, r, idx);
 			fputs(" |\n", f);
 		}
 		fputc('\n', f);
 	}
 	if (r->nfields) {
-		fputs("#### Fields\n\n| leaf | field | old | new |\n|---|---|---|---|\n", f);
+		fputs("#### Fields\n\n| field | old | new | leaves |\n|---|---|---|---|\n", f);
+		memset(done, 0, (nrows + 1) * sizeof *done);
 		for (size_t i = 0; i < r->nfields; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->nfields, field_rows, i, done, idx);
 			const diff_field *d = &r->fields[i];
+			char e[1024];
+			squash(d->case_expr, e, sizeof e);
 			field_text(d->old_field, a, sizeof a);
 			field_text(d->new_field, b, sizeof b);
 			fputs("| ", f);
-			md_cell(f, d->new_leaf->name, true);
-			fputs(" | ", f);
 			md_cell(f, d->name, true);
+			if (d->case_expr) {
+				fputs(" when ", f);
+				md_cell(f, e, true);
+			}
 			fputs(" | ", f);
 			md_cell(f, a, false);
 			fputs(" | ", f);
 			md_cell(f, b, false);
+			fputs(" | ", f);
+			md_names(f, n, field_row_name, r, idx);
 			fputs(" |\n", f);
 		}
 		fputc('\n', f);
@@ -995,26 +1462,60 @@ static void write_markdown_one(FILE *f, const compared *c, const prove_options *
 	if (r->ndecodings) {
 		fputs("#### Words whose decoding changes (per generation)\n\n"
 		      "| root | gen | old | new | words | e.g. |\n|---|---|---|---|---:|---|\n", f);
+		memset(done, 0, (nrows + 1) * sizeof *done);
 		for (size_t i = 0; i < r->ndecodings; i++) {
+			if (done[i])
+				continue;
+			size_t n = group_take(r, r->ndecodings, decoding_rows, i, done, idx);
+			prove_count sum = {0};
+			for (size_t k = 0; k < n; k++)
+				count_sum(&sum, &r->decodings[idx[k]].words);
 			const diff_decoding *d = &r->decodings[i];
 			format_gen(d->gen, gen, sizeof gen);
-			prove_count_format(&d->words, cnt, sizeof cnt);
-			hex_of(d->witness, d->size, hex, sizeof hex);
-			leaves_text(d->old_leaves, d->nold, a, sizeof a);
-			if (d->fields_only)
-				snprintf(b, sizeof b, "same leaf, fields read differently");
-			else
-				leaves_text(d->new_leaves, d->nnew, b, sizeof b);
+			prove_count_format(&sum, cnt, sizeof cnt);
+			const diff_text *tw = d->fields_only ? text_witness(r, d) : NULL;
+			hex_of(tw ? tw->witness : d->witness, d->size, hex, sizeof hex);
 			fputs("| ", f);
 			md_cell(f, d->root, true);
 			fprintf(f, " | %s | ", gen);
-			md_cell(f, a, false);
-			fputs(" | ", f);
-			md_cell(f, b, false);
-			fprintf(f, " | %s | `%s` |\n", cnt, hex);
+			if (n > 1) {
+				md_names(f, n, decoding_row_name, r, idx);
+				fputs(d->fields_only ? " | same leaves, fields read differently" : " | ", f);
+				if (!d->fields_only)
+					fputs(decoding_shape(d) == 2 ? "nothing" : "(their leaves)", f);
+			} else {
+				leaves_text(d->old_leaves, d->nold, a, sizeof a);
+				if (d->fields_only)
+					snprintf(b, sizeof b, "same leaf, fields read differently");
+				else
+					leaves_text(d->new_leaves, d->nnew, b, sizeof b);
+				md_cell(f, a, false);
+				fputs(" | ", f);
+				md_cell(f, b, false);
+			}
+			fprintf(f, " | %s | `%s`", cnt, hex);
+			if (tw) {
+				fputs(" ", f);
+				md_cell(f, tw->old_text, true);
+				fputs(" → ", f);
+				md_cell(f, tw->new_text, true);
+			} else {
+				disasm_pair(c, root_named(c->old_model, d->root),
+				            root_named(c->new_model, d->root), d->witness, d->witness_gen, a, b,
+				            sizeof a);
+				if (*a || *b) {
+					fputs(" ", f);
+					md_cell(f, a, true);
+					fputs(" → ", f);
+					md_cell(f, b, true);
+				}
+			}
+			fputs(" |\n", f);
 		}
 		fputc('\n', f);
 	}
+	free(idx);
+	free(done);
 	if (r->nholes) {
 		fputs("#### Holes (words no leaf matches, per generation)\n\n"
 		      "| root | gen | opened | filled |\n|---|---|---:|---:|\n", f);
@@ -1030,37 +1531,8 @@ static void write_markdown_one(FILE *f, const compared *c, const prove_options *
 		}
 		fputc('\n', f);
 	}
-	if (r->ndisplays) {
-		fputs("#### Display\n\n| leaf | old | new | e.g. | prints (old → new) |\n"
-		      "|---|---|---|---|---|\n", f);
-		for (size_t i = 0; i < r->ndisplays; i++) {
-			const diff_display *d = &r->displays[i];
-			fputs("| ", f);
-			md_cell(f, d->new_leaf->name, true);
-			fputs(" | ", f);
-			md_cell(f, d->old_text, true);
-			fputs(" | ", f);
-			md_cell(f, d->new_text, true);
-			a[0] = b[0] = 0;
-			hex[0] = 0;
-			if (d->witness) {
-				hex_of(d->witness, d->new_leaf->size, hex, sizeof hex);
-				disasm_pair(c, d->old_leaf->root, d->new_leaf->root, d->witness,
-				            d->witness_gen, a, b, sizeof a);
-			}
-			fputs(" | ", f);
-			if (*hex)
-				md_cell(f, hex, true);
-			fputs(" | ", f);
-			if (*a || *b) {
-				md_cell(f, a, true);
-				fputs(" → ", f);
-				md_cell(f, b, true);
-			}
-			fputs(" |\n", f);
-		}
-		fputc('\n', f);
-	}
+	if (r->ntexts)
+		md_texts(f, c);
 	size_t fixed = r->noverlaps_fixed + r->naccounting_fixed + c->nlint_fixed;
 	if (fixed) {
 		fputs("#### Fixed\n\n", f);
@@ -1299,6 +1771,56 @@ static void write_json_one(FILE *f, const compared *c)
 		}
 		fputc('}', f);
 	}
+	fputs("],\n \"texts\":[", f);
+	for (size_t i = 0; i < r->ntexts; i++) {
+		const diff_text *t = &r->texts[i];
+		fputs(i ? ",\n  {\"root\":" : "\n  {\"root\":", f);
+		json_string(f, t->root);
+		fputs(",\"gen\":", f);
+		json_gen(f, t->gen);
+		fputs(",\"old_leaf\":", f);
+		json_leaf_ref(f, t->old_leaf);
+		fputs(",\"new_leaf\":", f);
+		json_leaf_ref(f, t->new_leaf);
+		fprintf(f, ",\"verdict\":\"%s\",\"cause\":",
+		        t->verdict == DIFF_TEXT_DIFFERS ? "differs" : "unknown");
+		json_string(f, t->cause);
+		fputs(",\"old_at\":", f);
+		if (t->old_loc.file && t->old_loc.line) {
+			fputs("{\"file\":", f);
+			json_string(f, t->old_loc.file);
+			fprintf(f, ",\"line\":%u}", t->old_loc.line);
+		} else {
+			fputs("null", f);
+		}
+		fputs(",\"new_at\":", f);
+		if (t->new_loc.file && t->new_loc.line) {
+			fputs("{\"file\":", f);
+			json_string(f, t->new_loc.file);
+			fprintf(f, ",\"line\":%u}", t->new_loc.line);
+		} else {
+			fputs("null", f);
+		}
+		fputs(",\"words\":", f);
+		if (t->counted) {
+			prove_count_format(&t->words, cnt, sizeof cnt);
+			fprintf(f, "\"%s\"", cnt);
+		} else {
+			fputs("null", f);
+		}
+		fputs(",\"witness\":", f);
+		if (t->verdict == DIFF_TEXT_DIFFERS) {
+			hex_of(t->witness, t->size, hex, sizeof hex);
+			json_string(f, hex);
+			fprintf(f, ",\"witness_gen\":%" PRIu32 ",\"old_text\":", t->witness_gen);
+			json_string(f, t->old_text);
+			fputs(",\"new_text\":", f);
+			json_string(f, t->new_text);
+		} else {
+			fputs("null", f);
+		}
+		fputc('}', f);
+	}
 	fputs("],\n \"overlaps\":{\"introduced\":", f);
 	json_overlaps(f, r->overlaps_introduced, r->noverlaps_introduced);
 	fputs(",\"fixed\":", f);
@@ -1366,11 +1888,17 @@ static void sarif_notes(spec_diags *d, const compared *c)
 			              "%s words of root '%s' at gen %s decoded to %s and now to %s, "
 			              "e.g. %s", cnt, x->root, gen, a, b, hex);
 	}
-	for (size_t i = 0; i < r->ndisplays; i++) {
-		const diff_display *x = &r->displays[i];
-		spec_diag_add(d, SPEC_WARNING, RULE_DIFF_DISPLAY, x->new_leaf->loc,
-		              "leaf '%s' displays \"%s\" instead of \"%s\"", x->new_leaf->name,
-		              x->new_text ? x->new_text : "", x->old_text ? x->old_text : "");
+	for (size_t i = 0; i < r->ntexts; i++) {
+		const diff_text *x = &r->texts[i];
+		spec_loc at = x->new_loc.line ? x->new_loc : x->new_leaf->loc;
+		if (x->verdict == DIFF_TEXT_DIFFERS)
+			spec_diag_add(d, SPEC_WARNING, RULE_DIFF_DISPLAY, at,
+			              "'%s' prints \"%s\" where it printed \"%s\" (%s)",
+			              x->new_leaf->name, x->new_text, x->old_text, x->cause);
+		else
+			spec_diag_add(d, SPEC_WARNING, RULE_DIFF_DISPLAY, at,
+			              "'%s' may print differently (%s): unknown", x->new_leaf->name,
+			              x->cause);
 	}
 }
 

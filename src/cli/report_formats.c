@@ -19,24 +19,6 @@
 
 /* ------------------------------------------------------------ strings */
 
-static char *str_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A printf into fresh memory; NULL when memory runs out. */
-static char *str_fmt(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* -------------------------------------------------------------- bits */
 
 static bool mask_bit(const uint64_t *m, unsigned i)
@@ -261,9 +243,9 @@ static void walk_overlap(walker *w, const prove_overlap *ov)
 	fd.rule = ov->unknown ? RULE_UNKNOWN : RULE_OVERLAP;
 	fd.level = fd.accepted ? "note" : ov->unknown ? "warning" : "error";
 	char *msg = ov->unknown
-		? str_fmt("the solver could not decide whether leaves '%s' and '%s' of root "
+		? spec_strdup_printf("the solver could not decide whether leaves '%s' and '%s' of root "
 		          "'%s' overlap at gen %s", ov->a->name, ov->b->name, root->name, gen)
-		: str_fmt("leaves '%s' and '%s' of root '%s' both match %s at gen %s",
+		: spec_strdup_printf("leaves '%s' and '%s' of root '%s' both match %s at gen %s",
 		          ov->a->name, ov->b->name, root->name, hex ? hex : "?", gen);
 	emit(w, &fd, fnv_pair(fnv_part(fnv_part(FNV_START, fd.rule), root->name),
 	                      ov->a->name, ov->b->name), msg);
@@ -283,9 +265,9 @@ static void walk_bits(walker *w, const prove_accounting *acc, const char *rule,
 	fd.bits = bits ? bits : "?";
 	const char *noun = fd.nbits == 1 ? "bit" : "bits";
 	char *msg = !strcmp(rule, RULE_UNACCOUNTED)
-		? str_fmt("leaf '%s' leaves %s %s unaccounted: no pattern, field or assert of "
+		? spec_strdup_printf("leaf '%s' leaves %s %s unaccounted: no pattern, field or assert of "
 		          "it or its ancestors claims them", leaf->name, noun, fd.bits)
-		: str_fmt("leaf '%s' claims %s %s more than once (pattern, field or assert of "
+		: spec_strdup_printf("leaf '%s' claims %s %s more than once (pattern, field or assert of "
 		          "it and its ancestors)", leaf->name, noun, fd.bits);
 	emit(w, &fd, fnv_part(fnv_part(FNV_START, rule), leaf->name), msg);
 	free(bits);
@@ -301,7 +283,7 @@ static void walk_accounting(walker *w, const prove_accounting *acc)
 	/* Undecided masks mean nothing: say so instead of listing them. */
 	finding fd = {.kind = FK_ACCOUNTING, .rule = RULE_UNKNOWN, .level = "warning",
 	              .loc = acc->leaf->loc, .leaf = acc->leaf};
-	char *msg = str_fmt("the solver could not decide the bit accounting of leaf '%s'",
+	char *msg = spec_strdup_printf("the solver could not decide the bit accounting of leaf '%s'",
 	                    acc->leaf->name);
 	emit(w, &fd, fnv_part(fnv_part(fnv_part(FNV_START, RULE_UNKNOWN), "accounting"),
 	                      acc->leaf->name), msg);
@@ -319,10 +301,10 @@ static void walk_interval(walker *w, const prove_interval *iv)
 	finding fd = {.kind = FK_COVERAGE, .rule = RULE_UNKNOWN, .level = "warning",
 	              .loc = root->loc, .interval = iv};
 	char *msg = iv->limit
-	                    ? str_fmt("the undecoded words of root '%s' at gen %s need more cubes "
+	                    ? spec_strdup_printf("the undecoded words of root '%s' at gen %s need more cubes "
 	                              "than the cube engine's limit: not counted (coverage-limit)",
 	                              root->name, gen)
-	                    : str_fmt("the solver could not decide the coverage of root '%s' at gen %s",
+	                    : spec_strdup_printf("the solver could not decide the coverage of root '%s' at gen %s",
 	                              root->name, gen);
 	emit(w, &fd, fnv_part(fnv_part(fnv_part(fnv_part(FNV_START, RULE_UNKNOWN), "coverage"),
 	                               root->name), gen), msg);
@@ -333,11 +315,11 @@ static void walk_stale(walker *w, const prove_allow *a)
 	char gen[48];
 	format_gen(a->gen, gen, sizeof gen);
 	bool any_gen = a->gen.min == 0 && a->gen.max == UINT32_MAX;
-	char *where = a->root ? str_fmt(" (root '%s', gen %s)", a->root, gen)
-	              : !any_gen ? str_fmt(" (gen %s)", gen) : NULL;
+	char *where = a->root ? spec_strdup_printf(" (root '%s', gen %s)", a->root, gen)
+	              : !any_gen ? spec_strdup_printf(" (gen %s)", gen) : NULL;
 	finding fd = {.kind = FK_STALE, .rule = RULE_STALE, .level = "error", .loc = a->loc,
 	              .stale = a};
-	char *msg = str_fmt("allowlist entry for '%s' and '%s'%s accepts no overlap: remove it",
+	char *msg = spec_strdup_printf("allowlist entry for '%s' and '%s'%s accepts no overlap: remove it",
 	                    a->a, a->b, where ? where : "");
 	emit(w, &fd, fnv_pair(fnv_part(fnv_part(FNV_START, RULE_STALE), a->root), a->a, a->b),
 	     msg);
@@ -784,7 +766,7 @@ static void sarif_result(const finding *fd, void *vctx)
 	sarif_physical(f, fd->loc);
 	fputs("}]", f);
 	if (fd->related) {
-		char *what = str_fmt("leaf '%s'", fd->related->name);
+		char *what = spec_strdup_printf("leaf '%s'", fd->related->name);
 		fputs(",\"relatedLocations\":[{\"id\":1,\"message\":{\"text\":", f);
 		json_string(f, what ? what : fd->related->name);
 		fputs("},", f);

@@ -1,5 +1,5 @@
 /* diag.c - diagnostics: collection, ordering, and the table of rules. */
-#include "spec.h"
+#include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,16 +15,10 @@ bool spec_diag_add(spec_diags *d, spec_severity sev, const char *rule,
 	d->items = items;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *msg = spec_vstrdup_printf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return false;
-	char *msg = malloc((size_t)n + 1);
 	if (!msg)
 		return false;
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	/* A diagnostic is one line: fold any newline an argument brought in. */
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')

@@ -8,6 +8,8 @@
 
 #include "spec.h"
 
+#include <stdarg.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +26,8 @@ typedef struct arena {
 
 void *arena_alloc(arena *a, size_t size);        /* zeroed, 16-aligned */
 char *arena_strdup(arena *a, const char *s);
+/* spec_strdup_printf with a va_list (ap is left used). */
+char *spec_vstrdup_printf(const char *fmt, va_list ap);
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 

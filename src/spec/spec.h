@@ -76,6 +76,9 @@ typedef struct spec_diags {
 	size_t count, cap;
 } spec_diags;
 
+/* A printf into fresh memory (free it); NULL when memory runs out. */
+char *spec_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Appends a diagnostic; the message is formatted like printf.  Returns
  * false only when memory runs out (the diagnostic is then dropped). */
 bool spec_diag_add(spec_diags *d, spec_severity sev, const char *rule,

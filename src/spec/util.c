@@ -1,5 +1,7 @@
 /* util.c - arena, bit vectors, growable arrays and small text helpers for
  * src/spec. */
+#include <stdarg.h>
+#include <stdio.h>
 #include "internal.h"
 
 #include <ctype.h>
@@ -266,4 +268,25 @@ bool text_parse_c_int(const char *s, int64_t *out)
 		return false;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return true;
+}
+
+char *spec_vstrdup_printf(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return s;
+}
+
+char *spec_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = spec_vstrdup_printf(fmt, ap);
+	va_end(ap);
+	return s;
 }
