@@ -46,6 +46,9 @@ static const struct {
 	{"../difftext/shared-parent", 1, 0},
 	{"../difftext/whitespace", 0, 0},
 	{"../difftext/rename", 1, 0},
+	/* COND moved into a new parent '#op': its warning names '#op' now,
+	 * the same finding (matched by subject), and nothing prints otherwise */
+	{"../difftext/moved-warning", 0, 0},
 	{"unchanged", 0, 0},
 	{"rename", 1, 0},
 	{"split", 1, 0},
@@ -717,6 +720,55 @@ TEST(random_text_pairs)
 	CHECK(differing >= 30); /* the edits did change text: not vacuous */
 }
 
+/* ------------------------------------------------ the pre-commit hook */
+
+/* docs/ci/pre-commit in a Mesa-like tree: staging only a fragment that
+ * ir3.xml imports, with an edit that adds overlaps, is refused (the spec
+ * that imports it is checked); staging only XML that is not isaspec
+ * passes without a word. */
+TEST(pre_commit_hook)
+{
+	char probe[1024], cmd[8192], out[65536];
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
+	if (!testlib_have_shared(probe))
+		return;
+	char dir[] = "/tmp/isacheck-test-hook-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof cmd,
+	         "cd %s && git init -q && git config user.email t@example.org && "
+	         "git config user.name t && mkdir -p src/freedreno/isa src/registers && "
+	         "cp %s/mesa/src/freedreno/isa/*.xml src/freedreno/isa/ && "
+	         "printf '<database>\\n<reg name=\"a\"/>\\n</database>\\n' > src/registers/a.xml && "
+	         "git add -A && git commit -qm base",
+	         dir, testlib_shared_dir());
+	CHECK_INT(system(cmd), 0);
+	/* the fragment alone, staged: ldg's opcode 00000 becomes 0000x */
+	snprintf(cmd, sizeof cmd,
+	         "cd %s/src/freedreno && sed -i '0,/<pattern low=\"54\" high=\"58\">00000</"
+	         "s//<pattern low=\"54\" high=\"58\">0000x</' isa/ir3-cat6.xml && "
+	         "git add isa/ir3-cat6.xml && ISACHECK='%s' '%s/docs/ci/pre-commit' 2>&1",
+	         dir, ISACHECK_BINARY, ISACHECK_SOURCE_DIR);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "src/freedreno/isa/ir3.xml\n") != NULL);
+	CHECK(strstr(out, "overlaps introduced:\n") != NULL);
+	CHECK(strstr(out, "leaves 'ldg' and 'ldl' of root '#instruction' both match") != NULL);
+	CHECK(strstr(out, "pre-commit: new isacheck findings") != NULL);
+	/* `isacheck tops` names that spec, and nothing for other XML */
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' tops src/freedreno/isa/ir3-cat6.xml "
+	         "src/registers/a.xml", dir, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "src/freedreno/isa/ir3.xml\n");
+	/* only XML that is not isaspec, staged: quietly passes */
+	snprintf(cmd, sizeof cmd,
+	         "cd %s && git reset -q --hard && "
+	         "printf '<database>\\n<reg name=\"b\"/>\\n</database>\\n' > src/registers/a.xml && "
+	         "git add src/registers/a.xml && ISACHECK='%s' '%s/docs/ci/pre-commit' 2>&1",
+	         dir, ISACHECK_BINARY, ISACHECK_SOURCE_DIR);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "");
+	CHECK(testlib_remove_tree(dir));
+}
+
 /* ------------------------------------------------ CLI: inputs and formats */
 
 TEST(folders_and_formats)
@@ -897,6 +949,7 @@ int main(void)
 	RUN(field_to_pattern_details);
 	RUN(random_pairs);
 	RUN(random_text_pairs);
+	RUN(pre_commit_hook);
 	RUN(folders_and_formats);
 	RUN(bad_input);
 	RUN(mesa_ir3_edit);

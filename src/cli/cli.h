@@ -64,6 +64,9 @@ int cmd_codec(int argc, char **argv, bool decode);
 int cmd_asm(int argc, char **argv);
 /* what an edit of a spec changes (OLD NEW, or --git=REV FILE...) */
 int cmd_diff(int argc, char **argv);
+/* `isacheck tops`: the top-level isaspec specs a set of changed files
+ * touches (tops_cmd.c). */
+int cmd_tops(int argc, char **argv);
 /* disasm/decode --program (program_cmd.c): one whole program of n words,
  * framed by the spec's <program> NAME ("" for its only one). */
 struct codec;

@@ -490,37 +490,74 @@ static const char *diag_file_key(const spec_diag *d, const char *top)
 	return base_name(d->loc.file);
 }
 
+/* A message key with every quoted bitset name of m ('#cat5-type',
+ * 'sign.f') made '<bitset>': a finding that moved to another bitset with
+ * the edit (the same rule, file, enum, field and values) is the same
+ * finding. */
+static char *subject_key(const char *key, const spec_model *m)
+{
+	char *out = malloc(strlen(key) * 2 + 16);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (const char *p = key; *p;) {
+		const char *q = *p == '\'' ? strchr(p + 1, '\'') : NULL;
+		bool bitset = false;
+		for (size_t i = 0; q && i < m->nbitsets && !bitset; i++)
+			bitset = strlen(m->bitsets[i]->name) == (size_t)(q - p - 1) &&
+			         !strncmp(m->bitsets[i]->name, p + 1, (size_t)(q - p - 1));
+		if (bitset) {
+			memcpy(out + o, "'<bitset>'", 10);
+			o += 10;
+			p = q + 1;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	out[o] = 0;
+	return out;
+}
+
 /* The diagnostics of x (of model xm) that y (of ym) lacks, counted as
- * multisets: compared by rule, file and message, not by line. */
+ * multisets: compared by rule, file and message, not by line; what is
+ * left is then matched by subject (subject_key). */
 static const spec_diag **lint_minus(const spec_diags *x, const spec_model *xm,
                                     const spec_diags *y, const spec_model *ym, size_t *n)
 {
-	const spec_diag **out = calloc(x->count + 1, sizeof *out);
-	bool *used = calloc(y->count + 1, sizeof *used);
-	char **ykeys = calloc(y->count + 1, sizeof *ykeys);
-	bool ok = out && used && ykeys;
+	size_t nx = x->count, ny = y->count;
+	const spec_diag **out = calloc(nx + 1, sizeof *out);
+	bool *used = calloc(ny + 1, sizeof *used), *matched = calloc(nx + 1, sizeof *matched);
+	char **ykeys = calloc(2 * ny + 1, sizeof *ykeys), **xkeys = calloc(2 * nx + 1, sizeof *xkeys);
+	bool ok = out && used && matched && ykeys && xkeys;
 	*n = 0;
-	for (size_t k = 0; ok && k < y->count; k++)
-		ok = (ykeys[k] = message_key(y->items[k].message, ym)) != NULL;
-	for (size_t i = 0; ok && i < x->count; i++) {
-		const spec_diag *d = &x->items[i];
-		if (d->severity == SPEC_FATAL)
-			continue;
-		char *key = message_key(d->message, xm);
-		ok = key != NULL;
-		bool found = false;
-		for (size_t k = 0; ok && k < y->count && !found; k++)
-			if (!used[k] && !strcmp(d->rule, y->items[k].rule) && !strcmp(key, ykeys[k]) &&
-			    !strcmp(diag_file_key(d, xm->path), diag_file_key(&y->items[k], ym->path)))
-				found = used[k] = true;
-		free(key);
-		if (ok && !found)
-			out[(*n)++] = d;
-	}
-	for (size_t k = 0; ykeys && k < y->count; k++)
+	for (size_t k = 0; ok && k < ny; k++)
+		ok = (ykeys[k] = message_key(y->items[k].message, ym)) &&
+		     (ykeys[ny + k] = subject_key(ykeys[k], ym));
+	for (size_t i = 0; ok && i < nx; i++)
+		ok = (xkeys[i] = message_key(x->items[i].message, xm)) &&
+		     (xkeys[nx + i] = subject_key(xkeys[i], xm));
+	for (int pass = 0; ok && pass < 2; pass++)
+		for (size_t i = 0; i < nx; i++) {
+			const spec_diag *d = &x->items[i];
+			if (d->severity == SPEC_FATAL || matched[i])
+				continue;
+			for (size_t k = 0; k < ny && !matched[i]; k++)
+				if (!used[k] && !strcmp(d->rule, y->items[k].rule) &&
+				    !strcmp(xkeys[pass * nx + i], ykeys[pass * ny + k]) &&
+				    !strcmp(diag_file_key(d, xm->path), diag_file_key(&y->items[k], ym->path)))
+					matched[i] = used[k] = true;
+		}
+	for (size_t i = 0; ok && i < nx; i++)
+		if (x->items[i].severity != SPEC_FATAL && !matched[i])
+			out[(*n)++] = &x->items[i];
+	for (size_t k = 0; ykeys && k < 2 * ny; k++)
 		free(ykeys[k]);
+	for (size_t k = 0; xkeys && k < 2 * nx; k++)
+		free(xkeys[k]);
 	free(ykeys);
+	free(xkeys);
 	free(used);
+	free(matched);
 	if (!ok) {
 		free(out);
 		return NULL;

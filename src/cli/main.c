@@ -19,7 +19,8 @@ static void usage(FILE *f)
 	      "  disasm SPEC     print instructions as Mesa's disassembler does\n"
 	      "  decode SPEC     decode instructions into leaf, fields and issues (JSON)\n"
 	      "  asm SPEC        assemble text into instructions, by the display templates\n"
-	      "  diff OLD NEW    what an edit changes: leaves, decodings, holes, overlaps (proved)\n"
+	      "  diff OLD NEW    what an edit changes: leaves, decodings, text, holes, overlaps (proved)\n"
+	      "  tops [FILE...]  the top-level isaspec specs whose imports hold FILEs (for merge gates)\n"
 	      "  triage SPEC INPUT...  find and cluster what SPEC does not explain in binaries\n"
 	      "  doc SPEC        write SPEC's encoding reference as Markdown (tables, bit diagrams, holes)\n"
 	      "  rules           list the rules lint can report\n"
@@ -147,6 +148,8 @@ static int run(int argc, char **argv)
 		return cmd_asm(argc - 1, argv + 1);
 	if (!strcmp(cmd, "diff"))
 		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(cmd, "tops"))
+		return cmd_tops(argc - 1, argv + 1);
 	if (!strcmp(cmd, "doc"))
 		return cmd_doc(argc - 1, argv + 1);
 	if (!strcmp(cmd, "triage"))
