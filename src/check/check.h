@@ -302,8 +302,9 @@ typedef struct diff_result {
 	diff_text *texts;             /* by root, then leaf (diff_texts) */
 	size_t ntexts;
 	/* leaf pairs whose text was proved alike: by equal components, by
-	 * the cube (a changed enum value no word can hold), by enumeration */
-	size_t texts_structural, texts_cube, texts_enumerated;
+	 * the cube (a changed enum value no word can hold), by enumeration,
+	 * by Z3 (changed expressions that agree on every word) */
+	size_t texts_structural, texts_cube, texts_enumerated, texts_z3;
 	size_t queries;               /* Z3 queries of the diff proof itself */
 	bool any_unknown;             /* some question went undecided */
 	struct diff_result_private *priv;
@@ -320,7 +321,8 @@ bool diff_models(const spec_model *old_model, const spec_model *new_model,
  * operand's text is judged inside its parents).  Call after diff_models
  * on the same models.  Returns false only when memory runs out. */
 bool diff_texts(const spec_model *old_model, const spec_model *new_model,
-                const diff_codec_ops *ops, diff_result *r, spec_diags *diags);
+                const prove_options *opt, const diff_codec_ops *ops, diff_result *r,
+                spec_diags *diags);
 void diff_result_free(diff_result *r);
 /* Whether the encoding spaces are the same: no root, leaf, field,
  * decoding, hole, display, overlap or accounting change. */

@@ -142,6 +142,8 @@ typedef struct tcomp {
 	const char *fname;          /* the field it belongs to; NULL: the case's own */
 	bool is_field_bits;         /* a field's bits and type (field is set) */
 	const char *param_as;       /* a <param>'s name inside the sub-bitset */
+	const spec_expr *expr;      /* an override condition or a derived field's expression */
+	bool is_condition;          /* expr is an override condition (matters by its truth) */
 	const spec_case *sc;        /* the case it belongs to; NULL: the leaf's */
 	const_env env;              /* a sub-bitset field's: the constants it passes */
 } tcomp;
@@ -267,9 +269,12 @@ static void field_comps(tsig *s, const char *pre, const char *cwhat, const spec_
 		sig_add(s, f->loc, spec_strdup_printf("%s.f:%s.call", pre, f->name),
 		        spec_strdup_printf("call= of field %s %s", f->name, cwhat), strdup("true"));
 	if (f->kind == SPEC_DERIVED && f->expr) {
-		sig_add(s, f->loc, spec_strdup_printf("%s.f:%s.expr", pre, f->name),
-		        spec_strdup_printf("expression of derived field %s %s", f->name, cwhat),
-		        canon_expr(f->expr));
+		tcomp *c = sig_add(s, f->loc, spec_strdup_printf("%s.f:%s.expr", pre, f->name),
+		                   spec_strdup_printf("expression of derived field %s %s", f->name,
+		                                      cwhat),
+		                   canon_expr(f->expr));
+		if (c)
+			c->expr = f->expr;
 	}
 	for (size_t p = 0; p < f->nparams; p++) {
 		const spec_param *pa = &f->params[p];
@@ -495,8 +500,11 @@ static void leaf_sig(tsig *s, const spec_bitset *leaf, const const_env *env)
 				tcomp *e = sig_add(s, sc->loc, spec_strdup_printf("%s.expr", pre),
 				                   spec_strdup_printf("condition of an <override> of '%s'", b->name),
 				                   canon_expr(sc->expr));
-				if (e)
+				if (e) {
 					e->sc = sc;
+					e->expr = sc->expr;
+					e->is_condition = true;
+				}
 			} else {
 				/* the default cases count as one: the first display
 				 * from the leaf up, the leaf-most field of each name
@@ -565,8 +573,9 @@ typedef struct text_ctx {
 	growable out;            /* diff_text */
 	bool oom;
 	uint64_t rng;
-	size_t structural, cube_proved, enumerated;
+	size_t structural, cube_proved, enumerated, z3_proved, z3_queries;
 	unsigned env_depth;
+	const prove_options *opt;
 } text_ctx;
 
 static root_info *root_info_of(text_ctx *t, const char *name)
@@ -609,35 +618,52 @@ typedef struct comp_diff {
 
 static root_state root_text(text_ctx *t, root_info *ri, const const_env *env);
 
-/* Walks both sorted lists; sub-roots count as differing when their own
- * words print differently. */
-static comp_diff comps_compare(text_ctx *t, const tsig *a, const tsig *b)
+/* The next pair of components that differ, walking both sorted lists
+ * from *i and *j (x or y NULL: one side only); a sub-bitset field counts
+ * as differing when its root's words may print differently.  False at
+ * the end. */
+static bool next_difference(text_ctx *t, const tsig *a, const tsig *b, size_t *i, size_t *j,
+                            const tcomp **px, const tcomp **py, bool *via_subroot)
 {
-	comp_diff d = {0};
-	size_t i = 0, j = 0;
-	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i].key, b->v[j].key);
-		const tcomp *x = c <= 0 ? &a->v[i] : NULL, *y = c >= 0 ? &b->v[j] : NULL;
-		bool differs = !x || !y || strcmp(x->val, y->val);
-		bool sub = false;
+	while (*i < a->n || *j < b->n) {
+		int c = *i == a->n ? 1 : *j == b->n ? -1 : strcmp(a->v[*i].key, b->v[*j].key);
+		const tcomp *x = c <= 0 ? &a->v[*i] : NULL, *y = c >= 0 ? &b->v[*j] : NULL;
+		*i += c <= 0;
+		*j += c >= 0;
+		bool differs = !x || !y || strcmp(x->val, y->val), sub = false;
 		if (!differs && x->subroot) {
 			root_info *ri = root_info_of(t, x->subroot->name);
 			sub = differs = !ri || !env_equal(&x->env, &y->env) ||
 			                root_text(t, ri, &x->env) == ROOT_DIFFER;
 		}
 		if (differs) {
-			/* the cause shown: the first element changed on both
-			 * sides (a param, a display, an enum string) before one
-			 * only one side has (a field the change made printed) */
-			bool both = x && y, had_both = d.o && d.n;
-			if (!d.ndiff++ || (both && !had_both)) {
-				d.o = x;
-				d.n = y;
-				d.via_subroot = sub;
-			}
+			*px = x;
+			*py = y;
+			*via_subroot = sub;
+			return true;
 		}
-		i += c <= 0;
-		j += c >= 0;
+	}
+	return false;
+}
+
+/* Walks both sorted lists; sub-roots count as differing when their own
+ * words print differently. */
+static comp_diff comps_compare(text_ctx *t, const tsig *a, const tsig *b)
+{
+	comp_diff d = {0};
+	size_t i = 0, j = 0;
+	const tcomp *x, *y;
+	bool sub;
+	while (next_difference(t, a, b, &i, &j, &x, &y, &sub)) {
+		/* the cause shown: the first element changed on both sides (a
+		 * param, a display, an enum string) before one only one side
+		 * has (a field the change made printed) */
+		bool both = x && y, had_both = d.o && d.n;
+		if (!d.ndiff++ || (both && !had_both)) {
+			d.o = x;
+			d.n = y;
+			d.via_subroot = sub;
+		}
 	}
 	return d;
 }
@@ -827,33 +853,22 @@ static bool same_value_in_cube(const pair_cube *pc, const spec_field *a, const s
 static bool enum_unreachable(text_ctx *t, const tsig *a, const tsig *b, const pair_cube *pc)
 {
 	size_t i = 0, j = 0;
-	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i].key, b->v[j].key);
-		const tcomp *x = c <= 0 ? &a->v[i] : NULL, *y = c >= 0 ? &b->v[j] : NULL;
-		bool differs = !x || !y || strcmp(x->val, y->val);
-		if (!differs && x->subroot) {
-			root_info *ri = root_info_of(t, x->subroot->name);
-			differs = !ri || !env_equal(&x->env, &y->env) ||
-			          root_text(t, ri, &x->env) == ROOT_DIFFER;
-			if (differs)
-				return false;
-		}
-		if (differs && x && y && x->is_field_bits && y->is_field_bits &&
+	const tcomp *x, *y;
+	bool sub;
+	while (next_difference(t, a, b, &i, &j, &x, &y, &sub)) {
+		if (sub)
+			return false;
+		if (x && y && x->is_field_bits && y->is_field_bits &&
 		    same_value_in_cube(pc, x->field, y->field))
-			differs = false;
-		if (differs) {
-			const tcomp *e = x ? x : y;
-			if (!e->is_enum_value || (x && !x->is_enum_value) || (y && !y->is_enum_value))
-				return false;
-			if (value_reachable(pc, e->field, e->enum_val))
-				return false;
-			/* the other side's field of that name must be unable to hold it too */
-			const tcomp *f = y && x ? y : NULL;
-			if (f && value_reachable(pc, f->field, f->enum_val))
-				return false;
-		}
-		i += c <= 0;
-		j += c >= 0;
+			continue;
+		const tcomp *e = x ? x : y;
+		if (!e->is_enum_value || (x && !x->is_enum_value) || (y && !y->is_enum_value))
+			return false;
+		if (value_reachable(pc, e->field, e->enum_val))
+			return false;
+		/* the other side's field of that name must be unable to hold it too */
+		if (x && y && value_reachable(pc, y->field, y->enum_val))
+			return false;
 	}
 	return true;
 }
@@ -1036,6 +1051,210 @@ static void candidates(text_ctx *t, const spec_bitset *lo, const pair_cube *pc,
 	}
 }
 
+/* ------------------------------------------------------------ Z3 */
+
+/* An expression of a leaf as a 64-bit term over the word w and the gen
+ * g, with the decoder's semantics (fields are their bits, unsigned;
+ * derived fields their expressions; int64 wrap-around); anything whose
+ * meaning could depend on more (a name an <override> defines, a param,
+ * a division or shift by a non-constant) is not translated. */
+typedef struct z3_tr {
+	z3_base *b;
+	const spec_bitset *leaf;
+	unsigned depth;
+} z3_tr;
+
+static Z3_ast z3_num(z3_base *b, int64_t v)
+{
+	return Z3_mk_int64(b->ctx, v, Z3_mk_bv_sort(b->ctx, 64));
+}
+
+static Z3_ast z3_bool01(z3_base *b, Z3_ast cond)
+{
+	return Z3_mk_ite(b->ctx, cond, z3_num(b, 1), z3_num(b, 0));
+}
+
+static Z3_ast z3_true(z3_base *b, Z3_ast v)
+{
+	return Z3_mk_not(b->ctx, Z3_mk_eq(b->ctx, v, z3_num(b, 0)));
+}
+
+/* A constant term's value (simplified first). */
+static bool z3_const_of(z3_base *b, Z3_ast t, int64_t *v)
+{
+	Z3_ast s = Z3_simplify(b->ctx, t);
+	return Z3_is_numeral_ast(b->ctx, s) && Z3_get_numeral_int64(b->ctx, s, v);
+}
+
+static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
+                         void *const kids[3]);
+
+static Z3_ast z3_field(z3_tr *t, const char *name)
+{
+	const spec_field *first = NULL;
+	for (const spec_bitset *b = t->leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++)
+				if (!strcmp(b->cases[c].fields[f].name, name)) {
+					if (b->cases[c].expr)
+						return NULL; /* found or not by the case that holds */
+					if (!first)
+						first = &b->cases[c].fields[f];
+				}
+	if (!first)
+		return NULL; /* a param: its value comes from the parent */
+	z3_base *b = t->b;
+	if (first->kind == SPEC_FIELD && first->high < b->size && first->high - first->low < 64) {
+		unsigned w = first->high - first->low + 1;
+		Z3_ast x = Z3_mk_extract(b->ctx, first->high, first->low, b->w);
+		return w < 64 ? Z3_mk_zero_ext(b->ctx, 64 - w, x) : x;
+	}
+	if (first->kind == SPEC_DERIVED && first->expr && t->depth < 8) {
+		t->depth++;
+		Z3_ast r = spec_expr_fold(first->expr, z3_tr_build, t);
+		t->depth--;
+		return r;
+	}
+	return NULL;
+}
+
+static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
+                         void *const kids[3])
+{
+	z3_tr *t = ctx;
+	z3_base *b = t->b;
+	Z3_context c = b->ctx;
+	Z3_ast x = kids[0], y = kids[1], z = kids[2];
+	int64_t k;
+	switch (op) {
+	case SPEC_OP_NUM: return z3_num(b, num);
+	case SPEC_OP_FIELD: return z3_field(t, name);
+	case SPEC_OP_GPU_ID: return Z3_mk_zero_ext(c, 32, b->g);
+	case SPEC_OP_NOT: return z3_bool01(b, Z3_mk_eq(c, x, z3_num(b, 0)));
+	case SPEC_OP_BITNOT: return Z3_mk_bvnot(c, x);
+	case SPEC_OP_NEG: return Z3_mk_bvneg(c, x);
+	case SPEC_OP_POS: return x;
+	case SPEC_OP_MUL: return Z3_mk_bvmul(c, x, y);
+	case SPEC_OP_ADD: return Z3_mk_bvadd(c, x, y);
+	case SPEC_OP_SUB: return Z3_mk_bvsub(c, x, y);
+	case SPEC_OP_DIV:
+	case SPEC_OP_MOD:
+		/* the decoder fails on 0 and on INT64_MIN / -1: constants only */
+		if (!z3_const_of(b, y, &k) || k == 0 || k == -1)
+			return NULL;
+		return op == SPEC_OP_DIV ? Z3_mk_bvsdiv(c, x, y) : Z3_mk_bvsrem(c, x, y);
+	case SPEC_OP_SHL:
+	case SPEC_OP_SHR:
+		if (!z3_const_of(b, y, &k) || k < 0 || k > 63)
+			return NULL;
+		return op == SPEC_OP_SHL ? Z3_mk_bvshl(c, x, y) : Z3_mk_bvashr(c, x, y);
+	case SPEC_OP_LT: return z3_bool01(b, Z3_mk_bvslt(c, x, y));
+	case SPEC_OP_GT: return z3_bool01(b, Z3_mk_bvsgt(c, x, y));
+	case SPEC_OP_LE: return z3_bool01(b, Z3_mk_bvsle(c, x, y));
+	case SPEC_OP_GE: return z3_bool01(b, Z3_mk_bvsge(c, x, y));
+	case SPEC_OP_EQ: return z3_bool01(b, Z3_mk_eq(c, x, y));
+	case SPEC_OP_NE: return z3_bool01(b, Z3_mk_not(c, Z3_mk_eq(c, x, y)));
+	case SPEC_OP_BITAND: return Z3_mk_bvand(c, x, y);
+	case SPEC_OP_BITXOR: return Z3_mk_bvxor(c, x, y);
+	case SPEC_OP_BITOR: return Z3_mk_bvor(c, x, y);
+	case SPEC_OP_AND: {
+		Z3_ast both[2] = {z3_true(b, x), z3_true(b, y)};
+		return z3_bool01(b, Z3_mk_and(c, 2, both));
+	}
+	case SPEC_OP_OR: {
+		Z3_ast either[2] = {z3_true(b, x), z3_true(b, y)};
+		return z3_bool01(b, Z3_mk_or(c, 2, either));
+	}
+	case SPEC_OP_COND: return Z3_mk_ite(c, z3_true(b, x), y, z);
+	}
+	return NULL;
+}
+
+/* The word of a model (bits the model leaves free are 0). */
+static void z3_model_word(z3_base *b, Z3_model m, uint64_t *w, uint32_t *gen)
+{
+	for (unsigned i = 0; i < words_for(b->size); i++) {
+		unsigned hi = (i + 1) * 64 - 1 < b->size - 1 ? (i + 1) * 64 - 1 : b->size - 1;
+		Z3_ast part = Z3_mk_extract(b->ctx, hi, i * 64, b->w), v;
+		uint64_t u = 0;
+		if (Z3_model_eval(b->ctx, m, part, true, &v))
+			Z3_get_numeral_uint64(b->ctx, v, &u);
+		w[i] = u;
+	}
+	Z3_ast v;
+	uint64_t g = 0;
+	if (Z3_model_eval(b->ctx, m, b->g, true, &v))
+		Z3_get_numeral_uint64(b->ctx, v, &g);
+	*gen = (uint32_t)g;
+}
+
+typedef enum z3_text_answer {
+	Z3_TEXT_EQUAL,   /* every differing component is an expression that
+	                    agrees on every word of the cube */
+	Z3_TEXT_MODEL,   /* a word where one disagrees (in *w, *gen) */
+	Z3_TEXT_UNKNOWN, /* not all expressions, not translatable, or Z3 gave up */
+} z3_text_answer;
+
+/* Whether the differing components of a leaf pair are only expressions
+ * (override conditions, derived fields) that Z3 proves agree on every
+ * word both leaves match: then the text is the same. */
+static z3_text_answer z3_exprs_agree(text_ctx *t, const tsig *a, const tsig *b,
+                                     const spec_bitset *lo, const spec_bitset *ln,
+                                     const pair_cube *pc, spec_gen g, uint64_t *w,
+                                     uint32_t *gen)
+{
+	size_t i = 0, j = 0, nexpr = 0;
+	const tcomp *xs[16], *ys[16], *x, *y;
+	bool sub;
+	while (next_difference(t, a, b, &i, &j, &x, &y, &sub)) {
+		if (sub || !x || !y || !x->expr || !y->expr || nexpr == 16)
+			return Z3_TEXT_UNKNOWN;
+		xs[nexpr] = x;
+		ys[nexpr++] = y;
+	}
+	if (!nexpr)
+		return Z3_TEXT_UNKNOWN;
+	z3_base zb;
+	if (!z3_base_init(&zb, pc->size, t->opt))
+		return Z3_TEXT_UNKNOWN;
+	z3_text_answer ans = Z3_TEXT_EQUAL;
+	Z3_ast where[2] = {z3_in_cube(&zb, pc->fixed, pc->value), z3_in_gen(&zb, g)};
+	Z3_solver_assert(zb.ctx, zb.solver, Z3_mk_and(zb.ctx, 2, where));
+	for (size_t k = 0; k < nexpr && ans == Z3_TEXT_EQUAL; k++) {
+		z3_tr to = {&zb, lo, 0}, tn = {&zb, ln, 0};
+		Z3_ast eo = spec_expr_fold(xs[k]->expr, z3_tr_build, &to);
+		Z3_ast en = spec_expr_fold(ys[k]->expr, z3_tr_build, &tn);
+		if (!eo || !en || Z3_get_error_code(zb.ctx) != Z3_OK) {
+			ans = Z3_TEXT_UNKNOWN;
+			break;
+		}
+		/* a condition matters by its truth, a derived value by itself */
+		Z3_ast differ = xs[k]->is_condition
+		                    ? Z3_mk_xor(zb.ctx, z3_true(&zb, eo), z3_true(&zb, en))
+		                    : Z3_mk_not(zb.ctx, Z3_mk_eq(zb.ctx, eo, en));
+		Z3_solver_push(zb.ctx, zb.solver);
+		Z3_solver_assert(zb.ctx, zb.solver, differ);
+		t->z3_queries++;
+		Z3_lbool r = Z3_solver_check(zb.ctx, zb.solver);
+		if (r == Z3_L_TRUE) {
+			Z3_model m = Z3_solver_get_model(zb.ctx, zb.solver);
+			if (m) {
+				Z3_model_inc_ref(zb.ctx, m);
+				z3_model_word(&zb, m, w, gen);
+				Z3_model_dec_ref(zb.ctx, m);
+				ans = Z3_TEXT_MODEL;
+			} else {
+				ans = Z3_TEXT_UNKNOWN;
+			}
+		} else if (r != Z3_L_FALSE) {
+			ans = Z3_TEXT_UNKNOWN;
+		}
+		Z3_solver_pop(zb.ctx, zb.solver, 1);
+	}
+	z3_base_free(&zb);
+	return ans;
+}
+
 /* ------------------------------------------------------------ output */
 
 static char *own_str(diff_result *r, const char *s)
@@ -1081,6 +1300,14 @@ static void text_pair(text_ctx *t, const spec_root *ro, const spec_root *rn,
 	}
 	if (enum_unreachable(t, &a, &b, &pc)) {
 		t->cube_proved++;
+		goto done;
+	}
+	/* changed expressions that agree on every word: Z3's proof */
+	uint64_t zw[SPEC_MAX_BITS / 64];
+	uint32_t zg = g.min;
+	z3_text_answer za = z3_exprs_agree(t, &a, &b, lo, ln, &pc, g, zw, &zg);
+	if (za == Z3_TEXT_EQUAL) {
+		t->z3_proved++;
 		goto done;
 	}
 	diff_text dt = {.root = ro->bitset->name, .size = ro->bitset->size, .gen = g,
@@ -1132,10 +1359,10 @@ static void text_pair(text_ctx *t, const spec_root *ro, const spec_root *rn,
 				gen_varies = strcmp(a2, to) || strcmp(b2, tn);
 			}
 		}
-		t->enumerated++;
 		if (gen_varies && !found) {
 			dt.verdict = DIFF_TEXT_UNKNOWN; /* counted at one gen only */
 		} else if (!found) {
+			t->enumerated++;
 			goto done; /* proved: every word prints alike */
 		} else {
 			dt.verdict = DIFF_TEXT_DIFFERS;
@@ -1143,6 +1370,9 @@ static void text_pair(text_ctx *t, const spec_root *ro, const spec_root *rn,
 		}
 	} else {
 		wordlist wl = {.nw = pc.nw};
+		uint64_t *first = za == Z3_TEXT_MODEL ? wl_add(&wl) : NULL;
+		if (first) /* where Z3 says an expression differs: tried first */
+			memcpy(first, zw, pc.nw * sizeof *zw);
 		candidates(t, lo, &pc, &a, &b, &wl, 0);
 		t->oom |= wl.oom;
 		dt.verdict = DIFF_TEXT_UNKNOWN;
@@ -1186,10 +1416,12 @@ done:
 	sig_free(&b);
 }
 
-bool diff_texts(const spec_model *om, const spec_model *nm, const diff_codec_ops *ops,
-                diff_result *r, spec_diags *diags)
+bool diff_texts(const spec_model *om, const spec_model *nm, const prove_options *opt,
+                const diff_codec_ops *ops, diff_result *r, spec_diags *diags)
 {
-	text_ctx t = {.om = om, .nm = nm, .ops = ops, .r = r, .out = {.size = sizeof(diff_text)}};
+	prove_options defaults = prove_default_options();
+	text_ctx t = {.om = om, .nm = nm, .ops = ops, .r = r, .out = {.size = sizeof(diff_text)},
+	              .opt = opt ? opt : &defaults};
 	t.roots = calloc(om->nroots + 1, sizeof *t.roots);
 	if (!t.roots)
 		t.oom = true;
@@ -1224,6 +1456,8 @@ bool diff_texts(const spec_model *om, const spec_model *nm, const diff_codec_ops
 	r->texts_structural = t.structural;
 	r->texts_cube = t.cube_proved;
 	r->texts_enumerated = t.enumerated;
+	r->texts_z3 = t.z3_proved;
+	r->queries += t.z3_queries;
 	if (t.oom || (t.out.n && !r->texts)) {
 		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){nm->path, 0, 0},
 		              "out of memory while comparing the printed text");

@@ -621,7 +621,7 @@ static bool compare_one(compared *c, const diff_input *in, const prove_options *
 		                      .default_root = codec_default_root(c->old_codec)
 		                                          ? codec_default_root(c->old_codec)->bitset->name
 		                                          : NULL};
-		ok = diff_texts(c->old_model, c->new_model, &ops, &c->res, &c->diff_diags);
+		ok = diff_texts(c->old_model, c->new_model, opt, &ops, &c->res, &c->diff_diags);
 	} else if (ok) {
 		/* no printer, no proof of the text: unknown, never "no change" */
 		c->res.any_unknown = true;
@@ -1243,8 +1243,12 @@ static void write_text_one(FILE *f, const compared *c, const prove_options *opt)
 				disasm_pair(c, root_named(c->old_model, d->root),
 				            root_named(c->new_model, d->root), d->witness, d->witness_gen, a, b,
 				            sizeof a);
-				if (d->fields_only && n == 1 && *a && !strcmp(a, b) && !text_entry(r, d))
-					fprintf(f, " (\"%s\": its text is unchanged, proved)", a);
+				bool proved = d->fields_only && *a && !strcmp(a, b);
+				for (size_t k = 0; proved && k < n; k++)
+					proved = !text_entry(r, &r->decodings[idx[k]]);
+				if (proved)
+					fprintf(f, " (\"%s\": %s text is unchanged, proved)", a,
+					        n == 1 ? "its" : "their");
 				else if (*a || *b)
 					fprintf(f, " (\"%s\" -> \"%s\")", a, b);
 			}

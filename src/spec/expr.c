@@ -21,20 +21,8 @@
 
 /* ------------------------------------------------------------ the tree */
 
-typedef enum expr_op {
-	OP_NUM,    /* value */
-	OP_FIELD,  /* value = index into refs */
-	OP_GPU_ID, /* ISA_GPU_ID() */
-	OP_NOT, OP_BITNOT, OP_NEG, OP_POS,
-	OP_MUL, OP_DIV, OP_MOD,
-	OP_ADD, OP_SUB,
-	OP_SHL, OP_SHR,
-	OP_LT, OP_GT, OP_LE, OP_GE,
-	OP_EQ, OP_NE,
-	OP_BITAND, OP_BITXOR, OP_BITOR,
-	OP_AND, OP_OR,
-	OP_COND,   /* kid[0] ? kid[1] : kid[2] */
-} expr_op;
+/* The operators are spec.h's spec_expr_op: the tree is what spec_expr_fold shows. */
+typedef spec_expr_op expr_op;
 
 /* A node's index in spec_expr.nodes.  32 bits keep nodes small; the
  * parser refuses text of 4 GiB or more, and every node takes at least
@@ -46,7 +34,7 @@ typedef struct expr_node {
 	uint32_t height;     /* 1 for a leaf; never above SPEC_MAX_AST_DEPTH */
 	union {
 		expr_id kid[3];  /* operators */
-		int64_t value;   /* OP_NUM: the value; OP_FIELD: index into refs */
+		int64_t value;   /* SPEC_OP_NUM: the value; SPEC_OP_FIELD: index into refs */
 	};
 } expr_node;
 
@@ -508,7 +496,7 @@ static expr_id expr_parse_gpu_id(expr_parser *p)
 	    !expr_expect(p, TOK_RPAREN, "')' after 'ISA_GPU_ID(' (it takes no arguments)"))
 		return EXPR_NONE;
 	p->uses_gpu_id = true;
-	return expr_add_leaf(p, OP_GPU_ID, 0, start);
+	return expr_add_leaf(p, SPEC_OP_GPU_ID, 0, start);
 }
 
 static expr_id expr_parse_primary(expr_parser *p, unsigned nest)
@@ -520,7 +508,7 @@ static expr_id expr_parse_primary(expr_parser *p, unsigned nest)
 		 * implementation-defined conversion of large uint64 values. */
 		int64_t v = t.value <= INT64_MAX ? (int64_t)t.value
 		                                 : -(int64_t)(~t.value) - 1;
-		expr_id n = expr_add_leaf(p, OP_NUM, v, t.start);
+		expr_id n = expr_add_leaf(p, SPEC_OP_NUM, v, t.start);
 		return n != EXPR_NONE && expr_next(p) ? n : EXPR_NONE;
 	}
 	case TOK_FIELD: {
@@ -529,7 +517,7 @@ static expr_id expr_parse_primary(expr_parser *p, unsigned nest)
 			expr_out_of_memory(p);
 			return EXPR_NONE;
 		}
-		expr_id n = expr_add_leaf(p, OP_FIELD, (int64_t)r, t.start);
+		expr_id n = expr_add_leaf(p, SPEC_OP_FIELD, (int64_t)r, t.start);
 		return n != EXPR_NONE && expr_next(p) ? n : EXPR_NONE;
 	}
 	case TOK_IDENT:
@@ -561,10 +549,10 @@ static expr_id expr_parse_unary(expr_parser *p, unsigned nest)
 	}
 	expr_op op;
 	switch (p->tok.kind) {
-	case TOK_NOT: op = OP_NOT; break;
-	case TOK_TILDE: op = OP_BITNOT; break;
-	case TOK_MINUS: op = OP_NEG; break;
-	case TOK_PLUS: op = OP_POS; break;
+	case TOK_NOT: op = SPEC_OP_NOT; break;
+	case TOK_TILDE: op = SPEC_OP_BITNOT; break;
+	case TOK_MINUS: op = SPEC_OP_NEG; break;
+	case TOK_PLUS: op = SPEC_OP_POS; break;
 	default: return expr_parse_primary(p, nest);
 	}
 	size_t start = p->tok.start;
@@ -581,24 +569,24 @@ static expr_id expr_parse_unary(expr_parser *p, unsigned nest)
 static int expr_binary_prec(expr_tok_kind k, expr_op *op)
 {
 	switch (k) {
-	case TOK_STAR: *op = OP_MUL; return 10;
-	case TOK_SLASH: *op = OP_DIV; return 10;
-	case TOK_PERCENT: *op = OP_MOD; return 10;
-	case TOK_PLUS: *op = OP_ADD; return 9;
-	case TOK_MINUS: *op = OP_SUB; return 9;
-	case TOK_SHL: *op = OP_SHL; return 8;
-	case TOK_SHR: *op = OP_SHR; return 8;
-	case TOK_LT: *op = OP_LT; return 7;
-	case TOK_GT: *op = OP_GT; return 7;
-	case TOK_LE: *op = OP_LE; return 7;
-	case TOK_GE: *op = OP_GE; return 7;
-	case TOK_EQ: *op = OP_EQ; return 6;
-	case TOK_NE: *op = OP_NE; return 6;
-	case TOK_AMP: *op = OP_BITAND; return 5;
-	case TOK_CARET: *op = OP_BITXOR; return 4;
-	case TOK_PIPE: *op = OP_BITOR; return 3;
-	case TOK_ANDAND: *op = OP_AND; return 2;
-	case TOK_OROR: *op = OP_OR; return 1;
+	case TOK_STAR: *op = SPEC_OP_MUL; return 10;
+	case TOK_SLASH: *op = SPEC_OP_DIV; return 10;
+	case TOK_PERCENT: *op = SPEC_OP_MOD; return 10;
+	case TOK_PLUS: *op = SPEC_OP_ADD; return 9;
+	case TOK_MINUS: *op = SPEC_OP_SUB; return 9;
+	case TOK_SHL: *op = SPEC_OP_SHL; return 8;
+	case TOK_SHR: *op = SPEC_OP_SHR; return 8;
+	case TOK_LT: *op = SPEC_OP_LT; return 7;
+	case TOK_GT: *op = SPEC_OP_GT; return 7;
+	case TOK_LE: *op = SPEC_OP_LE; return 7;
+	case TOK_GE: *op = SPEC_OP_GE; return 7;
+	case TOK_EQ: *op = SPEC_OP_EQ; return 6;
+	case TOK_NE: *op = SPEC_OP_NE; return 6;
+	case TOK_AMP: *op = SPEC_OP_BITAND; return 5;
+	case TOK_CARET: *op = SPEC_OP_BITXOR; return 4;
+	case TOK_PIPE: *op = SPEC_OP_BITOR; return 3;
+	case TOK_ANDAND: *op = SPEC_OP_AND; return 2;
+	case TOK_OROR: *op = SPEC_OP_OR; return 1;
 	default: return 0;
 	}
 }
@@ -645,7 +633,7 @@ static expr_id expr_parse_cond(expr_parser *p, unsigned nest)
 	expr_id b = expr_parse_cond(p, nest + 1);
 	if (b == EXPR_NONE)
 		return EXPR_NONE;
-	return expr_add_node(p, OP_COND, c, a, b, start);
+	return expr_add_node(p, SPEC_OP_COND, c, a, b, start);
 }
 
 static void expr_parser_free(expr_parser *p)
@@ -780,35 +768,35 @@ static bool expr_eval_binary(expr_eval_ctx *c, expr_op op, int64_t a, int64_t b,
 {
 	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
 	switch (op) {
-	case OP_MUL: *out = expr_wrap(ua * ub); return true;
-	case OP_ADD: *out = expr_wrap(ua + ub); return true;
-	case OP_SUB: *out = expr_wrap(ua - ub); return true;
-	case OP_DIV:
-	case OP_MOD: {
-		const char *what = op == OP_DIV ? "division" : "modulo";
+	case SPEC_OP_MUL: *out = expr_wrap(ua * ub); return true;
+	case SPEC_OP_ADD: *out = expr_wrap(ua + ub); return true;
+	case SPEC_OP_SUB: *out = expr_wrap(ua - ub); return true;
+	case SPEC_OP_DIV:
+	case SPEC_OP_MOD: {
+		const char *what = op == SPEC_OP_DIV ? "division" : "modulo";
 		if (b == 0)
 			return expr_eval_fail(c, "%s by zero", what);
 		if (a == INT64_MIN && b == -1)
 			return expr_eval_fail(c, "%s overflows: INT64_MIN %s -1", what,
-			                      op == OP_DIV ? "/" : "%");
-		*out = op == OP_DIV ? a / b : a % b;
+			                      op == SPEC_OP_DIV ? "/" : "%");
+		*out = op == SPEC_OP_DIV ? a / b : a % b;
 		return true;
 	}
-	case OP_SHL:
-	case OP_SHR:
+	case SPEC_OP_SHL:
+	case SPEC_OP_SHR:
 		if (b < 0 || b > 63)
 			return expr_eval_fail(c, "shift count %" PRId64 " is outside 0..63", b);
-		*out = op == OP_SHL ? expr_wrap(ua << b) : expr_sar(a, b);
+		*out = op == SPEC_OP_SHL ? expr_wrap(ua << b) : expr_sar(a, b);
 		return true;
-	case OP_LT: *out = a < b; return true;
-	case OP_GT: *out = a > b; return true;
-	case OP_LE: *out = a <= b; return true;
-	case OP_GE: *out = a >= b; return true;
-	case OP_EQ: *out = a == b; return true;
-	case OP_NE: *out = a != b; return true;
-	case OP_BITAND: *out = expr_wrap(ua & ub); return true;
-	case OP_BITXOR: *out = expr_wrap(ua ^ ub); return true;
-	case OP_BITOR: *out = expr_wrap(ua | ub); return true;
+	case SPEC_OP_LT: *out = a < b; return true;
+	case SPEC_OP_GT: *out = a > b; return true;
+	case SPEC_OP_LE: *out = a <= b; return true;
+	case SPEC_OP_GE: *out = a >= b; return true;
+	case SPEC_OP_EQ: *out = a == b; return true;
+	case SPEC_OP_NE: *out = a != b; return true;
+	case SPEC_OP_BITAND: *out = expr_wrap(ua & ub); return true;
+	case SPEC_OP_BITXOR: *out = expr_wrap(ua ^ ub); return true;
+	case SPEC_OP_BITOR: *out = expr_wrap(ua | ub); return true;
 	default: return expr_eval_fail(c, "internal error: bad operator %d", (int)op);
 	}
 }
@@ -819,39 +807,39 @@ static bool expr_eval_node(expr_eval_ctx *c, expr_id i, int64_t *out)
 	const expr_node *n = &c->e->nodes[i];
 	int64_t a, b;
 	switch (n->op) {
-	case OP_NUM: *out = n->value; return true;
-	case OP_FIELD: return expr_lookup(c, (size_t)n->value, out);
-	case OP_GPU_ID: *out = c->env->gpu_id; return true;
-	case OP_NOT:
-	case OP_BITNOT:
-	case OP_NEG:
-	case OP_POS:
+	case SPEC_OP_NUM: *out = n->value; return true;
+	case SPEC_OP_FIELD: return expr_lookup(c, (size_t)n->value, out);
+	case SPEC_OP_GPU_ID: *out = c->env->gpu_id; return true;
+	case SPEC_OP_NOT:
+	case SPEC_OP_BITNOT:
+	case SPEC_OP_NEG:
+	case SPEC_OP_POS:
 		if (!expr_eval_node(c, n->kid[0], &a))
 			return false;
-		if (n->op == OP_NOT)
+		if (n->op == SPEC_OP_NOT)
 			*out = a == 0;
-		else if (n->op == OP_BITNOT)
+		else if (n->op == SPEC_OP_BITNOT)
 			*out = expr_wrap(~(uint64_t)a);
-		else if (n->op == OP_NEG)
+		else if (n->op == SPEC_OP_NEG)
 			*out = expr_wrap(0u - (uint64_t)a);
 		else
 			*out = a;
 		return true;
-	case OP_AND:
-	case OP_OR:
+	case SPEC_OP_AND:
+	case SPEC_OP_OR:
 		/* Short-circuit as C does: the right side's lookups must not
 		 * happen (they may name fields absent in this case). */
 		if (!expr_eval_node(c, n->kid[0], &a))
 			return false;
-		if ((n->op == OP_AND) == (a == 0)) {
-			*out = n->op == OP_OR;
+		if ((n->op == SPEC_OP_AND) == (a == 0)) {
+			*out = n->op == SPEC_OP_OR;
 			return true;
 		}
 		if (!expr_eval_node(c, n->kid[1], &b))
 			return false;
 		*out = b != 0;
 		return true;
-	case OP_COND:
+	case SPEC_OP_COND:
 		if (!expr_eval_node(c, n->kid[0], &a))
 			return false;
 		return expr_eval_node(c, n->kid[a ? 1 : 2], out);
@@ -920,4 +908,30 @@ bool spec_expr_uses_gpu_id(const spec_expr *e)
 const char *spec_expr_text(const spec_expr *e)
 {
 	return e ? e->text : NULL;
+}
+
+/* ------------------------------------------------------------ folding */
+
+
+
+static void *expr_fold_node(const spec_expr *e, expr_id i, spec_expr_build build, void *ctx)
+{
+	const expr_node *n = &e->nodes[i];
+	void *kids[3] = {NULL, NULL, NULL};
+	if (n->op == SPEC_OP_NUM)
+		return build(ctx, SPEC_OP_NUM, n->value, NULL, kids);
+	if (n->op == SPEC_OP_FIELD)
+		return build(ctx, SPEC_OP_FIELD, 0, e->refs[n->value], kids);
+	if (n->op == SPEC_OP_GPU_ID)
+		return build(ctx, SPEC_OP_GPU_ID, 0, NULL, kids);
+	/* the tree is at most SPEC_MAX_AST_DEPTH high: the recursion is bounded */
+	for (int k = 0; k < 3 && n->kid[k] != EXPR_NONE; k++)
+		if (!(kids[k] = expr_fold_node(e, n->kid[k], build, ctx)))
+			return NULL;
+	return build(ctx, n->op, 0, NULL, kids);
+}
+
+void *spec_expr_fold(const spec_expr *e, spec_expr_build build, void *ctx)
+{
+	return e && e->root != EXPR_NONE ? expr_fold_node(e, e->root, build, ctx) : NULL;
 }

@@ -148,6 +148,31 @@ void spec_expr_free(spec_expr *e);
 bool spec_expr_eval(const spec_expr *e, const spec_eval_env *env,
                     int64_t *result, char *err, size_t errlen);
 
+/* The tree of an expression, for symbolic evaluation (src/check puts
+ * expressions to Z3 this way): operators as the C subset has them. */
+typedef enum spec_expr_op {
+	SPEC_OP_NUM,    /* num */
+	SPEC_OP_FIELD,  /* name: a {FIELD} reference */
+	SPEC_OP_GPU_ID, /* ISA_GPU_ID() */
+	SPEC_OP_NOT, SPEC_OP_BITNOT, SPEC_OP_NEG, SPEC_OP_POS,
+	SPEC_OP_MUL, SPEC_OP_DIV, SPEC_OP_MOD,
+	SPEC_OP_ADD, SPEC_OP_SUB,
+	SPEC_OP_SHL, SPEC_OP_SHR,
+	SPEC_OP_LT, SPEC_OP_GT, SPEC_OP_LE, SPEC_OP_GE,
+	SPEC_OP_EQ, SPEC_OP_NE,
+	SPEC_OP_BITAND, SPEC_OP_BITXOR, SPEC_OP_BITOR,
+	SPEC_OP_AND, SPEC_OP_OR,
+	SPEC_OP_COND,   /* kids[0] ? kids[1] : kids[2] */
+} spec_expr_op;
+
+/* Builds one node from its already built kids (unused ones NULL); NULL
+ * means "cannot", which ends the fold. */
+typedef void *(*spec_expr_build)(void *ctx, spec_expr_op op, int64_t num, const char *name,
+                                 void *const kids[3]);
+/* Folds the tree bottom-up through build; returns the root's result, or
+ * NULL when a build returned NULL. */
+void *spec_expr_fold(const spec_expr *e, spec_expr_build build, void *ctx);
+
 /* The distinct {FIELD} names the expression references, in order of
  * first appearance; valid as long as the expression lives. */
 size_t spec_expr_ref_count(const spec_expr *e);
