@@ -394,15 +394,29 @@ static bool case_dead(const spec_case *sc, const const_env *env)
 	return sc && sc->expr && env && env->n && env_eval(sc->expr, env, &v) && !v;
 }
 
-static bool sub_reads(const spec_bitset *root, const char *name, const const_env *env,
-                      unsigned depth);
+/* Answers of sub_reads already found: every leaf pair asks the same few
+ * (ir3's #multisrc reads HALF?) many times. */
+typedef struct reads_entry {
+	const spec_bitset *root;
+	const char *name;
+	const_env env;
+	bool reads;
+} reads_entry;
+
+typedef struct reads_cache {
+	reads_entry *v;
+	size_t n, cap;
+} reads_cache;
+
+static bool sub_reads(reads_cache *rc, const spec_bitset *root, const char *name,
+                      const const_env *env, unsigned depth);
 
 /* What the printing of leaf reads, closed over: the names of the
  * displays it can print with and of every live override condition, and
  * what the fields of those names read in turn (derived expressions; the
  * sources of the params a sub-bitset reads). */
-static void printed_names(nameset *ns, const spec_bitset *leaf, const const_env *env,
-                         unsigned depth)
+static void printed_names(reads_cache *rc, nameset *ns, const spec_bitset *leaf,
+                          const const_env *env, unsigned depth)
 {
 	bool default_seen = false;
 	for (const spec_bitset *b = leaf; b; b = b->parent)
@@ -430,7 +444,7 @@ static void printed_names(nameset *ns, const spec_bitset *leaf, const const_env 
 					params_env(leaf, fl, env, &penv);
 					for (size_t p = 0; p < fl->nparams; p++) {
 						const char *as = fl->params[p].as ? fl->params[p].as : fl->params[p].name;
-						if (!fl->bitset || sub_reads(fl->bitset, as, &penv, depth + 1))
+						if (!fl->bitset || sub_reads(rc, fl->bitset, as, &penv, depth + 1))
 							nameset_add(ns, fl->params[p].name);
 					}
 				}
@@ -438,37 +452,57 @@ static void printed_names(nameset *ns, const spec_bitset *leaf, const const_env 
 
 /* Whether some leaf of root, printed with the constants env, reads name
  * (deeper than 4 sub-bitsets: assumed to). */
-static bool sub_reads_below(const spec_bitset *b, const char *name, const const_env *env,
-                            unsigned depth)
+static bool sub_reads_below(reads_cache *rc, const spec_bitset *b, const char *name,
+                            const const_env *env, unsigned depth)
 {
 	if (b->nchildren) {
 		for (size_t i = 0; i < b->nchildren; i++)
-			if (sub_reads_below(b->children[i], name, env, depth))
+			if (sub_reads_below(rc, b->children[i], name, env, depth))
 				return true;
 		return false;
 	}
 	nameset ns = {0};
-	printed_names(&ns, b, env, depth);
+	printed_names(rc, &ns, b, env, depth);
 	bool r = ns.oom || nameset_has(&ns, name, strlen(name));
 	nameset_free(&ns);
 	return r;
 }
 
-static bool sub_reads(const spec_bitset *root, const char *name, const const_env *env,
-                      unsigned depth)
+static bool sub_reads(reads_cache *rc, const spec_bitset *root, const char *name,
+                      const const_env *env, unsigned depth)
 {
-	return depth > 4 || sub_reads_below(root, name, env, depth);
+	if (depth > 4)
+		return true;
+	const_env none = {0};
+	if (!env)
+		env = &none;
+	for (size_t i = 0; i < rc->n; i++)
+		if (rc->v[i].root == root && !strcmp(rc->v[i].name, name) &&
+		    env_equal(&rc->v[i].env, env))
+			return rc->v[i].reads;
+	bool r = sub_reads_below(rc, root, name, env, depth);
+	if (rc->n == rc->cap) {
+		size_t cap = rc->cap ? 2 * rc->cap : 64;
+		reads_entry *v = realloc(rc->v, cap * sizeof *v);
+		if (!v)
+			return r; /* unremembered: asked again next time */
+		rc->v = v;
+		rc->cap = cap;
+	}
+	rc->v[rc->n++] = (reads_entry){root, name, *env, r};
+	return r;
 }
 
-static void keep_printed(tsig *s, const spec_bitset *leaf, const const_env *env)
+static void keep_printed(reads_cache *rc, tsig *s, const spec_bitset *leaf,
+                         const const_env *env)
 {
 	nameset ns = {0};
-	printed_names(&ns, leaf, env, 0);
+	printed_names(rc, &ns, leaf, env, 0);
 	size_t o = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		tcomp *c = &s->v[i];
 		bool unread = c->param_as && c->field && c->field->bitset &&
-		              !sub_reads(c->field->bitset, c->param_as, &c->env, 1);
+		              !sub_reads(rc, c->field->bitset, c->param_as, &c->env, 1);
 		if (!ns.oom && ((c->fname && !nameset_has(&ns, c->fname, strlen(c->fname))) ||
 		                case_dead(c->sc, env) || unread)) {
 			free(c->key);
@@ -484,7 +518,7 @@ static void keep_printed(tsig *s, const spec_bitset *leaf, const const_env *env)
 }
 
 /* Everything leaf's printing depends on, sorted by key. */
-static void leaf_sig(tsig *s, const spec_bitset *leaf, const const_env *env)
+static void leaf_sig(reads_cache *rc, tsig *s, const spec_bitset *leaf, const const_env *env)
 {
 	bool prints_name = false, default_display = false;
 	nameset defaults = {0};
@@ -542,7 +576,7 @@ static void leaf_sig(tsig *s, const spec_bitset *leaf, const const_env *env)
 	if (prints_name)
 		sig_add(s, leaf->loc, strdup("name"), spec_strdup_printf("name of '%s'", leaf->name),
 		        strdup(leaf->displayname ? leaf->displayname : leaf->name));
-	keep_printed(s, leaf, env);
+	keep_printed(rc, s, leaf, env);
 	if (!s->oom && s->n)
 		qsort(s->v, s->n, sizeof *s->v, comp_cmp);
 }
@@ -576,6 +610,7 @@ typedef struct text_ctx {
 	size_t structural, cube_proved, enumerated, z3_proved, z3_queries;
 	unsigned env_depth;
 	const prove_options *opt;
+	reads_cache reads;
 } text_ctx;
 
 static root_info *root_info_of(text_ctx *t, const char *name)
@@ -736,8 +771,8 @@ static root_state root_text_of(text_ctx *t, root_info *ri, const const_env *env)
 			break;
 		}
 		tsig a = {0}, b = {0};
-		leaf_sig(&a, lo, env);
-		leaf_sig(&b, ln, env);
+		leaf_sig(&t->reads, &a, lo, env);
+		leaf_sig(&t->reads, &b, ln, env);
 		t->oom |= a.oom || b.oom;
 		comp_diff d = comps_compare(t, &a, &b);
 		if (d.ndiff) {
@@ -939,8 +974,8 @@ static void subroot_words(text_ctx *t, root_info *ri, wordlist *out, unsigned de
 		if (!ln || !pair_cube_init(&pc, lo, ln))
 			continue;
 		tsig a = {0}, b = {0};
-		leaf_sig(&a, lo, NULL);
-		leaf_sig(&b, ln, NULL);
+		leaf_sig(&t->reads, &a, lo, NULL);
+		leaf_sig(&t->reads, &b, ln, NULL);
 		comp_diff d = comps_compare(t, &a, &b);
 		if (d.ndiff) {
 			wordlist sub = {.nw = pc.nw};
@@ -1290,8 +1325,8 @@ static void text_pair(text_ctx *t, const spec_root *ro, const spec_root *rn,
 	if (g.min > g.max || !pair_cube_init(&pc, lo, ln))
 		return; /* no word decodes to both: the decoding section's */
 	tsig a = {0}, b = {0};
-	leaf_sig(&a, lo, NULL);
-	leaf_sig(&b, ln, NULL);
+	leaf_sig(&t->reads, &a, lo, NULL);
+	leaf_sig(&t->reads, &b, ln, NULL);
 	t->oom |= a.oom || b.oom;
 	comp_diff d = comps_compare(t, &a, &b);
 	if (!d.ndiff) {
@@ -1448,6 +1483,7 @@ bool diff_texts(const spec_model *om, const spec_model *nm, const prove_options 
 			}
 		}
 	}
+	free(t.reads.v);
 	for (size_t i = 0; i < t.nroots; i++)
 		free(t.roots[i].cause);
 	free(t.roots);
