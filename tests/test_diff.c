@@ -739,6 +739,28 @@ TEST(random_text_pairs)
 	CHECK(by_z3 > 0);       /* and some rewritten conditions were proved alike by Z3 */
 }
 
+/* The text changes in JSON and Markdown: every field of a text entry,
+ * and Markdown's witness printed old and new. */
+TEST(text_formats)
+{
+	char cmd[2048], out[65536];
+	snprintf(cmd, sizeof cmd, "cd '%s/tests/difftext/enum-string' && '%s' diff --format=json "
+	         "../base.xml new.xml", ISACHECK_SOURCE_DIR, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "\"texts\":[\n  {\"root\":\"#instruction\",\"gen\":") != NULL);
+	CHECK(strstr(out, "\"verdict\":\"differs\",\"cause\":\"enum #cond value 1: \\\".lt\\\" -> "
+	                  "\\\".LT\\\"\"") != NULL);
+	CHECK(strstr(out, "\"new_at\":{\"file\":\"new.xml\",\"line\":10}") != NULL);
+	CHECK(strstr(out, "\"words\":\"16384\",\"witness\":\"10001000\",\"witness_gen\":0,"
+	                  "\"old_text\":\"add.lt 0, r0\",\"new_text\":\"add.LT 0, r0\"}") != NULL);
+	snprintf(cmd, sizeof cmd, "cd '%s/tests/difftext/enum-string' && '%s' diff "
+	         "--format=markdown ../base.xml new.xml", ISACHECK_SOURCE_DIR, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "#### What instructions print\n\n- enum #cond value 1: \".lt\" -> \".LT\" "
+	                  "(base.xml:10 → new.xml:10)\n  - `add` `10001000` prints `add.lt 0, r0` → "
+	                  "`add.LT 0, r0` (32768 words per generation)\n  - `add`, `mov`\n") != NULL);
+}
+
 /* ------------------------------------------------ the pre-commit hook */
 
 /* docs/ci/pre-commit in a Mesa-like tree: staging only a fragment that
@@ -990,6 +1012,7 @@ int main(void)
 	RUN(field_to_pattern_details);
 	RUN(random_pairs);
 	RUN(random_text_pairs);
+	RUN(text_formats);
 	RUN(pre_commit_hook);
 	RUN(folders_and_formats);
 	RUN(bad_input);
