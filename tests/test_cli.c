@@ -257,8 +257,81 @@ TEST(prove_says_what_it_proved)
 	testlib_run(cmd, out, sizeof out);
 }
 
+/* Outputs complete or absent (issue 24): a report whose writes fail is
+ * exit 2, never a silent 0; --output never overwrites an input, and an
+ * --output left by an earlier run stays as it was when this one fails;
+ * asm writes nothing past a line it cannot assemble; inputs that are not
+ * regular files are refused before reading (a FIFO must not hang). */
+TEST(outputs_complete_or_absent)
+{
+	char cmd[4096], out[65536];
+	char tdir[] = "/tmp/isacheck-test-out-XXXXXX";
+	CHECK(mkdtemp(tdir) != NULL);
+	const char *const to_full[] = {
+		"check isa/etnaviv.xml", "prove isa/etnaviv.xml", "diff isa/etnaviv.xml isa/etnaviv.xml",
+		"disasm isa/etnaviv.xml --hex 00000000 00000000 00000000 00000000",
+		"decode isa/etnaviv.xml --hex 00000000 00000000 00000000 00000000",
+		"doc isa/etnaviv.xml", "rules", "help", "--version", "tops --under=isa",
+	};
+	for (size_t i = 0; i < sizeof to_full / sizeof *to_full; i++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1 > /dev/full", ISACHECK_SOURCE_DIR,
+		         ISACHECK_BINARY, to_full[i]);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+		CHECK(strstr(out, "error writing standard output") != NULL);
+	}
+	/* --output that is an input (also by another name): refused, intact */
+	snprintf(cmd, sizeof cmd, "cp '%s/isa/etnaviv.xml' %s/s.xml && ln -s s.xml %s/t.xml && "
+	         "cd %s && '%s' check --output=t.xml s.xml 2>&1; echo rc=$?; cmp s.xml '%s/isa/etnaviv.xml' "
+	         "&& echo intact", ISACHECK_SOURCE_DIR, tdir, tdir, tdir, ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR);
+	testlib_run(cmd, out, sizeof out);
+	CHECK(strstr(out, "--output 't.xml' is one of the inputs: refusing to overwrite it") != NULL);
+	CHECK(strstr(out, "rc=2\nintact\n") != NULL);
+	/* asm: a bad line between two good ones; binary stdout stops there,
+	 * an --output file is not written at all (the old one stays) */
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' disasm '%s/isa/etnaviv.xml' --hex 07811018 "
+	         "15001f20 00000000 00000000 > good.s && (cat good.s; echo bogus; cat good.s) > a.s && "
+	         "echo old > out.bin && '%s' asm '%s/isa/etnaviv.xml' --format=bin a.s 2>&1 >/dev/null; "
+	         "'%s' asm '%s/isa/etnaviv.xml' --format=bin a.s 2>/dev/null | wc -c; "
+	         "'%s' asm '%s/isa/etnaviv.xml' --format=bin --output=out.bin a.s 2>&1; echo rc=$?; "
+	         "cat out.bin", tdir, ISACHECK_BINARY, ISACHECK_SOURCE_DIR, ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR, ISACHECK_BINARY, ISACHECK_SOURCE_DIR, ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR);
+	testlib_run(cmd, out, sizeof out);
+	CHECK(strstr(out, "16\n") == out || strstr(out, "\n16\n") != NULL); /* one instruction */
+	CHECK(strstr(out, "a.s:2: error:") != NULL);
+	CHECK(strstr(out, "1 line did not assemble: 'out.bin' not written") != NULL);
+	CHECK(strstr(out, "rc=1\nold\n") != NULL);
+	/* asm of a directory, of a line with a NUL byte */
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' asm '%s/isa/etnaviv.xml' . 2>&1", tdir, ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "isacheck asm: .: not a regular file (a directory)") != NULL);
+	snprintf(cmd, sizeof cmd, "cd %s && printf 'nop\\000x\\n' > nul.s && '%s' asm "
+	         "'%s/isa/etnaviv.xml' nul.s 2>&1", tdir, ISACHECK_BINARY, ISACHECK_SOURCE_DIR);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "nul.s:1: error: a NUL byte in the line") != NULL);
+	/* a FIFO as the spec, as an import, as disasm's input: refused at once */
+	snprintf(cmd, sizeof cmd, "cd %s && mkfifo ff && printf '<isa><import file=\"ff\"/></isa>' "
+	         "> imp.xml && timeout 10 '%s' check ff 2>&1; echo rc=$?; timeout 10 '%s' check imp.xml "
+	         "2>&1; echo rc=$?; timeout 10 '%s' disasm '%s/isa/etnaviv.xml' ff 2>&1; echo rc=$?", tdir,
+	         ISACHECK_BINARY, ISACHECK_BINARY, ISACHECK_BINARY, ISACHECK_SOURCE_DIR);
+	testlib_run(cmd, out, sizeof out);
+	CHECK(strstr(out, "ff:0:0: error: cannot read 'ff': not a regular file (a FIFO) [io]") != NULL);
+	CHECK(strstr(out, "imp.xml:1:6: error: cannot read") != NULL);
+	CHECK(strstr(out, "ff: not a regular file (a FIFO)") != NULL);
+	CHECK(strstr(out, "rc=124") == NULL); /* no timeout: nothing hung */
+	const char *rcs = out;
+	int twos = 0;
+	while ((rcs = strstr(rcs, "rc=2\n")))
+		twos++, rcs++;
+	CHECK_INT(twos, 3);
+	CHECK(testlib_remove_tree(tdir));
+}
+
 int main(void)
 {
+	RUN(outputs_complete_or_absent);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

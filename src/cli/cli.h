@@ -56,6 +56,32 @@ bool push_word(word_buf *ws, uint32_t v);
 bool parse_hex_arg(const char *arg, unsigned instr_words, word_buf *ws, char *err,
                    size_t errlen);
 
+/* A report written whole or not at all (output.c): --output goes to a
+ * temporary file beside the target, renamed over it by output_commit
+ * only when every write succeeded; stdout's errors are reported too. */
+typedef struct output_file {
+	FILE *f;           /* write here */
+	const char *cmd;   /* for messages */
+	char *path, *tmp;  /* NULL for stdout */
+} output_file;
+
+/* Opens path (NULL or "-": stdout) for a command whose inputs are
+ * inputs[]: an output that is one of them is refused.  False with a
+ * message on stderr. */
+bool output_open(output_file *o, const char *cmd, const char *path, bool binary,
+                 const char *const *inputs, size_t ninputs);
+/* Flushes, checks, closes and renames into place: false (with a message)
+ * when anything failed, the target then untouched. */
+bool output_commit(output_file *o);
+/* Drops what was written (stdout: flushed as it is). */
+void output_abort(output_file *o);
+/* Opens an input file ("-": stdin), refusing anything but a regular file
+ * (a FIFO, a device, a directory) before reading: NULL with a message. */
+FILE *input_open(const char *cmd, const char *path, const char *mode);
+/* The same with the reason in err ("not a regular file (a FIFO)",
+ * without the path) instead of on stderr. */
+FILE *input_open_err(const char *path, const char *mode, char *err, size_t errlen);
+
 int cmd_lint(int argc, char **argv);
 /* prove, or check (lint then prove) when lint is true */
 int cmd_prove(int argc, char **argv, bool lint);

@@ -8,6 +8,7 @@
  * whole instruction written most significant 32-bit word first, as
  * isacheck prints witnesses ("c0600000_00e18001").
  */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "cli.h"
 #include "codec.h"
 
@@ -75,9 +76,10 @@ static size_t disasm_other_root(const codec *c, const spec_root *root, const uin
 
 static bool read_binary(const char *path, word_buf *ws, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char why[300];
+	FILE *f = input_open_err(path, "rb", why, sizeof why);
 	if (!f) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, why);
 		return false;
 	}
 	unsigned char buf[65536];
@@ -400,6 +402,9 @@ static const char asm_usage[] =
 	"  suffix is ignored\n"
 	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
 	"  --format=bin  raw little-endian words\n"
+	"  a line that does not assemble is reported and nothing is written past it (every\n"
+	"  later line is still checked): instructions never shift into its slot; an\n"
+	"  --output file is then not written at all\n"
 	"exit: 0 every line assembled, 1 some did not (file:line: error: ...), 2 unusable input\n";
 
 int cmd_asm(int argc, char **argv)
@@ -440,35 +445,41 @@ int cmd_asm(int argc, char **argv)
 		fprintf(stderr, "isacheck asm: give SPEC and a FILE (or -)\n%s", asm_usage);
 		return EXIT_UNUSABLE;
 	}
-	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	if (!in) {
-		fprintf(stderr, "isacheck asm: cannot read '%s': %s\n", file, strerror(errno));
+	FILE *in = input_open("asm", file, "r");
+	if (!in)
 		return EXIT_UNUSABLE;
-	}
 	spec_diags diags = {0};
 	session ss = {0};
 	int rc = EXIT_UNUSABLE;
-	FILE *out = NULL;
+	const char *inputs[2] = {spec_path, file};
+	output_file o = {0};
+	if (!output_open(&o, "asm", output, binary, inputs, 2)) {
+		if (in != stdin)
+			fclose(in);
+		return EXIT_UNUSABLE;
+	}
 	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, &diags))
 		goto done;
-	out = output ? fopen(output, binary ? "wb" : "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "isacheck asm: cannot write '%s': %s\n", output, strerror(errno));
-		goto done;
-	}
+	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;
 	size_t lineno = 0, failed = 0;
-	char line[4096];
-	while (fgets(line, sizeof line, in)) {
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	/* Past the first line that does not assemble nothing is written (every
+	 * line is still checked): the instructions after it would otherwise
+	 * sit one slot early, and a binary has no way to show the gap. */
+	while ((got = getline(&line, &cap, in)) >= 0) {
 		lineno++;
-		size_t n = strlen(line);
-		if (n == sizeof line - 1 && line[n - 1] != '\n') {
-			fprintf(stderr, "%s:%zu: error: line longer than %zu bytes\n", file, lineno,
-			        sizeof line - 2);
+		size_t n = (size_t)got;
+		if (n > 4096) {
+			fprintf(stderr, "%s:%zu: error: line longer than 4096 bytes\n", file, lineno);
 			failed++;
-			int ch;
-			while ((ch = fgetc(in)) != EOF && ch != '\n') {
-			}
+			continue;
+		}
+		if (memchr(line, '\0', n)) {
+			fprintf(stderr, "%s:%zu: error: a NUL byte in the line\n", file, lineno);
+			failed++;
 			continue;
 		}
 		char *semi = strstr(line, "\t; "); /* the disassembler's error suffix */
@@ -488,6 +499,8 @@ int cmd_asm(int argc, char **argv)
 			if (!found)
 				continue;
 		}
+		if (failed)
+			continue;
 		for (unsigned k = 0; k < iw; k++) {
 			uint32_t word = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
 			if (binary) {
@@ -501,11 +514,21 @@ int cmd_asm(int argc, char **argv)
 		if (!binary)
 			fputc('\n', out);
 	}
+	free(line);
+	if (ferror(in)) {
+		fprintf(stderr, "isacheck asm: error reading '%s': %s\n", file, strerror(errno));
+		goto done;
+	}
 	rc = failed ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (failed && o.path)
+		fprintf(stderr, "isacheck asm: %zu line%s did not assemble: '%s' not written\n", failed,
+		        failed == 1 ? "" : "s", o.path);
 done:
 	if (in != stdin)
 		fclose(in);
-	if (out && out != stdout && fclose(out) != 0)
+	if (rc != EXIT_CLEAN)
+		output_abort(&o); /* an --output file is complete or absent */
+	else if (!output_commit(&o))
 		rc = EXIT_UNUSABLE;
 	session_close(&ss);
 	spec_diags_free(&diags);

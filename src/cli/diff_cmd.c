@@ -29,8 +29,10 @@ static const char diff_usage[] =
 	"       isacheck diff [options] --git=REV FILE...\n"
 	"  show what an edit does to the encoding space: leaves added, removed or\n"
 	"  renamed, words whose decoding changes (exact counts, one witness per\n"
-	"  pair of decodings), holes opened or filled, display changes, overlaps,\n"
-	"  unaccounted bits and lint findings introduced or fixed.\n"
+	"  pair of decodings), words that print another line (every leaf pair\n"
+	"  proved to print alike, or a witness printed old and new, or unknown),\n"
+	"  holes opened or filled, overlaps, unaccounted bits and lint findings\n"
+	"  introduced or fixed (matched by subject), one entry per edit.\n"
 	"  OLD and NEW are spec files (imports read relative to each) or folders\n"
 	"  (their top-level files, those no other file imports, are paired by name);\n"
 	"  --git=REV compares each FILE of the working tree with its version (and\n"
@@ -39,7 +41,8 @@ static const char diff_usage[] =
 	"  --format=text|json|sarif|markdown   output format (default text)\n"
 	"  --output=FILE        write the report to FILE instead of standard output\n"
 	"  --solver=cube|z3     cube: exact mask algebra (default); z3: every answer\n"
-	"                       proved again by the Z3 solver\n"
+	"                       proved again by the Z3 solver (changed expressions\n"
+	"                       in the text proofs go to Z3 with either engine)\n"
 	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
 	"  --fail-on=changes|new-findings   exit 1 on any change (default), or only\n"
@@ -2103,6 +2106,20 @@ int cmd_diff(int argc, char **argv)
 		inputs_free(&in);
 		return EXIT_UNUSABLE;
 	}
+	/* an --output that is one of the specs read is refused before reading */
+	const char **paths = calloc(2 * in.n + 1, sizeof *paths);
+	output_file o;
+	for (size_t i = 0; paths && i < in.n; i++) {
+		paths[2 * i] = in.items[i].old_path;
+		paths[2 * i + 1] = in.items[i].new_path;
+	}
+	if (!paths || !output_open(&o, "diff", output, false, paths, 2 * in.n)) {
+		free(paths);
+		free(cs);
+		inputs_free(&in);
+		return EXIT_UNUSABLE;
+	}
+	free(paths);
 	bool unusable = false, changes = false, findings = false, unknown = false;
 	for (size_t i = 0; i < in.n; i++) {
 		bool done = compare_one(&cs[i], &in.items[i], &opt);
@@ -2127,15 +2144,10 @@ int cmd_diff(int argc, char **argv)
 	           : (ci ? findings : changes) ? EXIT_FINDINGS
 	           : unknown ? EXIT_UNKNOWN : EXIT_CLEAN;
 
-	FILE *out = stdout;
-	if (output && !(out = fopen(output, "w"))) {
-		perror(output);
-		out = NULL;
-		code = EXIT_UNUSABLE;
-	}
-	if (out && !strcmp(format, "sarif")) {
+	FILE *out = o.f;
+	if (!strcmp(format, "sarif")) {
 		write_sarif(out, cs, in.n, &opt, code);
-	} else if (out && !strcmp(format, "json")) {
+	} else if (!strcmp(format, "json")) {
 		fprintf(out, "{\"version\":1,\"tool\":\"isacheck\",\"command\":\"diff\","
 		        "\"engine\":\"%s\",\"comparisons\":[",
 		        opt.engine == PROVE_ENGINE_Z3 ? "z3" : "cube");
@@ -2153,7 +2165,7 @@ int cmd_diff(int argc, char **argv)
 			}
 		fprintf(out, "\n],\"summary\":{\"changed\":%zu,\"new_findings\":%zu,\"unknown\":%s},"
 		        "\"exit_code\":%d}\n", nch, nnew, unknown ? "true" : "false", code);
-	} else if (out) {
+	} else {
 		for (size_t i = 0; i < in.n; i++) {
 			if (!cs[i].diffed)
 				continue;
@@ -2170,10 +2182,8 @@ int cmd_diff(int argc, char **argv)
 	for (size_t i = 0; i < in.n; i++)
 		for (size_t k = 0; cs[i].diffed && k < cs[i].diff_diags.count; k++)
 			print_diag_text(stderr, &cs[i].diff_diags.items[k]);
-	if (out && out != stdout && fclose(out) != 0) {
-		perror(output);
+	if (!output_commit(&o))
 		code = EXIT_UNUSABLE;
-	}
 	for (size_t i = 0; i < in.n; i++)
 		compared_free(&cs[i]);
 	free(cs);

@@ -787,23 +787,20 @@ int cmd_doc(int argc, char **argv)
 		spec_diags_free(&diags);
 		return EXIT_UNUSABLE;
 	}
-	FILE *f = stdout;
-	if (output && !(f = fopen(output, "w"))) {
-		fprintf(stderr, "isacheck doc: cannot write '%s': %s\n", output, strerror(errno));
+	output_file o;
+	if (!output_open(&o, "doc", output, false, m->files, m->nfiles)) {
 		prove_result_free(&proof);
 		spec_model_free(m);
 		spec_diags_free(&diags);
 		return EXIT_UNUSABLE;
 	}
-	doc_ctx d = {f, m, &proof, false, base_name(m->path)};
+	doc_ctx d = {o.f, m, &proof, false, base_name(m->path)};
 	for (size_t i = 0; i < m->nbitsets; i++)
 		d.any_gen |= m->bitsets[i]->has_gen;
 	write_doc(&d);
 	int rc = errors ? EXIT_FINDINGS : EXIT_CLEAN;
-	if (ferror(f) || (f != stdout && fclose(f) != 0)) {
-		fprintf(stderr, "isacheck doc: error writing '%s'\n", output ? output : "stdout");
+	if (!output_commit(&o))
 		rc = EXIT_UNUSABLE;
-	}
 	prove_result_free(&proof);
 	spec_model_free(m);
 	spec_diags_free(&diags);

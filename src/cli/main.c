@@ -4,6 +4,8 @@
  */
 #include "cli.h"
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +114,13 @@ int main(int argc, char **argv)
 	char **keep = NULL;
 	char **joined = join_option_values(&argc, argv, &keep);
 	int rc = joined ? run(argc, joined) : EXIT_UNUSABLE;
+	/* whatever a command printed must have arrived: a full disk or a
+	 * closed pipe is exit 2, never a silent 0 */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_UNUSABLE) {
+		fprintf(stderr, "isacheck: error writing standard output: %s\n",
+		        strerror(errno ? errno : EIO));
+		rc = EXIT_UNUSABLE;
+	}
 	for (char **k = keep; k && *k; k++)
 		free(*k);
 	free(keep);

@@ -152,12 +152,20 @@ int cmd_prove(int argc, char **argv, bool lint)
 		free(files);
 		return EXIT_UNUSABLE;
 	}
-	FILE *out = stdout;
-	if (output && !(out = fopen(output, "w"))) {
-		perror(output);
+	/* the inputs an --output must not be: the specs and the allowlist */
+	const char **inputs = calloc((size_t)nfiles + 1, sizeof *inputs);
+	output_file o;
+	for (int i = 0; inputs && i < nfiles; i++)
+		inputs[i] = files[i];
+	if (inputs)
+		inputs[nfiles] = allow_path;
+	if (!inputs || !output_open(&o, cmd, output, false, inputs, (size_t)nfiles + 1)) {
+		free(inputs);
 		free(files);
 		return EXIT_UNUSABLE;
 	}
+	free(inputs);
+	FILE *out = o.f;
 
 	prove_allowlist allow = {0};
 	spec_diags allow_diags = {0};
@@ -175,6 +183,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		free(models);
 		free(results);
 		free(files);
+		output_abort(&o);
 		return EXIT_UNUSABLE;
 	}
 	for (int i = 0; i < nfiles; i++) {
@@ -203,10 +212,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 		report_write_codequality(out, &r);
 	else
 		report_write_text(out, &r);
-	if (out != stdout && fclose(out) != 0) {
-		perror(output);
+	if (!output_commit(&o))
 		r.exit_code = EXIT_UNUSABLE;
-	}
 	for (int i = 0; i < nfiles; i++) {
 		prove_result_free(&results[i]);
 		spec_model_free(models[i]);

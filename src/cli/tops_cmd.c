@@ -54,9 +54,10 @@ typedef struct tops_walk {
 
 static char *read_small(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	char why[600];
+	FILE *f = input_open_err(path, "rb", why, sizeof why);
 	if (!f)
-		return NULL;
+		return NULL; /* not a regular file, or unreadable: not a spec to list */
 	struct stat st;
 	char *buf = NULL;
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
@@ -324,7 +325,10 @@ int cmd_tops(int argc, char **argv)
 		free(walk.v[i].real);
 	}
 	free(walk.v);
-	if (fflush(stdout) != 0)
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "isacheck tops: error writing standard output: %s\n",
+		        strerror(errno ? errno : EIO));
 		rc = EXIT_UNUSABLE;
+	}
 	return rc;
 }

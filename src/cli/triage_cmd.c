@@ -78,9 +78,10 @@ typedef struct run {
 
 static char *read_whole(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char why[600];
+	FILE *f = input_open_err(path, "rb", why, sizeof why);
 	if (!f) {
-		snprintf(err, errlen, "%s: error: cannot read: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: error: %s", path, why);
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -584,19 +585,14 @@ static bool triage_input(run *r, const char *path, char *err, size_t errlen)
 /* ------------------------------------------------------------ command */
 
 static bool write_to(const char *path, const triage_report *rep,
-                     void (*fn)(FILE *, const triage_report *))
+                     void (*fn)(FILE *, const triage_report *), const char *const *inputs,
+                     size_t ninputs)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "isacheck triage: cannot write '%s': %s\n", path, strerror(errno));
+	output_file o;
+	if (!output_open(&o, "triage", path, false, inputs, ninputs))
 		return false;
-	}
-	fn(f, rep);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "isacheck triage: cannot write '%s'\n", path);
-		return false;
-	}
-	return true;
+	fn(o.f, rep);
+	return output_commit(&o);
 }
 
 int cmd_triage(int argc, char **argv)
@@ -675,7 +671,14 @@ int cmd_triage(int argc, char **argv)
 
 	int rc = EXIT_UNUSABLE;
 	spec_diags diags = {0};
-	FILE *out = NULL;
+	/* no report may overwrite what it reads: the spec or an input */
+	inputs[ninputs] = spec_path;
+	output_file o;
+	if (!output_open(&o, "triage", output, false, inputs, ninputs + 1)) {
+		free(inputs);
+		return EXIT_UNUSABLE;
+	}
+	FILE *out = o.f;
 	r.m = spec_load(spec_path, &diags);
 	if (!r.m) {
 		spec_diags_sort(&diags);
@@ -736,25 +739,20 @@ int cmd_triage(int argc, char **argv)
 		.top_text = have_top ? (size_t)top : 10, .top_html = have_top ? (size_t)top : 500,
 		.program = r.prog ? r.prog->name : NULL, .frame_errors = r.frame_errors,
 	};
-	out = output ? fopen(output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "isacheck triage: cannot write '%s': %s\n", output, strerror(errno));
-		goto done;
-	}
 	if (json)
 		triage_write_json(out, &rep);
 	else
 		triage_write_text(out, &rep);
-	if (json_path && !write_to(json_path, &rep, triage_write_json))
+	if (json_path && !write_to(json_path, &rep, triage_write_json, inputs, ninputs + 1))
 		goto done;
-	if (html_path && !write_to(html_path, &rep, triage_write_html))
+	if (html_path && !write_to(html_path, &rep, triage_write_html, inputs, ninputs + 1))
 		goto done;
 	rc = triage_get_summary(r.t).unexplained || r.frame_errors ? EXIT_FINDINGS : EXIT_CLEAN;
 done:
-	if (out && out != stdout && fclose(out) != 0) {
-		fprintf(stderr, "isacheck triage: cannot write '%s'\n", output);
+	if (rc == EXIT_UNUSABLE)
+		output_abort(&o); /* no half report over an old one */
+	else if (!output_commit(&o))
 		rc = EXIT_UNUSABLE;
-	}
 	triage_free(r.t);
 	codec_free(r.c);
 	spec_model_free(r.m);

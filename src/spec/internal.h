@@ -27,7 +27,7 @@ typedef struct arena {
 void *arena_alloc(arena *a, size_t size);        /* zeroed, 16-aligned */
 char *arena_strdup(arena *a, const char *s);
 /* spec_strdup_printf with a va_list (ap is left used). */
-char *spec_vstrdup_printf(const char *fmt, va_list ap);
+char *spec_vstrdup_printf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 

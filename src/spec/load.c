@@ -12,11 +12,13 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------ name map */
 
@@ -271,16 +273,18 @@ static void check_schema(loader *L, const xml_elem *e)
 static char *read_whole_file(loader *L, const char *path, spec_loc at,
                              bool is_import, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	/* a FIFO (as the spec, or as an import) is refused, not waited on */
+	char why[200];
+	int err;
+	FILE *f = spec_fopen_regular(path, "rb", why, sizeof why, &err);
 	if (!f) {
-		int err = errno;
 		DIAG(L, SPEC_FATAL, is_import && err == ENOENT ? "import-missing" : "io", at,
-		     "cannot read '%s': %s", path, strerror(err));
+		     "cannot read '%s': %s", path, why);
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		DIAG(L, SPEC_FATAL, "io", at, "cannot read '%s': not a regular file", path);
+	if (fstat(fileno(f), &st) != 0) {
+		DIAG(L, SPEC_FATAL, "io", at, "cannot read '%s': %s", path, strerror(errno));
 		fclose(f);
 		return NULL;
 	}

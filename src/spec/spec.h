@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,13 @@ typedef struct spec_diags {
 	spec_diag *items;
 	size_t count, cap;
 } spec_diags;
+
+/* Opens a file for reading only when it is a regular file: a FIFO, a
+ * device or a directory is refused by fstat before any read (and a FIFO
+ * without waiting for a writer).  NULL with the reason in why (errno in
+ * *err, 0 when the file is not regular). */
+FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t whylen,
+                         int *err);
 
 /* A printf into fresh memory (free it); NULL when memory runs out. */
 char *spec_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,6 +1,11 @@
 /* util.c - arena, bit vectors, growable arrays and small text helpers for
  * src/spec. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include "internal.h"
 
@@ -289,4 +294,39 @@ char *spec_strdup_printf(const char *fmt, ...)
 	char *s = spec_vstrdup_printf(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t whylen,
+                         int *err)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat
+	 * can refuse it */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	*err = 0;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*err = errno;
+		snprintf(why, whylen, "%s", strerror(*err));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "not a regular file (%s)",
+		         S_ISDIR(st.st_mode)    ? "a directory"
+		         : S_ISFIFO(st.st_mode) ? "a FIFO"
+		                                : "a device or socket");
+		close(fd);
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, mode);
+	if (!f) {
+		*err = errno;
+		snprintf(why, whylen, "%s", strerror(*err));
+		close(fd);
+	}
+	return f;
 }
