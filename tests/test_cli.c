@@ -329,8 +329,42 @@ TEST(outputs_complete_or_absent)
 	CHECK(testlib_remove_tree(tdir));
 }
 
+/* Imports stay in the top-level file's folder (issue 24): ../, an
+ * absolute path and a symlink out are import-outside at the <import>;
+ * --import-dir names another folder. */
+TEST(imports_confined)
+{
+	char cmd[4096], out[65536];
+	char tdir[] = "/tmp/isacheck-test-imp-XXXXXX";
+	CHECK(mkdtemp(tdir) != NULL);
+	snprintf(cmd, sizeof cmd,
+	         "cd %s && mkdir spec other && printf '<isa>\\n</isa>\\n' > other/x.xml && "
+	         "printf '<isa>\\n<import file=\"../other/x.xml\"/>\\n</isa>\\n' > spec/up.xml && "
+	         "printf '<isa>\\n<import file=\"/etc/passwd\"/>\\n</isa>\\n' > spec/abs.xml && "
+	         "ln -s ../other/x.xml spec/link.xml && "
+	         "printf '<isa>\\n<import file=\"link.xml\"/>\\n</isa>\\n' > spec/sym.xml && "
+	         "printf '<isa>\\n</isa>\\n' > spec/in.xml && "
+	         "printf '<isa>\\n<import file=\"in.xml\"/>\\n</isa>\\n' > spec/ok.xml", tdir);
+	CHECK_INT(system(cmd), 0);
+	const char *const outside[] = {"up", "abs", "sym"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof cmd, "cd %s && '%s' check spec/%s.xml 2>&1", tdir, ISACHECK_BINARY,
+		         outside[i]);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+		CHECK(strstr(out, ":2:1: error: '") != NULL);
+		CHECK(strstr(out, "imports are confined to the top-level file's folder and below "
+		                  "(name another folder with --import-dir=DIR) [import-outside]") != NULL);
+	}
+	snprintf(cmd, sizeof cmd, "cd %s && '%s' lint spec/ok.xml && '%s' check --import-dir=other "
+	         "spec/up.xml && '%s' lint --import-dir=other spec/sym.xml", tdir, ISACHECK_BINARY,
+	         ISACHECK_BINARY, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(testlib_remove_tree(tdir));
+}
+
 int main(void)
 {
+	RUN(imports_confined);
 	RUN(outputs_complete_or_absent);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

@@ -6,8 +6,10 @@
 #include <string.h>
 
 static const char lint_usage[] =
-	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays] FILE...\n"
-	"  Loads each FILE (an isaspec XML file; imports are read relative to it)\n"
+	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays]\n"
+	"                     [--import-dir=DIR]... FILE...\n"
+	"  Loads each FILE (an isaspec XML file; imports are read relative to it, from\n"
+	"  its folder and below, or from a DIR named with --import-dir)\n"
 	"  and reports every finding as file:line:col: severity: message [rule].\n"
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
 	"  --displays also reports each leaf whose text cannot be parsed back into\n"
@@ -36,8 +38,13 @@ int cmd_lint(int argc, char **argv)
 	bool displays = false;
 	int nfiles = 0;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
-	if (!files)
+	const char **import_dirs = calloc((size_t)argc + 1, sizeof *import_dirs);
+	spec_load_options load_opt = {import_dirs, 0};
+	if (!files || !import_dirs) {
+		free(files);
+		free(import_dirs);
 		return EXIT_UNUSABLE;
+	}
 	bool options_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -48,9 +55,12 @@ int cmd_lint(int argc, char **argv)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(lint_usage, stdout);
 			free(files);
+			free(import_dirs);
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--displays")) {
 			displays = true;
+		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
+			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strcmp(a, "--format=text")) {
 			fmt = OUT_TEXT;
 		} else if (!strcmp(a, "--format=json")) {
@@ -59,17 +69,20 @@ int cmd_lint(int argc, char **argv)
 			ignore = a + 9;
 			if (!valid_ignore_list(ignore)) {
 				free(files);
+				free(import_dirs);
 				return EXIT_UNUSABLE;
 			}
 		} else {
 			fprintf(stderr, "isacheck lint: unknown option '%s'\n%s", a, lint_usage);
 			free(files);
+			free(import_dirs);
 			return EXIT_UNUSABLE;
 		}
 	}
 	if (!nfiles) {
 		fprintf(stderr, "isacheck lint: no FILE given\n%s", lint_usage);
 		free(files);
+		free(import_dirs);
 		return EXIT_UNUSABLE;
 	}
 
@@ -79,7 +92,7 @@ int cmd_lint(int argc, char **argv)
 		fputs("{\"version\":1,\"tool\":\"isacheck\",\"command\":\"lint\",\"files\":[", stdout);
 	for (int i = 0; i < nfiles; i++) {
 		spec_diags diags = {0};
-		spec_model *m = spec_load(files[i], &diags);
+		spec_model *m = spec_load_with(files[i], &load_opt, &diags);
 		if (m && displays) {
 			codec *c = codec_new(m, &diags);
 			codec_lint_displays(c, &diags);
@@ -134,5 +147,6 @@ int cmd_lint(int argc, char **argv)
 		        nerr + nfatal == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
 		        nfatal ? " (unusable input)" : "");
 	free(files);
+	free(import_dirs);
 	return exit_code;
 }

@@ -17,6 +17,8 @@ static const char prove_usage[] =
 	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
 	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
+	"  --import-dir=DIR     also allow imports from DIR (default: only the spec's\n"
+	"                       own folder and below); may be repeated\n"
 	"  --holes=N            largest unallocated cubes listed per interval (default 8)\n"
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
@@ -92,8 +94,13 @@ int cmd_prove(int argc, char **argv, bool lint)
 	const char *format = "text", *allow_path = NULL, *output = NULL, *ignore = NULL;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	int nfiles = 0;
-	if (!files)
+	const char **import_dirs = calloc((size_t)argc + 1, sizeof *import_dirs);
+	spec_load_options load_opt = {import_dirs, 0};
+	if (!files || !import_dirs) {
+		free(files);
+		free(import_dirs);
 		return EXIT_UNUSABLE;
+	}
 	bool options_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -105,6 +112,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(prove_usage, cmd, what, extra);
 			free(files);
+			free(import_dirs);
 			return EXIT_CLEAN;
 		} else if (!strncmp(a, "--format=", 9)) {
 			format = a + 9;
@@ -125,6 +133,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 			ok = parse_uint_arg(a + 8, &opt.max_holes) && opt.max_holes <= 10000;
 		} else if (!strncmp(a, "--allow=", 8) && a[8]) {
 			allow_path = a + 8;
+		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
+			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
 			output = a + 9;
 		} else if (lint && !strncmp(a, "--ignore=", 9)) {
@@ -143,6 +153,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 			fprintf(stderr, "isacheck %s: bad option '%s'\n", cmd, a);
 			fprintf(stderr, prove_usage, cmd, what, extra);
 			free(files);
+			free(import_dirs);
 			return EXIT_UNUSABLE;
 		}
 	}
@@ -150,6 +161,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		fprintf(stderr, "isacheck %s: no FILE given\n", cmd);
 		fprintf(stderr, prove_usage, cmd, what, extra);
 		free(files);
+		free(import_dirs);
 		return EXIT_UNUSABLE;
 	}
 	/* the inputs an --output must not be: the specs and the allowlist */
@@ -162,6 +174,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 	if (!inputs || !output_open(&o, cmd, output, false, inputs, (size_t)nfiles + 1)) {
 		free(inputs);
 		free(files);
+		free(import_dirs);
 		return EXIT_UNUSABLE;
 	}
 	free(inputs);
@@ -183,11 +196,12 @@ int cmd_prove(int argc, char **argv, bool lint)
 		free(models);
 		free(results);
 		free(files);
+		free(import_dirs);
 		output_abort(&o);
 		return EXIT_UNUSABLE;
 	}
 	for (int i = 0; i < nfiles; i++) {
-		models[i] = spec_load(files[i], &diags[i]);
+		models[i] = spec_load_with(files[i], &load_opt, &diags[i]);
 		bool proved = false;
 		size_t loaded = diags[i].count;
 		if (models[i])
@@ -226,5 +240,6 @@ int cmd_prove(int argc, char **argv, bool lint)
 	free(models);
 	free(results);
 	free(files);
+	free(import_dirs);
 	return r.exit_code;
 }

@@ -97,6 +97,7 @@ static const spec_rule rules[] = {
 	{"not-isa", SPEC_FATAL, "the document element is not <isa>"},
 	{"import-missing", SPEC_FATAL, "an imported file does not exist"},
 	{"import-cycle", SPEC_FATAL, "files import each other in a cycle"},
+	{"import-outside", SPEC_FATAL, "an import outside the top-level file's folder (and the folders named with --import-dir)"},
 	{"import-limit", SPEC_FATAL, "more than 256 files are imported"},
 	{"import-repeated", SPEC_WARNING, "a file is imported twice"},
 	{"unknown-element", SPEC_ERROR, "an element the dialect does not know here (Mesa ignores it)"},

@@ -90,6 +90,8 @@ typedef struct loader {
 	arena *a;
 	spec_diags *diags;
 	const char *base_dir;
+	char *root_real;      /* realpath of base_dir (malloc): imports stay below it */
+	const spec_load_options *opt;
 	size_t budget;        /* elements still allowed */
 	size_t bytes_left;    /* file bytes still allowed, all files together */
 	ptrvec files;     /* const char * display paths */
@@ -343,6 +345,32 @@ static char *join_path(arena *a, const char *dir, const char *file)
 	return p;
 }
 
+/* Whether real (a resolved path) lies in dir (resolved) or below it. */
+static bool path_below(const char *real, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n && dir[n - 1] == '/')
+		n--; /* "/" itself */
+	return !strncmp(real, dir, n) && (real[n] == '/' || real[n] == '\0');
+}
+
+/* Imports are read only from the top-level file's folder and below, or
+ * from a folder the caller allows: a spec from an untrusted merge request
+ * must not make a CI job read /etc/passwd (symlinks resolved first). */
+static bool import_allowed(loader *L, const char *real)
+{
+	if (L->root_real && path_below(real, L->root_real))
+		return true;
+	for (size_t i = 0; L->opt && i < L->opt->nimport_dirs; i++) {
+		char *dir = realpath(L->opt->import_dirs[i], NULL);
+		bool ok = dir && path_below(real, dir);
+		free(dir);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
 static bool handle_import(loader *L, const xml_elem *imp)
 {
 	const char *file = xml_attr_get(imp, "file");
@@ -355,6 +383,14 @@ static bool handle_import(loader *L, const xml_elem *imp)
 	if (!path)
 		return false;
 	char *real = realpath(path, NULL);
+	if (real && !import_allowed(L, real)) {
+		DIAG(L, SPEC_FATAL, "import-outside", imp->loc,
+		     "'%s' is '%s', outside '%s': imports are confined to the top-level file's "
+		     "folder and below (name another folder with --import-dir=DIR)",
+		     file, real, L->root_real ? L->root_real : L->base_dir);
+		free(real);
+		return false;
+	}
 	if (real) {
 		for (size_t i = 0; i < L->stack.n; i++)
 			if (!strcmp(L->stack.v[i], real)) {
@@ -1615,6 +1651,7 @@ static void loader_release(loader *L)
 	free(L->enums.v);
 	free(L->exprs.v);
 	free(L->templates.v);
+	free(L->root_real);
 }
 
 static char *dir_of(arena *a, const char *path)
@@ -1628,7 +1665,8 @@ static char *dir_of(arena *a, const char *path)
 }
 
 static spec_model *load_common(const char *path, const char *data, size_t len,
-                               const char *base_dir, spec_diags *diags)
+                               const char *base_dir, const spec_load_options *opt,
+                               spec_diags *diags)
 {
 	struct spec_model_private *priv = calloc(1, sizeof *priv);
 	if (!priv) {
@@ -1638,6 +1676,8 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 	loader L = {.a = &priv->arena, .diags = diags, .budget = SPEC_MAX_ELEMENTS,
 	            .bytes_left = SPEC_MAX_TOTAL_BYTES};
 	L.base_dir = base_dir ? arena_strdup(L.a, base_dir) : dir_of(L.a, path);
+	L.opt = opt;
+	L.root_real = L.base_dir ? realpath(L.base_dir, NULL) : NULL;
 	bool ok;
 	if (data) {
 		char *real = strdup(path);
@@ -1689,11 +1729,16 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 
 spec_model *spec_load(const char *path, spec_diags *diags)
 {
-	return load_common(path, NULL, 0, NULL, diags);
+	return load_common(path, NULL, 0, NULL, NULL, diags);
+}
+
+spec_model *spec_load_with(const char *path, const spec_load_options *opt, spec_diags *diags)
+{
+	return load_common(path, NULL, 0, NULL, opt, diags);
 }
 
 spec_model *spec_load_buffer(const char *name, const char *data, size_t len,
                              const char *base_dir, spec_diags *diags)
 {
-	return load_common(name, data, len, base_dir ? base_dir : ".", diags);
+	return load_common(name, data, len, base_dir ? base_dir : ".", NULL, diags);
 }

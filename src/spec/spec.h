@@ -375,6 +375,15 @@ typedef struct spec_model {
  * which erroneous parts are left out or neutralised, as the diagnostics
  * describe. */
 spec_model *spec_load(const char *path, spec_diags *diags);
+
+/* How a spec may be loaded.  Imports are read from the top-level file's
+ * folder and below only (symlinks resolved; rule import-outside), and
+ * from the folders named here. */
+typedef struct spec_load_options {
+	const char *const *import_dirs;
+	size_t nimport_dirs;
+} spec_load_options;
+spec_model *spec_load_with(const char *path, const spec_load_options *opt, spec_diags *diags);
 /* The same from a buffer; imports are read relative to base_dir. */
 spec_model *spec_load_buffer(const char *name, const char *data, size_t len,
                              const char *base_dir, spec_diags *diags);
