@@ -99,6 +99,7 @@ static const spec_rule rules[] = {
 	{"import-cycle", SPEC_FATAL, "files import each other in a cycle"},
 	{"import-outside", SPEC_FATAL, "an import outside the top-level file's folder (and the folders named with --import-dir)"},
 	{"import-limit", SPEC_FATAL, "more than 256 files are imported"},
+	{"chain-too-deep", SPEC_FATAL, "a bitset more than 255 extends below its root"},
 	{"import-repeated", SPEC_WARNING, "a file is imported twice"},
 	{"unknown-element", SPEC_ERROR, "an element the dialect does not know here (Mesa ignores it)"},
 	{"unknown-attribute", SPEC_ERROR, "an attribute the dialect does not know here (Mesa ignores it)"},

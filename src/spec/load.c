@@ -92,6 +92,7 @@ typedef struct loader {
 	const char *base_dir;
 	char *root_real;      /* realpath of base_dir (malloc): imports stay below it */
 	const spec_load_options *opt;
+	bool too_deep;        /* an extends chain over SPEC_MAX_CHAIN: unusable */
 	size_t budget;        /* elements still allowed */
 	size_t bytes_left;    /* file bytes still allowed, all files together */
 	ptrvec files;     /* const char * display paths */
@@ -1454,6 +1455,19 @@ static void resolve_parents(loader *L)
 			r->depth = base + (unsigned)up--;
 		}
 	}
+	/* A chain longer than the codec walks would be cut there: the decoder
+	 * would lose the root's display and fields while the proofs, which
+	 * read the merged masks, said nothing.  A budget, not a finding. */
+	for (size_t i = 0; i < L->bnodes.n; i++) {
+		bnode *n = L->bnodes.v[i];
+		if (!n->dropped && n->depth >= SPEC_MAX_CHAIN) {
+			DIAG(L, SPEC_FATAL, "chain-too-deep", n->b ? n->b->loc : n->e->loc,
+			     "this bitset is %u extends below its root; at most %u are allowed",
+			     n->depth, SPEC_MAX_CHAIN - 1);
+			L->too_deep = true;
+			break;
+		}
+	}
 }
 
 static int by_depth(const void *pa, const void *pb)
@@ -1702,6 +1716,8 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 		}
 		collect_bitsets(&L);
 		resolve_parents(&L);
+		if (L.too_deep)
+			goto unusable;
 		build_bitsets(&L);
 		check_leaf_bits(&L);
 		m = assemble(&L, path);
@@ -1711,6 +1727,7 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 			spec_frame_load(m, L.a, (const xml_elem *const *)L.defs.v, L.defs.n, diags);
 		}
 	}
+unusable:
 	if (!m || L.a->failed) {
 		if (L.a->failed)
 			spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){path, 0, 0},

@@ -37,6 +37,7 @@ extern "C" {
 #define SPEC_MAX_EXPR_DEPTH   64u         /* evaluations nested in evaluations */
 #define SPEC_MAX_AST_DEPTH    256u        /* depth of one parsed expression tree */
 #define SPEC_MAX_FIELD_BITS   64u         /* a field value (non-bitset types) */
+#define SPEC_MAX_CHAIN        256u        /* bitsets from a leaf to its root, both counted */
 
 /* ------------------------------------------------------ growable arrays */
 
