@@ -362,8 +362,31 @@ TEST(imports_confined)
 	CHECK(testlib_remove_tree(tdir));
 }
 
+/* Clear messages for bad numbers and missing values (issue 24). */
+TEST(bad_values)
+{
+	char cmd[4096], out[65536];
+	const char *const bad[][2] = {
+		{"disasm isa/etnaviv.xml --gen=-18446744073709551615 --hex 0 0 0 0",
+		 "bad argument '--gen=-18446744073709551615'"},
+		{"disasm isa/etnaviv.xml --gen=+1 --hex 0 0 0 0", "bad argument '--gen=+1'"},
+		{"check --holes=-1 isa/etnaviv.xml", "bad option '--holes=-1'"},
+		{"check --holes=10001 isa/etnaviv.xml", "bad option '--holes=10001'"},
+		{"doc isa/etnaviv.xml -o", "isacheck doc: -o needs a FILE"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1", ISACHECK_SOURCE_DIR,
+		         ISACHECK_BINARY, bad[i][0]);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+		if (!strstr(out, bad[i][1]))
+			fprintf(stderr, "%s: got %s\n", bad[i][0], out);
+		CHECK(strstr(out, bad[i][1]) != NULL);
+	}
+}
+
 int main(void)
 {
+	RUN(bad_values);
 	RUN(imports_confined);
 	RUN(outputs_complete_or_absent);
 	if (!mkdtemp(dir)) {

@@ -7,8 +7,12 @@
 bool parse_uint_arg(const char *s, unsigned *out)
 {
 	char *end;
+	/* strtoul takes "-1", " 7" and "+7" too (a minus negates: "-18446744073709551615"
+	 * would read as 1): only digits are a number here */
+	if (*s < '0' || *s > '9')
+		return false;
 	unsigned long v = strtoul(s, &end, 10);
-	if (!*s || *end || v > 1000000000ul)
+	if (*end || v > 1000000000ul)
 		return false;
 	*out = (unsigned)v;
 	return true;
@@ -17,7 +21,9 @@ bool parse_uint_arg(const char *s, unsigned *out)
 bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out)
 {
 	char *end;
+	if (*s < '0' || *s > '9')
+		return false; /* no sign, no blank: see parse_uint_arg */
 	errno = 0;
 	*out = strtoul(s, &end, 0);
-	return *s && !*end && !errno && *out <= max;
+	return !*end && !errno && *out <= max;
 }

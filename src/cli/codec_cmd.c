@@ -141,6 +141,7 @@ static bool session_open(session *ss, const char *cmd, const char *spec_path,
 	}
 	ss->c = codec_new(ss->m, diags);
 	if (!ss->c) {
+		print_fatal_diags(stderr, diags); /* codec_new says why */
 		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
 		return false;
 	}

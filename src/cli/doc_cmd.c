@@ -751,6 +751,9 @@ int cmd_doc(int argc, char **argv)
 			output = argv[++i];
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
 			output = a + 9;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--output=")) {
+			fprintf(stderr, "isacheck doc: %s needs a FILE\n%s", a, doc_usage);
+			return EXIT_UNUSABLE;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "isacheck doc: unknown option '%s'\n%s", a, doc_usage);
 			return EXIT_UNUSABLE;

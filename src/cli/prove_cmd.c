@@ -19,7 +19,8 @@ static const char prove_usage[] =
 	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
 	"  --import-dir=DIR     also allow imports from DIR (default: only the spec's\n"
 	"                       own folder and below); may be repeated\n"
-	"  --holes=N            largest unallocated cubes listed per interval (default 8)\n"
+	"  --holes=N            largest unallocated cubes listed per interval (default 8);\n"
+	"                       0..10000\n"
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
 

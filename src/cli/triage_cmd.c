@@ -51,9 +51,10 @@ static const char triage_usage[] =
 	"  --output=FILE      write it to FILE instead of standard output\n"
 	"  --json=FILE        also write the full results as JSON\n"
 	"  --html=FILE        also write a self-contained HTML report with bit heatmaps\n"
-	"  --top=N            clusters shown in the text (default 10) and HTML (default 500)\n"
-	"  --nearest=N        nearest leaves kept per unmatched word (default 3)\n"
-	"  --examples=N       example instructions kept per cluster (default 3)\n"
+	"  --top=N            clusters shown in the text (default 10) and HTML (default 500);\n"
+	"                     0..1000000\n"
+	"  --nearest=N        nearest leaves kept per unmatched word (default 3); 1..16\n"
+	"  --examples=N       example instructions kept per cluster (default 3); 1..100\n"
 	"exit: 0 everything explained, 1 unexplained instructions found, 2 unusable input\n";
 
 typedef enum input_kind { INPUT_AUTO, INPUT_BIN, INPUT_HEX, INPUT_TSV } input_kind;
@@ -687,6 +688,7 @@ int cmd_triage(int argc, char **argv)
 	}
 	r.c = codec_new(r.m, &diags);
 	if (!r.c) {
+		print_fatal_diags(stderr, &diags); /* codec_new says why */
 		fprintf(stderr, "isacheck triage: cannot build a codec for '%s'\n", spec_path);
 		goto done;
 	}
