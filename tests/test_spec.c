@@ -500,8 +500,29 @@ TEST(chain_budget)
 	}
 }
 
+/* A display's :align=N is a budget (issue 24): 4096 columns at most. */
+TEST(align_budget)
+{
+	const char *const cols[] = {"4096", "4097", "99999999999999999999"};
+	for (int i = 0; i < 3; i++) {
+		char xml[1024];
+		snprintf(xml, sizeof xml,
+		         "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
+		         "<display>{NAME}{A:align=%s}</display>\n"
+		         "<field name=\"A\" low=\"0\" high=\"31\" type=\"uint\"/>\n</bitset>\n"
+		         "<bitset name=\"x\" extends=\"#instruction\"/>\n</isa>\n", cols[i]);
+		spec_diags d = {0};
+		spec_model *m = load_str(xml, &d);
+		CHECK(m != NULL);
+		CHECK_INT(count_rule(&d, "display-syntax", 3), i ? 1 : 0);
+		spec_model_free(m);
+		spec_diags_free(&d);
+	}
+}
+
 int main(void)
 {
+	RUN(align_budget);
 	RUN(chain_budget);
 	RUN(basic_model);
 	RUN(wide_roots_and_columns);

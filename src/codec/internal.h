@@ -85,7 +85,7 @@ size_t classify_linear(const spec_root *root, const uint64_t *w, uint32_t gen,
 #define CODEC_CACHE_SLOTS    2048u /* cached expression values of all open scopes */
 #define CODEC_MAX_ERRORS     4u    /* errors Mesa keeps per instruction */
 #define CODEC_ERR_LEN        2560u /* one error text: two 4096-bit values fit */
-#define CODEC_MAX_ALIGN      4096  /* {X:align=N} pads at most this far */
+#define CODEC_MAX_ALIGN      SPEC_MAX_ALIGN /* {X:align=N} pads at most this far */
 #define CODEC_MAX_PNAMES     16u   /* bound params per scope (variant 1, then display names) */
 #define CODEC_LIST_STEPS     1024u /* value-list steps a scope tracks in a bitmap */
 

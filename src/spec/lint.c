@@ -209,13 +209,22 @@ static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
 			bool ok = ol > 6 && !strncmp(opt, "align=", 6);
 			for (size_t i = 6; ok && i < ol; i++)
 				ok = opt[i] >= '0' && opt[i] <= '9';
+			/* the column: past SPEC_MAX_ALIGN Mesa would pad a line to
+			 * gigabytes, and our printer stops there */
+			unsigned long col = 0;
+			for (size_t i = 6; ok && i < ol && col <= SPEC_MAX_ALIGN; i++)
+				col = col * 10 + (unsigned long)(opt[i] - '0');
+			char o[64];
+			snprintf(o, sizeof o, "%.*s", (int)(ol < 63 ? ol : 63), opt);
 			if (!ok) {
-				char o[64];
-				snprintf(o, sizeof o, "%.*s", (int)(ol < 63 ? ol : 63), opt);
 				if (once(l, c, o))
 					spec_diag_add(l->diags, SPEC_ERROR, "display-syntax", c->display_loc,
 					              "display of '%s' has option ':%s'; the only option is "
 					              ":align=N", owner->name, o);
+			} else if (col > SPEC_MAX_ALIGN && once(l, c, o)) {
+				spec_diag_add(l->diags, SPEC_ERROR, "display-syntax", c->display_loc,
+				              "display of '%s' aligns to column %s; at most %u (Mesa would "
+				              "pad the line that far)", owner->name, o + 6, SPEC_MAX_ALIGN);
 			}
 		}
 		if (is_name_ref(p + 1, n) || is_template(l->m, p + 1, n))

@@ -38,6 +38,7 @@ extern "C" {
 #define SPEC_MAX_AST_DEPTH    256u        /* depth of one parsed expression tree */
 #define SPEC_MAX_FIELD_BITS   64u         /* a field value (non-bitset types) */
 #define SPEC_MAX_CHAIN        256u        /* bitsets from a leaf to its root, both counted */
+#define SPEC_MAX_ALIGN        4096u       /* the column of a display's {X:align=N} */
 
 /* ------------------------------------------------------ growable arrays */
 
