@@ -520,8 +520,29 @@ TEST(align_budget)
 	}
 }
 
+/* A template named inside another stays a field reference once spliced
+ * (one pass, as Mesa): lint says so, as disasm's "no field" does. */
+TEST(nested_template)
+{
+	const char *xml =
+		"<isa>\n<template name=\"INNER\">{A}</template>\n"          /* 2 */
+		"<template name=\"OUTER\">x{INNER}</template>\n"              /* 3 */
+		"<bitset name=\"#instruction\" size=\"32\">\n"               /* 4 */
+		"<display>{NAME} {OUTER}</display>\n"                         /* 5 */
+		"<field name=\"A\" low=\"0\" high=\"31\" type=\"uint\"/>\n</bitset>\n"
+		"<bitset name=\"x\" extends=\"#instruction\"/>\n</isa>\n";
+	spec_diags d = {0};
+	spec_model *m = load_str(xml, &d);
+	CHECK(m != NULL);
+	CHECK_INT(count_rule(&d, "ref-unknown", 5), 1);
+	CHECK(d.count && strstr(d.items[0].message, "{INNER}, a template named inside another") != NULL);
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
 int main(void)
 {
+	RUN(nested_template);
 	RUN(align_budget);
 	RUN(chain_budget);
 	RUN(basic_model);

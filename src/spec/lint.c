@@ -227,7 +227,10 @@ static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
 				              "pad the line that far)", owner->name, o + 6, SPEC_MAX_ALIGN);
 			}
 		}
-		if (is_name_ref(p + 1, n) || is_template(l->m, p + 1, n))
+		/* templates were spliced when the file was read, in one pass as
+		 * Mesa does: a {T} still here came from inside a template and is
+		 * looked up as a field when printed */
+		if (is_name_ref(p + 1, n))
 			continue;
 		char name[256];
 		if (n >= sizeof name)
@@ -236,6 +239,13 @@ static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
 		name[n] = 0;
 		if (resolves(l, name)) {
 			use_name(l, leaf, name, 0);
+			continue;
+		}
+		if (is_template(l->m, p + 1, n) && once(l, c, name)) {
+			spec_diag_add(l->diags, SPEC_ERROR, "ref-unknown", c->display_loc,
+			              "display of '%s' prints {%s}, a template named inside another "
+			              "template: templates are spliced once, as Mesa does, so it is "
+			              "printed as a field, and no field has that name", owner->name, name);
 			continue;
 		}
 		if (once(l, c, name)) {
