@@ -540,8 +540,33 @@ TEST(nested_template)
 	spec_diags_free(&d);
 }
 
+/* An expression dividing by a constant 0 (after folding) is an error;
+ * dividing by a field is left to the decoder (it may be non-zero). */
+TEST(div_zero)
+{
+	const char *xml =
+		"<isa>\n<expr name=\"#bad\">{A} / (2 - 2)</expr>\n"          /* 2 */
+		"<expr name=\"#mod\">{A} % 0</expr>\n"                         /* 3 */
+		"<expr name=\"#ok\">{A} / {B}</expr>\n"                        /* 4 */
+		"<expr name=\"#ok2\">{A} / (4 >> 1)</expr>\n"                  /* 5 */
+		"<bitset name=\"#instruction\" size=\"32\">\n"
+		"<display>{NAME} {A} {B}</display>\n"
+		"<field name=\"A\" low=\"0\" high=\"15\" type=\"uint\"/>\n"
+		"<field name=\"B\" low=\"16\" high=\"31\" type=\"uint\"/>\n</bitset>\n"
+		"<bitset name=\"x\" extends=\"#instruction\"/>\n</isa>\n";
+	spec_diags d = {0};
+	spec_model *m = load_str(xml, &d);
+	CHECK(m != NULL);
+	CHECK_INT(count_rule(&d, "expr-div-zero", 2), 1);
+	CHECK_INT(count_rule(&d, "expr-div-zero", 3), 1);
+	CHECK_INT(count_rule(&d, "expr-div-zero", 0), 2);
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
 int main(void)
 {
+	RUN(div_zero);
 	RUN(nested_template);
 	RUN(align_budget);
 	RUN(chain_budget);

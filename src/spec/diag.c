@@ -139,6 +139,7 @@ static const spec_rule rules[] = {
 	{"display-not-invertible", SPEC_WARNING,
 	 "(lint --displays) a leaf's text cannot be parsed back into its bits"},
 	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
+	{"expr-div-zero", SPEC_ERROR, "an expression that divides by a constant 0"},
 	{"param-unknown", SPEC_ERROR, "a <param> naming nothing in the enclosing bitset, nor a <map> of its encoder"},
 	/* the encoder side (encode_lint.c), as Mesa's encode.py reads it */
 	{"encode-unmapped", SPEC_WARNING, "a field or value Mesa's encoder needs with no <map> to give it (encode.py warns and writes 0)"},

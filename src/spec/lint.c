@@ -521,6 +521,77 @@ static void check_definitions(lint *l)
 	}
 }
 
+/* ----------------------------------------------- division by zero */
+
+/* Constant folding for expr-div-zero: each node's value when every input
+ * of it is a number (kept in a list, handed to spec_expr_fold as index+1). */
+typedef struct cfold {
+	struct cnode {
+		bool konst;
+		int64_t v;
+	} *v;
+	size_t n, cap;
+	bool div_zero;
+} cfold;
+
+static void *cfold_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
+                         void *const kids[3])
+{
+	(void)name;
+	cfold *f = ctx;
+	struct cnode k[3] = {{0}};
+	for (int i = 0; i < 3; i++)
+		if (kids[i])
+			k[i] = f->v[(uintptr_t)kids[i] - 1];
+	struct cnode r = {op == SPEC_OP_NUM, num};
+	uint64_t a = (uint64_t)k[0].v, b = (uint64_t)k[1].v;
+	bool both = k[0].konst && k[1].konst;
+	switch (op) {
+	case SPEC_OP_DIV:
+	case SPEC_OP_MOD:
+		if (k[1].konst && k[1].v == 0)
+			f->div_zero = true;
+		else if (both && !(k[0].v == INT64_MIN && k[1].v == -1))
+			r = (struct cnode){true, op == SPEC_OP_DIV ? k[0].v / k[1].v : k[0].v % k[1].v};
+		break;
+	case SPEC_OP_ADD: r = (struct cnode){both, (int64_t)(a + b)}; break;
+	case SPEC_OP_SUB: r = (struct cnode){both, (int64_t)(a - b)}; break;
+	case SPEC_OP_MUL: r = (struct cnode){both, (int64_t)(a * b)}; break;
+	case SPEC_OP_BITAND: r = (struct cnode){both, (int64_t)(a & b)}; break;
+	case SPEC_OP_BITOR: r = (struct cnode){both, (int64_t)(a | b)}; break;
+	case SPEC_OP_BITXOR: r = (struct cnode){both, (int64_t)(a ^ b)}; break;
+	case SPEC_OP_NEG: r = (struct cnode){k[0].konst, (int64_t)(0 - a)}; break;
+	case SPEC_OP_POS: r = k[0]; break;
+	default: break; /* the rest: not needed to find a constant divisor */
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 32;
+		struct cnode *v = realloc(f->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = r;
+	return (void *)(uintptr_t)f->n;
+}
+
+/* An expression that divides by a constant 0 fails on every word it is
+ * evaluated for: the decoder prints an error where the value should be. */
+static void check_div_zero(lint *l)
+{
+	for (size_t i = 0; i < l->m->nexprs; i++) {
+		const spec_named_expr *ne = &l->m->exprs[i];
+		cfold f = {0};
+		if (ne->expr && spec_expr_fold(ne->expr, cfold_build, &f) && f.div_zero)
+			spec_diag_add(l->diags, SPEC_ERROR, "expr-div-zero", spec_expr_loc(ne->expr),
+			              "expression '%s' divides by zero on every word it is evaluated "
+			              "for (the decoder prints an error in place of its value)",
+			              spec_expr_text(ne->expr));
+		free(f.v);
+	}
+}
+
 void spec_lint_model(const spec_model *m, spec_diags *diags)
 {
 	lint l = {.m = m, .diags = diags};
@@ -544,6 +615,7 @@ void spec_lint_model(const spec_model *m, spec_diags *diags)
 	check_duplicate_bitsets(&l);
 	check_duplicate_defs(&l);
 	check_enum_widths(&l);
+	check_div_zero(&l);
 	spec_lint_encoder(m, diags);
 	for (size_t i = 0; l.root_params && i < m->nbitsets; i++)
 		free(l.root_params[i]);
