@@ -123,6 +123,7 @@ static const spec_rule rules[] = {
 	{"type-unknown", SPEC_ERROR, "a field type that is no builtin, enum or root"},
 	{"float-width", SPEC_ERROR, "a float field that is not 16 or 32 bits wide"},
 	{"bitset-field-size", SPEC_ERROR, "a bitset-typed field whose width differs from the root's size"},
+	{"bitset-field-cycle", SPEC_WARNING, "roots whose bitset-typed fields (outside overrides) decode through each other"},
 	{"bitset-field-not-root", SPEC_ERROR, "a field typed with a bitset that is not a root"},
 	{"field-too-wide", SPEC_ERROR, "a field value wider than 64 bits"},
 	{"expr-missing", SPEC_ERROR, "an override or derived field without exactly one expression"},

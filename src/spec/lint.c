@@ -521,6 +521,66 @@ static void check_definitions(lint *l)
 	}
 }
 
+/* ------------------------------------------------- bitset-type cycles */
+
+/* The first bitset-typed field of root r (in its tree, document order)
+ * whose type is a root on the DFS stack: a cycle of roots decoding
+ * through each other.  state: 0 unseen, 1 on the stack, 2 done. */
+static const spec_field *root_cycle(const spec_model *m, size_t r, unsigned char *state)
+{
+	state[r] = 1;
+	const spec_bitset *root = m->roots[r].bitset;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		if (b->root != root)
+			continue;
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fl = &b->cases[c].fields[f];
+				/* a field under an <override> is decoded only while its
+				 * condition holds: a recursion may end there */
+				if (fl->type != SPEC_TYPE_BITSET || !fl->bitset || b->cases[c].expr)
+					continue;
+				size_t k = (size_t)(spec_find_root(m, fl->bitset->name) - m->roots);
+				if (k >= m->nroots)
+					continue;
+				if (state[k] == 1)
+					return fl;
+				if (!state[k]) {
+					const spec_field *hit = root_cycle(m, k, state);
+					if (hit)
+						return hit;
+				}
+			}
+	}
+	state[r] = 2;
+	return NULL;
+}
+
+/* Roots that decode through each other (a field of #a typed #b, one of
+ * #b typed #a, outside any <override>): a word whose every level decodes
+ * to such a leaf never ends; Mesa's decoder recurses until the stack is
+ * gone, ours stops at its depth limit. */
+static void check_bitset_cycles(lint *l)
+{
+	unsigned char *state = calloc(l->m->nroots + 1, 1);
+	if (!state)
+		return;
+	for (size_t r = 0; r < l->m->nroots; r++) {
+		if (state[r])
+			continue;
+		const spec_field *hit = root_cycle(l->m, r, state);
+		if (hit) {
+			spec_diag_add(l->diags, SPEC_WARNING, "bitset-field-cycle", hit->loc,
+			              "field '%s' decodes through '%s', which decodes back through this "
+			              "field's root: a word whose every level has such a field never "
+			              "ends decoding", hit->name, hit->bitset->name);
+			break; /* one cycle is enough to say: the rest hangs off it */
+		}
+	}
+	free(state);
+}
+
 /* ----------------------------------------------- division by zero */
 
 /* Constant folding for expr-div-zero: each node's value when every input
@@ -616,6 +676,7 @@ void spec_lint_model(const spec_model *m, spec_diags *diags)
 	check_duplicate_defs(&l);
 	check_enum_widths(&l);
 	check_div_zero(&l);
+	check_bitset_cycles(&l);
 	spec_lint_encoder(m, diags);
 	for (size_t i = 0; l.root_params && i < m->nbitsets; i++)
 		free(l.root_params[i]);
