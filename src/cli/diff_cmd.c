@@ -1709,6 +1709,18 @@ static void json_diags(FILE *f, const spec_diag *const *l, size_t n)
 	fputc(']', f);
 }
 
+/* {"file":..,"line":..}, or null for no place. */
+static void json_place(FILE *f, spec_loc l)
+{
+	if (!l.file || !l.line) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"file\":", f);
+	json_string(f, l.file);
+	fprintf(f, ",\"line\":%u}", l.line);
+}
+
 static void write_json_one(FILE *f, const compared *c)
 {
 	const diff_result *r = &c->res;
@@ -1830,21 +1842,9 @@ static void write_json_one(FILE *f, const compared *c)
 		        t->verdict == DIFF_TEXT_DIFFERS ? "differs" : "unknown");
 		json_string(f, t->cause);
 		fputs(",\"old_at\":", f);
-		if (t->old_loc.file && t->old_loc.line) {
-			fputs("{\"file\":", f);
-			json_string(f, t->old_loc.file);
-			fprintf(f, ",\"line\":%u}", t->old_loc.line);
-		} else {
-			fputs("null", f);
-		}
+		json_place(f, t->old_loc);
 		fputs(",\"new_at\":", f);
-		if (t->new_loc.file && t->new_loc.line) {
-			fputs("{\"file\":", f);
-			json_string(f, t->new_loc.file);
-			fprintf(f, ",\"line\":%u}", t->new_loc.line);
-		} else {
-			fputs("null", f);
-		}
+		json_place(f, t->new_loc);
 		fputs(",\"words\":", f);
 		if (t->counted) {
 			prove_count_format(&t->words, cnt, sizeof cnt);
