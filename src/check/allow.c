@@ -75,21 +75,25 @@ static bool parse_gen(const char *s, spec_gen *g)
 bool prove_allowlist_load(const char *path, prove_allowlist *out, spec_diags *diags)
 {
 	*out = (prove_allowlist){0};
-	FILE *f = fopen(path, "rb");
+	char why[160];
+	int err = 0;
+	FILE *f = spec_fopen_regular(path, "rb", why, sizeof why, &err); /* never a FIFO */
 	spec_loc at = {path, 0, 0};
 	if (!f) {
-		spec_diag_add(diags, SPEC_FATAL, "io", at, "cannot read allowlist '%s': %s", path,
-		              strerror(errno));
+		spec_diag_add(diags, SPEC_FATAL, "io", at, "cannot read allowlist '%s': %s", path, why);
 		return false;
 	}
 	struct prove_allowlist_private *priv = calloc(1, sizeof *priv);
 	size_t cap = 4096, n = 0;
+	bool too_big = false;
 	char *text = malloc(cap);
 	for (size_t r; text && (r = fread(text + n, 1, cap - n - 1, f)) > 0;) {
 		n += r;
 		if (n + 1 >= cap) {
-			if (cap >= ((size_t)16 << 20))
-				break; /* 16 MiB of allowlist is no allowlist */
+			if (cap >= ((size_t)16 << 20)) {
+				too_big = true; /* 16 MiB of allowlist is no allowlist */
+				break;
+			}
 			char *t = realloc(text, cap *= 2);
 			if (!t) {
 				free(text);
@@ -99,9 +103,10 @@ bool prove_allowlist_load(const char *path, prove_allowlist *out, spec_diags *di
 		}
 	}
 	fclose(f);
-	if (!priv || !text || memchr(text, 0, n)) {
+	if (!priv || !text || too_big || memchr(text, 0, n)) {
 		spec_diag_add(diags, SPEC_FATAL, "io", at, "cannot read allowlist '%s': %s", path,
-		              text ? "not a text file" : "out of memory");
+		              !text ? "out of memory" : too_big ? "larger than 16 MiB"
+		                                        : "not a text file");
 		free(priv);
 		free(text);
 		return false;

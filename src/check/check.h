@@ -63,11 +63,16 @@ typedef struct prove_options {
 	prove_engine engine;
 	unsigned timeout_ms;   /* per Z3 query; 0: none */
 	unsigned rlimit;       /* Z3 resource limit per query; 0: none */
+	unsigned time_limit_s; /* all Z3 queries of one run (prove_model, diff_models,
+	                          diff_texts) together: once spent, no query starts
+	                          and each unasked one is unknown; 0: none */
+	double deadline_;      /* set by those calls from time_limit_s; leave 0 */
 	unsigned max_holes;    /* largest unallocated cubes listed per interval */
 	const prove_allowlist *allow; /* NULL: none */
 } prove_options;
 
-/* The defaults: cube engine, 10 s per query, no rlimit, 8 holes. */
+/* The defaults: cube engine, 10 s per query, no rlimit, 600 s of Z3 per
+ * run, 8 holes. */
 prove_options prove_default_options(void);
 
 /* ------------------------------------------------------------- results */
@@ -129,6 +134,8 @@ typedef struct prove_result {
 	size_t nstale;
 	size_t queries;           /* solver queries made (Z3 engine) */
 	bool any_unknown;
+	bool out_of_time;         /* the options' time_limit_s was spent: queries
+	                             not asked are unknown */
 	struct prove_result_private *priv;
 } prove_result;
 

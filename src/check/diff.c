@@ -1172,9 +1172,9 @@ static bool compare_proofs(diff_result *r, const root_pair *pairs, size_t npairs
 bool diff_models(const spec_model *om, const spec_model *nm, const prove_options *opt,
                  diff_result *out, spec_diags *diags)
 {
-	prove_options defaults = prove_default_options();
-	if (!opt)
-		opt = &defaults;
+	prove_options run = opt ? *opt : prove_default_options();
+	z3_start_run(&run);
+	opt = &run;
 	*out = (diff_result){0};
 	out->priv = calloc(1, sizeof *out->priv);
 	if (!out->priv)

@@ -1270,7 +1270,7 @@ static z3_text_answer z3_exprs_agree(text_ctx *t, const tsig *a, const tsig *b,
 		Z3_solver_push(zb.ctx, zb.solver);
 		Z3_solver_assert(zb.ctx, zb.solver, differ);
 		t->z3_queries++;
-		Z3_lbool r = Z3_solver_check(zb.ctx, zb.solver);
+		Z3_lbool r = z3_solve(&zb, zb.solver);
 		if (r == Z3_L_TRUE) {
 			Z3_model m = Z3_solver_get_model(zb.ctx, zb.solver);
 			if (m) {
@@ -1454,9 +1454,10 @@ done:
 bool diff_texts(const spec_model *om, const spec_model *nm, const prove_options *opt,
                 const diff_codec_ops *ops, diff_result *r, spec_diags *diags)
 {
-	prove_options defaults = prove_default_options();
+	prove_options run = opt ? *opt : prove_default_options();
+	z3_start_run(&run);
 	text_ctx t = {.om = om, .nm = nm, .ops = ops, .r = r, .out = {.size = sizeof(diff_text)},
-	              .opt = opt ? opt : &defaults};
+	              .opt = &run};
 	t.roots = calloc(om->nroots + 1, sizeof *t.roots);
 	if (!t.roots)
 		t.oom = true;

@@ -80,6 +80,7 @@ typedef struct z3_engine z3_engine;
 z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diags *diags);
 void z3_engine_free(z3_engine *z);
 size_t z3_engine_queries(const z3_engine *z);
+bool z3_engine_out_of_time(const z3_engine *z); /* the run's time limit stopped a query */
 
 /* Can leaves i and j match one word at one generation?  On YES, writes a
  * witness word (nw words) and a generation. */
@@ -109,7 +110,16 @@ typedef struct z3_base {
 	Z3_ast w, g;
 	unsigned size;
 	size_t queries;
+	double deadline;  /* the run's (CLOCK_MONOTONIC seconds); 0: none */
+	unsigned timeout_ms; /* per query, as the options say */
+	bool out_of_time; /* a query was not asked: the run's time was spent */
 } z3_base;
+
+/* Sets opt's deadline from its time_limit_s, unless a caller already did. */
+void z3_start_run(prove_options *opt);
+/* Z3_solver_check of s, or Z3_L_UNDEF without asking once b's run is
+ * past its deadline (each query still has its own timeout). */
+Z3_lbool z3_solve(z3_base *b, Z3_solver s);
 
 /* False when Z3 cannot start (ctx NULL).  Z3 errors do not abort: they
  * stay in Z3_get_error_code for the caller to look at. */

@@ -76,7 +76,7 @@ bool prove_leaf_matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
 prove_options prove_default_options(void)
 {
 	return (prove_options){.engine = PROVE_ENGINE_CUBE, .timeout_ms = 10000,
-	                       .max_holes = 8};
+	                       .time_limit_s = 600, .max_holes = 8};
 }
 
 /* ---------------------------------------------------------- root views */
@@ -802,9 +802,9 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 bool prove_model(const spec_model *m, const prove_options *opt, prove_result *out,
                  spec_diags *diags)
 {
-	prove_options defaults = prove_default_options();
-	if (!opt)
-		opt = &defaults;
+	prove_options run = opt ? *opt : prove_default_options();
+	z3_start_run(&run);
+	opt = &run;
 	*out = (prove_result){0};
 	out->priv = calloc(1, sizeof *out->priv);
 	if (!out->priv)
@@ -836,6 +836,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 		coverage(&p, &v, z);
 		if (z) {
 			out->queries += z3_engine_queries(z);
+			out->out_of_time |= z3_engine_out_of_time(z);
 			z3_engine_free(z);
 		}
 		view_free(&v);

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <z3.h>
 
 /* ------------------------------------------------------------ z3_base */
@@ -40,9 +41,47 @@ Z3_solver z3_solver_new(const z3_base *b, const prove_options *opt)
 	return s;
 }
 
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void z3_start_run(prove_options *opt)
+{
+	if (!opt->deadline_) /* a run inside a run keeps the outer deadline */
+		opt->deadline_ = opt->time_limit_s ? monotonic_seconds() + opt->time_limit_s : 0;
+}
+
+Z3_lbool z3_solve(z3_base *b, Z3_solver s)
+{
+	if (!b->deadline)
+		return Z3_solver_check(b->ctx, s);
+	double left_ms = (b->deadline - monotonic_seconds()) * 1e3;
+	if (left_ms < 1) {
+		b->out_of_time = true;
+		return Z3_L_UNDEF;
+	}
+	/* the query may not outlast the run: its timeout is cut to what is left */
+	bool cut = !b->timeout_ms || left_ms < b->timeout_ms;
+	if (cut) {
+		Z3_params p = Z3_mk_params(b->ctx);
+		Z3_params_inc_ref(b->ctx, p);
+		Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "timeout"),
+		                   (unsigned)left_ms);
+		Z3_solver_set_params(b->ctx, s, p);
+		Z3_params_dec_ref(b->ctx, p);
+	}
+	Z3_lbool r = Z3_solver_check(b->ctx, s);
+	if (cut && r == Z3_L_UNDEF)
+		b->out_of_time = true;
+	return r;
+}
+
 bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt)
 {
-	*b = (z3_base){.size = size};
+	*b = (z3_base){.size = size, .deadline = opt->deadline_, .timeout_ms = opt->timeout_ms};
 	Z3_config cfg = Z3_mk_config();
 	b->ctx = cfg ? Z3_mk_context(cfg) : NULL;
 	if (cfg)
@@ -109,7 +148,7 @@ z3_answer z3_check(z3_base *b, Z3_ast q)
 	Z3_solver_push(b->ctx, b->solver);
 	Z3_solver_assert(b->ctx, b->solver, q);
 	b->queries++;
-	z3_answer a = z3_answer_of(Z3_solver_check(b->ctx, b->solver));
+	z3_answer a = z3_answer_of(z3_solve(b, b->solver));
 	Z3_solver_pop(b->ctx, b->solver, 1);
 	return a;
 }
@@ -178,6 +217,11 @@ size_t z3_engine_queries(const z3_engine *z)
 	return z->b.queries;
 }
 
+bool z3_engine_out_of_time(const z3_engine *z)
+{
+	return z->b.out_of_time;
+}
+
 /* Reads a bit-vector value of the model, 64 bits at a time. */
 static bool read_bits(z3_engine *z, Z3_model m, Z3_ast t, unsigned size, uint64_t *out)
 {
@@ -202,7 +246,7 @@ z3_answer z3_overlap(z3_engine *z, size_t i, size_t j, uint64_t *witness, uint32
 	Z3_solver_push(c, z->pair_solver);
 	Z3_solver_assert(c, z->pair_solver, Z3_mk_and(c, 2, both));
 	z->b.queries++;
-	z3_answer a = z3_answer_of(Z3_solver_check(c, z->pair_solver));
+	z3_answer a = z3_answer_of(z3_solve(&z->b, z->pair_solver));
 	Z3_model m = a == Z3_ANSWER_YES ? Z3_solver_get_model(c, z->pair_solver) : NULL;
 	if (m) {
 		Z3_model_inc_ref(c, m);
@@ -237,7 +281,7 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
 	Z3_solver_assert(c, s, Z3_mk_eq(c, u, Z3_mk_bvnot(c, once)));
 	Z3_solver_assert(c, s, Z3_mk_eq(c, d, twice));
 	z->b.queries++;
-	z3_answer a = z3_answer_of(Z3_solver_check(c, s));
+	z3_answer a = z3_answer_of(z3_solve(&z->b, s));
 	if (a == Z3_ANSWER_YES) {
 		Z3_model m = Z3_solver_get_model(c, s);
 		if (m) {

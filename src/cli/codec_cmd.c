@@ -207,7 +207,7 @@ static const char *issue_kind_name(codec_issue_kind k)
 {
 	static const char *const names[] = {
 		"no-match", "ambiguous", "dontcare-set", "assert-mismatch", "no-field",
-		"expr-error", "no-display", "enum-missing",
+		"expr-error", "no-display", "enum-missing", "text-too-long",
 	};
 	return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }

@@ -44,6 +44,8 @@ static const char diff_usage[] =
 	"                       proved again by the Z3 solver (changed expressions\n"
 	"                       in the text proofs go to Z3 with either engine)\n"
 	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
+	"  --time-limit=S       Z3 time for the whole run (default 600; 0 none): once\n"
+	"                       spent, the questions not asked are unknown (exit 3)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
 	"  --fail-on=changes|new-findings   exit 1 on any change (default), or only\n"
 	"                       when NEW has overlaps, unaccounted bits or lint\n"
@@ -2045,6 +2047,8 @@ int cmd_diff(int argc, char **argv)
 				ok = false;
 		} else if (!strncmp(a, "--timeout=", 10)) {
 			ok = parse_uint_arg(a + 10, &opt.timeout_ms);
+		} else if (!strncmp(a, "--time-limit=", 13)) {
+			ok = parse_uint_arg(a + 13, &opt.time_limit_s);
 		} else if (!strncmp(a, "--rlimit=", 9)) {
 			ok = parse_uint_arg(a + 9, &opt.rlimit);
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {

@@ -83,8 +83,15 @@ void print_diag_text(FILE *f, const spec_diag *d)
 {
 	/* Fatal problems are errors to the reader; the exit code tells them apart. */
 	const char *sev = d->severity == SPEC_WARNING ? "warning" : "error";
-	fprintf(f, "%s:%u:%u: %s: %s [%s]\n", d->loc.file ? d->loc.file : "-",
-	        d->loc.line, d->loc.col, sev, d->message, d->rule);
+	const char *file = d->loc.file ? d->loc.file : "-";
+	/* no line (a file that cannot be read): "file: error:", as compilers say */
+	if (!d->loc.line)
+		fprintf(f, "%s: %s: %s [%s]\n", file, sev, d->message, d->rule);
+	else if (!d->loc.col)
+		fprintf(f, "%s:%u: %s: %s [%s]\n", file, d->loc.line, sev, d->message, d->rule);
+	else
+		fprintf(f, "%s:%u:%u: %s: %s [%s]\n", file, d->loc.line, d->loc.col, sev,
+		        d->message, d->rule);
 }
 
 void print_fatal_diags(FILE *f, const spec_diags *d)

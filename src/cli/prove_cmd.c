@@ -15,6 +15,8 @@ static const char prove_usage[] =
 	"  --solver=cube|z3     cube: exact mask algebra (default); z3: every query\n"
 	"                       through the Z3 solver\n"
 	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
+	"  --time-limit=S       Z3 time for the whole run (default 600; 0 none): once\n"
+	"                       spent, the questions not asked are unknown (exit 3)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
 	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
 	"  --import-dir=DIR     also allow imports from DIR (default: only the spec's\n"
@@ -128,6 +130,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 				ok = false;
 		} else if (!strncmp(a, "--timeout=", 10)) {
 			ok = parse_uint_arg(a + 10, &opt.timeout_ms);
+		} else if (!strncmp(a, "--time-limit=", 13)) {
+			ok = parse_uint_arg(a + 13, &opt.time_limit_s);
 		} else if (!strncmp(a, "--rlimit=", 9)) {
 			ok = parse_uint_arg(a + 9, &opt.rlimit);
 		} else if (!strncmp(a, "--holes=", 8)) {

@@ -205,6 +205,9 @@ void report_write_text(FILE *f, const report *r)
 		}
 		for (size_t i = 0; i < pr->nintervals; i++)
 			unknown += pr->intervals[i].unknown;
+		if (pr->out_of_time)
+			fprintf(f, "%s: note: the run's Z3 time (--time-limit) was spent: the questions "
+			        "not asked are unknown\n", rf->path);
 		print_coverage(f, pr);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"

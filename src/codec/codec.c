@@ -256,6 +256,33 @@ static void **pmap_slot(builder *B, pmap_ent **m, size_t *cap, size_t *n, const 
 
 /* ------------------------------------------------------------- enums */
 
+/* Sorts value indexes of e by their val string, then by position (a
+ * merge sort: qsort has no context to reach e). */
+static bool sort_by_val_text(const spec_enum *e, size_t *ix, size_t n)
+{
+	if (n < 2)
+		return true;
+	size_t h = n / 2;
+	if (!sort_by_val_text(e, ix, h) || !sort_by_val_text(e, ix + h, n - h))
+		return false;
+	size_t *tmp = malloc(n * sizeof *tmp);
+	if (!tmp)
+		return false;
+	size_t a = 0, b = h, k = 0;
+	while (a < h || b < n) {
+		bool take_a = b >= n;
+		if (a < h && b < n) {
+			const char *x = e->values[ix[a]].val_text, *y = e->values[ix[b]].val_text;
+			int c = !x || !y ? (x ? 1 : y ? -1 : 0) : strcmp(x, y);
+			take_a = c < 0 || (c == 0 && ix[a] < ix[b]);
+		}
+		tmp[k++] = take_a ? ix[a++] : ix[b++];
+	}
+	memcpy(ix, tmp, n * sizeof *tmp);
+	free(tmp);
+	return true;
+}
+
 static const cenum *get_enum(builder *B, const spec_enum *e)
 {
 	if (!e)
@@ -274,14 +301,29 @@ static const cenum *get_enum(builder *B, const spec_enum *e)
 	ce->e = e;
 	ce->disp = disp;
 	/* isa.py keys values by the val string: a repeated string keeps the
-	 * first position and the last display. */
-	for (size_t i = 0; i < e->nvalues; i++) {
+	 * first position and the last display.  Sorted by string, so that
+	 * enums of many values cost n log n. */
+	size_t *order = malloc((e->nvalues + 1) * sizeof *order);
+	for (size_t i = 0; order && i < e->nvalues; i++) {
 		disp[i] = e->values[i].display;
-		for (size_t j = i + 1; j < e->nvalues; j++)
-			if (e->values[i].val_text && e->values[j].val_text &&
-			    !strcmp(e->values[i].val_text, e->values[j].val_text))
-				disp[i] = e->values[j].display;
+		order[i] = i;
 	}
+	if (!order || !sort_by_val_text(e, order, e->nvalues)) {
+		free(order);
+		B->ok = false;
+		return NULL;
+	}
+	for (size_t i = 0, run = 0; i <= e->nvalues; i++) {
+		if (i < e->nvalues && e->values[order[i]].val_text &&
+		    e->values[order[run]].val_text &&
+		    !strcmp(e->values[order[i]].val_text, e->values[order[run]].val_text))
+			continue;
+		/* order[run..i) share one string: all print the last one's display */
+		for (size_t k = run; k + 1 < i; k++)
+			disp[order[k]] = e->values[order[i - 1]].display;
+		run = i;
+	}
+	free(order);
 	for (size_t i = e->nvalues; i-- > 0;) {
 		int64_t v = e->values[i].val;
 		if (disp[i] && strchr(disp[i], '\n'))

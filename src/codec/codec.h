@@ -62,7 +62,19 @@ typedef enum codec_issue_kind {
 	CODEC_EXPR_ERROR,      /* an expression failed (division by zero, ...) */
 	CODEC_NO_DISPLAY,      /* the leaf has no display template */
 	CODEC_ENUM_MISSING,    /* a field value its enum does not name */
+	CODEC_TEXT_TOO_LONG,   /* the instruction's text passed CODEC_MAX_TEXT, or
+	                          it decoded CODEC_MAX_SUBFIELDS bitset fields:
+	                          the rest is not printed */
 } codec_issue_kind;
+
+/* The most text one instruction may print.  Bitset-typed fields nest up
+ * to 16 deep and a display can name a field many times, so a few
+ * kilobytes of spec can ask for gigabytes of text; Mesa's longest lines
+ * are a few hundred bytes. */
+#define CODEC_MAX_TEXT (1u << 20)
+/* ... and the most bitset-typed fields it may decode (the same nesting
+ * can ask for billions of decodings that print nothing). */
+#define CODEC_MAX_SUBFIELDS 65536u
 
 typedef struct codec_issue {
 	codec_issue_kind kind;

@@ -89,6 +89,21 @@ static void display_bitset_field(cx *x, cx_scope *s, cx_scope *where, const cste
 {
 	const cfield *f = st->field;
 	unsigned nw = x->c->nw;
+	if (++x->subfields > CODEC_MAX_SUBFIELDS ||
+	    (x->out && x->out->total - x->text_start > CODEC_MAX_TEXT)) {
+		if (!x->text_cut) { /* said once, in the text too; the walk goes no deeper */
+			bool nodes = x->subfields > CODEC_MAX_SUBFIELDS;
+			cx_issue(x, CODEC_TEXT_TOO_LONG, s->lf->b, NULL, f->f, 0,
+			         nodes ? "%s: more than %u bitset fields to print, the rest not printed"
+			               : "%s: text longer than %u bytes, the rest not printed",
+			         s->lf->name, nodes ? CODEC_MAX_SUBFIELDS : CODEC_MAX_TEXT);
+			if (x->out)
+				out_str(x->out, nodes ? " [text cut: more than 65536 bitset fields]"
+				                      : " [text cut: longer than 1 MiB]");
+		}
+		x->text_cut = true;
+		return;
+	}
 	const cmemo *mm = x->afuc ? NULL : x->c->memo[f->root_index];
 	if (mm && x->mode == CX_DISASM && !f->nparams && f->f->kind != SPEC_DERIVED &&
 	    f->width <= f->root->bitset->size &&

@@ -1346,6 +1346,8 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		FAST_LABEL(l_inlpt)
 		l_inlpt_run: {
 			/* the program's last op: the inlined one returns for it */
+			if (o->over || ++x->subfields > CODEC_MAX_SUBFIELDS)
+				return false; /* the slow path cuts the text */
 			const fop *p = inlp_program(x, s, op, pext);
 			if (p) {
 				out_pad(o, op->align);
@@ -1369,6 +1371,8 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		/* fall through - the leaf's F_INLP */
 		case F_INLP:
 		l_inlp: {
+			if (o->over || ++x->subfields > CODEC_MAX_SUBFIELDS)
+				return false; /* the slow path cuts the text */
 			const fop *p = nret < FAST_RETURNS ? inlp_program(x, s, op, pext) : NULL;
 			if (p) {
 				out_pad(o, op->align);
@@ -1382,6 +1386,9 @@ static __attribute__((aligned(64))) bool fast_ops(cx *x, fscope *s, const fop *p
 		case F_INLINE:
 		l_inline: {
 			const finl *in = op->inl;
+			/* the buffer is full, or too many fields: the slow path cuts */
+			if (o->over || ++x->subfields > CODEC_MAX_SUBFIELDS)
+				return false;
 			out_pad(o, op->align);
 			int idx = inline_plan_index(x, s, op, &in);
 			if (idx >= 0 && in->prog[idx] && nret < FAST_RETURNS) {
@@ -1485,8 +1492,12 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 
 bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w)
 {
+	x->text_start = x->out ? x->out->total : 0;
+	x->text_cut = false;
+	x->subfields = 0;
 	if (display_fast(x, b, w))
 		return true;
+	x->subfields = 0; /* the fast path's count is taken back with its text */
 	cx_scope *s = cx_push(x, b, NULL, w, NULL);
 	if (!s)
 		return false;

@@ -610,6 +610,9 @@ typedef struct cx {
 	char err[CODEC_MAX_ERRORS][CODEC_ERR_LEN];
 	uint32_t errlen[CODEC_MAX_ERRORS]; /* strlen of each */
 	unsigned issues;           /* every issue recorded, kept or not */
+	size_t text_start;         /* out->total when the instruction began */
+	bool text_cut;             /* CODEC_TEXT_TOO_LONG said for it */
+	unsigned subfields;        /* bitset fields it decoded so far */
 	/* the leaf cx_find_bitset found last and its index (read from the
 	 * classifier's line, not the leaf's) */
 	const spec_bitset *found;
@@ -645,6 +648,9 @@ static inline void cx_init(cx *x, const codec *c, cx_mode mode, uint32_t gen)
 	x->cused = 0;
 	x->nerr = 0;
 	x->issues = 0;
+	x->text_start = 0;
+	x->text_cut = false;
+	x->subfields = 0;
 	x->dec = NULL;
 	x->found = NULL;
 	x->afuc = false;

@@ -21,7 +21,8 @@
 typedef struct arena_chunk arena_chunk;
 typedef struct arena {
 	arena_chunk *head;
-	bool failed; /* an allocation failed; callers check once at the end */
+	size_t bytes; /* held in chunks; never above SPEC_MAX_MODEL_BYTES */
+	bool failed;  /* an allocation failed; callers check once at the end */
 } arena;
 
 void *arena_alloc(arena *a, size_t size);        /* zeroed, 16-aligned */

@@ -25,6 +25,7 @@ typedef struct scope_name {
 	unsigned stamp;       /* the leaf this entry belongs to */
 	bool closed;          /* a default-case definition was seen */
 	bool used;            /* its derived fields were already checked */
+	bool active;          /* being checked: met again, its value needs itself */
 	unsigned nderived;
 	const spec_field *derived[4];
 } scope_name;
@@ -261,6 +262,107 @@ static void check_display(lint *l, const spec_bitset *owner, const spec_case *c,
 	}
 }
 
+/* The field a leaf's default cases give name, from the leaf up (the one
+ * printed unless an override redefines it), or NULL. */
+static const spec_field *default_field(const spec_bitset *leaf, const char *name, size_t n)
+{
+	for (const spec_bitset *s = leaf; s; s = s->parent) {
+		const spec_case *k = s->ncases ? &s->cases[s->ncases - 1] : NULL;
+		for (size_t i = 0; k && !k->expr && i < k->nfields; i++)
+			if (k->fields[i].kind != SPEC_ASSERT && !strncmp(k->fields[i].name, name, n) &&
+			    !k->fields[i].name[n])
+				return &k->fields[i];
+	}
+	return NULL;
+}
+
+#define SPLIT_MAX_STRINGS 256u
+
+/* The texts field f can print, when they are a small known set (an enum,
+ * a bool with display=): the count, 0 when not.  Enum values the field is
+ * too narrow to hold are left out. */
+static size_t field_strings(const spec_field *f, const char **out)
+{
+	unsigned width = f->high - f->low + 1;
+	if (f->kind != SPEC_FIELD)
+		return 0;
+	if ((f->type == SPEC_TYPE_BOOL || f->type == SPEC_TYPE_BOOL_INV) && f->display) {
+		out[0] = f->display;
+		out[1] = "";
+		return 2;
+	}
+	if (f->type != SPEC_TYPE_ENUM || !f->enm || f->enm->nvalues > SPLIT_MAX_STRINGS)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < f->enm->nvalues; i++) {
+		int64_t v = f->enm->values[i].val;
+		if (v >= 0 && (width >= 63 || (uint64_t)v < ((uint64_t)1 << width)))
+			out[n++] = f->enm->values[i].display;
+	}
+	return n;
+}
+
+/* Two fields printed with nothing between them, A then B, can print one
+ * text two ways when A prints a1 and a2 = a1 s (s not empty) and B prints
+ * b1 = s b2 and b2: a1 b1 = a2 b2.  asm then finds two encodings for the
+ * text disassembly printed (it reports it ambiguous).  Exact for the
+ * string sets above; other field types are not judged. */
+static void check_split(lint *l, const spec_bitset *owner, const spec_case *c,
+                        const spec_bitset *leaf, const spec_field *fa, const spec_field *fb)
+{
+	const char *as[SPLIT_MAX_STRINGS], *bs[SPLIT_MAX_STRINGS];
+	size_t na = field_strings(fa, as), nb = field_strings(fb, bs);
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < na; j++) {
+			size_t la = strlen(as[i]);
+			if (i == j || strlen(as[j]) <= la || strncmp(as[i], as[j], la))
+				continue;
+			const char *s = as[j] + la; /* a2 = a1 s */
+			size_t ls = strlen(s);
+			for (size_t k = 0; k < nb; k++)
+				for (size_t q = 0; q < nb; q++) {
+					if (k == q || strncmp(bs[k], s, ls) || strcmp(bs[k] + ls, bs[q]))
+						continue;
+					char key[64];
+					snprintf(key, sizeof key, "split %.24s %.24s", fa->name, fb->name);
+					if (once(l, c, key))
+						spec_diag_add(l->diags, SPEC_WARNING, "display-split-ambiguous",
+						              c->display_loc,
+						              "display of '%s' prints {%s}{%s} with nothing between: "
+						              "\"%s\"+\"%s\" and \"%s\"+\"%s\" are the same text, so "
+						              "the text cannot be read back (asm finds two encodings)%s%s",
+						              owner->name, fa->name, fb->name, as[i], bs[k], as[j],
+						              bs[q], leaf == owner ? "" : "; leaf ",
+						              leaf == owner ? "" : leaf->name);
+					return;
+				}
+		}
+}
+
+/* Each pair of fields a display prints side by side, for check_split. */
+static void check_display_splits(lint *l, const spec_bitset *owner, const spec_case *c,
+                                 const spec_bitset *leaf)
+{
+	const spec_field *prev = NULL;
+	for (const char *p = c->display; *p;) {
+		if (*p != '{') {
+			prev = NULL;
+			p++;
+			continue;
+		}
+		const char *close = strchr(p, '}');
+		if (!close)
+			return;
+		size_t n = strcspn(p + 1, ":}");
+		/* an aligned field starts where the padding puts it: not judged */
+		const spec_field *f = p[1 + n] == '}' ? default_field(leaf, p + 1, n) : NULL;
+		if (prev && f)
+			check_split(l, owner, c, leaf, prev, f);
+		prev = f;
+		p = close + 1;
+	}
+}
+
 static const spec_named_expr *expr_def(const spec_model *m, const spec_expr *e)
 {
 	for (size_t i = 0; i < m->nexprs; i++)
@@ -308,13 +410,27 @@ static const spec_bitset *field_owner(const spec_bitset *leaf, const spec_field 
 static void use_name(lint *l, const spec_bitset *leaf, const char *name, unsigned depth)
 {
 	scope_name *e = scope_slot(l, name, false);
+	if (e && e->active && e->nderived && once(l, e->derived[0], "cycle")) {
+		/* Mesa's push_expr finds the repeat only from the second one on
+		 * (its loop skips slot 0): it evaluates the expression twice,
+		 * then reads the innermost reference as 0 */
+		const spec_field *fl = e->derived[0];
+		spec_diag_add(l->diags, SPEC_WARNING, "expr-cycle", fl->loc,
+		              "derived field '%s' (as leaf '%s' sees it) depends on its own value: "
+		              "Mesa cuts the loop by reading 0 after two evaluations, so what it "
+		              "prints means nothing", name, leaf->name);
+	}
 	if (!e || e->used || depth > SPEC_MAX_EXPR_DEPTH)
 		return;
 	e->used = true; /* also ends cycles of derived fields */
+	e->active = true;
 	for (unsigned i = 0; i < e->nderived; i++) {
 		const spec_field *fl = e->derived[i];
 		check_expr(l, fl->expr, "derived field", field_owner(leaf, fl), leaf, depth);
 	}
+	e = scope_slot(l, name, false); /* the table does not move while checking */
+	if (e)
+		e->active = false;
 }
 
 /* Whether every leaf of root (a bitset-typed field's type) defines name
@@ -358,8 +474,10 @@ static void check_leaf_scope(lint *l, const spec_bitset *leaf)
 		for (size_t c = 0; c < s->ncases; c++) {
 			const spec_case *sc = &s->cases[c];
 			check_expr(l, sc->expr, "an override", s, leaf, 0);
-			if (sc->display && !display_settled)
+			if (sc->display && !display_settled) {
 				check_display(l, s, sc, leaf);
+				check_display_splits(l, s, sc, leaf);
+			}
 			if (sc->display && !sc->expr)
 				display_settled = true; /* the default display always applies */
 			for (size_t f = 0; f < sc->nfields; f++) {
@@ -434,36 +552,56 @@ static void check_duplicate_bitsets(lint *l)
 	free(v);
 }
 
+/* Reports each definition whose name an earlier one of the same kind
+ * has: names[i] is the i-th definition's (NULL: unnamed), locs[i] where.
+ * One hash table of first indexes, so 100,000 definitions cost as many
+ * look-ups, not their pairs. */
+static void report_repeats(lint *l, const char *kind, size_t n,
+                           const char *(*name_of)(const spec_model *, size_t),
+                           spec_loc (*loc_of)(const spec_model *, size_t))
+{
+	size_t cap = 16;
+	while (cap < n * 2)
+		cap *= 2;
+	size_t *first = malloc(cap * sizeof *first);
+	if (!first)
+		return;
+	for (size_t k = 0; k < cap; k++)
+		first[k] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = name_of(l->m, i);
+		if (!name)
+			continue;
+		size_t k = (size_t)text_hash(name) & (cap - 1);
+		while (first[k] != SIZE_MAX && strcmp(name_of(l->m, first[k]), name))
+			k = (k + 1) & (cap - 1);
+		if (first[k] == SIZE_MAX) {
+			first[k] = i;
+			continue;
+		}
+		spec_loc at = loc_of(l->m, i), was = loc_of(l->m, first[k]);
+		spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", at,
+		              "%s '%s' is defined again (first at %s:%u); Mesa silently keeps "
+		              "this later one", kind, name, was.file, was.line);
+	}
+	free(first);
+}
+
+static const char *enum_name(const spec_model *m, size_t i) { return m->enums[i].name; }
+static spec_loc enum_loc(const spec_model *m, size_t i) { return m->enums[i].loc; }
+static const char *expr_name(const spec_model *m, size_t i)
+{
+	return m->exprs[i].anonymous ? NULL : m->exprs[i].name;
+}
+static spec_loc expr_loc(const spec_model *m, size_t i) { return m->exprs[i].loc; }
+static const char *template_name(const spec_model *m, size_t i) { return m->templates[i].name; }
+static spec_loc template_loc(const spec_model *m, size_t i) { return m->templates[i].loc; }
+
 static void check_duplicate_defs(lint *l)
 {
-	const spec_model *m = l->m;
-	for (size_t i = 0; i < m->nenums; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(m->enums[i].name, m->enums[j].name)) {
-				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->enums[i].loc,
-				              "enum '%s' is defined again (first at %s:%u); Mesa "
-				              "silently keeps this later one", m->enums[i].name,
-				              m->enums[j].loc.file, m->enums[j].loc.line);
-				break;
-			}
-	for (size_t i = 0; i < m->nexprs; i++)
-		for (size_t j = 0; !m->exprs[i].anonymous && j < i; j++)
-			if (!m->exprs[j].anonymous && !strcmp(m->exprs[i].name, m->exprs[j].name)) {
-				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->exprs[i].loc,
-				              "expression '%s' is defined again (first at %s:%u); Mesa "
-				              "silently keeps this later one", m->exprs[i].name,
-				              m->exprs[j].loc.file, m->exprs[j].loc.line);
-				break;
-			}
-	for (size_t i = 0; i < m->ntemplates; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(m->templates[i].name, m->templates[j].name)) {
-				spec_diag_add(l->diags, SPEC_ERROR, "duplicate-name", m->templates[i].loc,
-				              "template '%s' is defined again (first at %s:%u); Mesa "
-				              "silently keeps this later one", m->templates[i].name,
-				              m->templates[j].loc.file, m->templates[j].loc.line);
-				break;
-			}
+	report_repeats(l, "enum", l->m->nenums, enum_name, enum_loc);
+	report_repeats(l, "expression", l->m->nexprs, expr_name, expr_loc);
+	report_repeats(l, "template", l->m->ntemplates, template_name, template_loc);
 }
 
 static void check_enum_widths(lint *l)

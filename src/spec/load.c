@@ -93,6 +93,8 @@ typedef struct loader {
 	char *root_real;      /* realpath of base_dir (malloc): imports stay below it */
 	const spec_load_options *opt;
 	bool too_deep;        /* an extends chain over SPEC_MAX_CHAIN: unusable */
+	bool too_long;        /* a display over its budget: unusable */
+	size_t display_left;  /* display bytes still allowed, templates spliced */
 	size_t budget;        /* elements still allowed */
 	size_t bytes_left;    /* file bytes still allowed, all files together */
 	ptrvec files;     /* const char * display paths */
@@ -531,6 +533,45 @@ static bool get_range(loader *L, const xml_elem *e, unsigned size, unsigned *low
 
 /* ------------------------------------------------- enums, exprs, templates */
 
+struct value_at {
+	int64_t val;
+	size_t index;
+};
+
+static int by_value_then_index(const void *pa, const void *pb)
+{
+	const struct value_at *a = pa, *b = pb;
+	if (a->val != b->val)
+		return a->val < b->val ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Each value an enum gives again, against its first place: sorted, so
+ * an enum of 200,000 values costs n log n, not its pairs. */
+static void report_repeated_values(loader *L, const char *name, const spec_enum_value *vals,
+                                   size_t n)
+{
+	struct value_at *s = malloc((n ? n : 1) * sizeof *s);
+	if (!s) {
+		L->a->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct value_at){vals[i].val, i};
+	qsort(s, n, sizeof *s, by_value_then_index);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (s[i].val != s[first].val) {
+			first = i;
+			continue;
+		}
+		const spec_enum_value *d = &vals[s[i].index], *f = &vals[s[first].index];
+		DIAG(L, SPEC_ERROR, "duplicate-enum-value", d->loc,
+		     "enum '%s' gives value %s twice (first at line %u, display \"%s\"); "
+		     "Mesa keeps one silently", name, d->val_text, f->loc.line, f->display);
+	}
+	free(s);
+}
+
 static void build_enum(loader *L, const xml_elem *e)
 {
 	const char *name = xml_attr_get(e, "name");
@@ -564,16 +605,9 @@ static void build_enum(loader *L, const xml_elem *e)
 			     "val=\"%s\" in enum '%s' is not an integer", val, name);
 			continue;
 		}
-		for (size_t j = 0; j < k; j++)
-			if (vals[j].val == v) {
-				DIAG(L, SPEC_ERROR, "duplicate-enum-value", c->loc,
-				     "enum '%s' gives value %s twice (first at line %u, display \"%s\"); "
-				     "Mesa keeps one silently", name, val, vals[j].loc.line,
-				     vals[j].display);
-				break;
-			}
 		vals[k++] = (spec_enum_value){v, val, disp, xml_attr_get(c, "name"), c->loc};
 	}
+	report_repeated_values(L, name, vals, k);
 	en->values = vals;
 	en->nvalues = k;
 	map_put(&L->enum_map, name, L->enums.n);
@@ -620,51 +654,65 @@ static void build_template(loader *L, const xml_elem *e)
 }
 
 /* Replaces every {T} naming a template by its text, in one pass, as
- * Mesa does at parse time. */
-static const char *splice_templates(loader *L, const char *text)
+ * Mesa does at parse time.  A display may name a long template many
+ * times, so the result is held to SPEC_MAX_DISPLAY_BYTES, and all
+ * displays together to SPEC_MAX_DISPLAY_TOTAL: past either the model is
+ * unusable (display-too-long), never gigabytes of text. */
+static const char *splice_templates(loader *L, const xml_elem *e, const char *text)
 {
-	if (!L->templates.n || !strchr(text, '{'))
-		return text;
-	size_t cap = strlen(text) + 1, n = 0;
-	for (size_t i = 0; i < L->templates.n; i++)
-		cap += strlen(((spec_template *)L->templates.v[i])->text) * 8;
-	char *out = malloc(cap);
-	if (!out)
-		return text;
-	for (const char *p = text; *p;) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		size_t idx;
-		if (close && (size_t)(close - p - 1) < 256) {
-			char name[256];
-			memcpy(name, p + 1, (size_t)(close - p - 1));
-			name[close - p - 1] = 0;
-			if (map_get(&L->template_map, name, &idx)) {
-				const char *t = ((spec_template *)L->templates.v[idx])->text;
-				size_t tl = strlen(t);
-				if (n + tl + 1 > cap) {
-					char *o2 = realloc(out, cap = (n + tl + 1) * 2);
-					if (!o2)
-						break;
-					out = o2;
+	size_t n = strlen(text), cap = n + 1;
+	bool over = n > SPEC_MAX_DISPLAY_BYTES;
+	const char *res = text;
+	char *out = !over && L->templates.n && strchr(text, '{') ? malloc(cap) : NULL;
+	if (out) {
+		n = 0;
+		for (const char *p = text; *p && !over;) {
+			const char *piece = p;
+			size_t len = 1, idx;
+			const char *close = *p == '{' ? strchr(p, '}') : NULL;
+			if (close && (size_t)(close - p - 1) < 256) {
+				char name[256];
+				memcpy(name, p + 1, (size_t)(close - p - 1));
+				name[close - p - 1] = 0;
+				if (map_get(&L->template_map, name, &idx)) {
+					piece = ((spec_template *)L->templates.v[idx])->text;
+					len = strlen(piece);
+					p = close;
 				}
-				memcpy(out + n, t, tl);
-				n += tl;
-				p = close + 1;
-				continue;
+			}
+			p++;
+			over = n + len > SPEC_MAX_DISPLAY_BYTES;
+			if (!over && n + len + 1 > cap) {
+				char *o2 = realloc(out, cap = (n + len + 1) * 2);
+				if (!o2) {
+					L->a->failed = true;
+					break;
+				}
+				out = o2;
+			}
+			if (!over) {
+				memcpy(out + n, piece, len);
+				n += len;
 			}
 		}
-		if (n + 2 > cap) {
-			char *o2 = realloc(out, cap *= 2);
-			if (!o2)
-				break;
-			out = o2;
-		}
-		out[n++] = *p++;
+		out[n] = 0;
+		res = over ? "" : arena_strndup(L->a, out, n);
+		free(out);
+		if (!res)
+			res = text;
 	}
-	out[n] = 0;
-	char *res = arena_strdup(L->a, out);
-	free(out);
-	return res ? res : text;
+	if (over || n > L->display_left) {
+		if (!L->too_long)
+			DIAG(L, SPEC_FATAL, "display-too-long", e->loc,
+			     over ? "the display is longer than %u bytes once templates are spliced"
+			          : "the displays together are longer than %u bytes once templates are spliced",
+			     over ? SPEC_MAX_DISPLAY_BYTES : SPEC_MAX_DISPLAY_TOTAL);
+		L->too_long = true;
+		L->display_left = 0;
+		return "";
+	}
+	L->display_left -= n;
+	return res;
 }
 
 /* ---------------------------------------------------------- bitsets */
@@ -1073,7 +1121,7 @@ static void finish_case(loader *L, spec_case *c, case_build *cb, unsigned nw)
 static void take_display(loader *L, const xml_elem *e, case_build *cb)
 {
 	/* Several <display>: the last wins, as in Mesa. */
-	cb->display = splice_templates(L, text_strip(L->a, e->text));
+	cb->display = splice_templates(L, e, text_strip(L->a, e->text));
 	cb->display_loc = e->loc;
 }
 
@@ -1684,11 +1732,12 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 {
 	struct spec_model_private *priv = calloc(1, sizeof *priv);
 	if (!priv) {
-		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){path, 0, 0}, "out of memory");
+		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){path, 0, 0},
+		              "out of memory before reading the file");
 		return NULL;
 	}
 	loader L = {.a = &priv->arena, .diags = diags, .budget = SPEC_MAX_ELEMENTS,
-	            .bytes_left = SPEC_MAX_TOTAL_BYTES};
+	            .bytes_left = SPEC_MAX_TOTAL_BYTES, .display_left = SPEC_MAX_DISPLAY_TOTAL};
 	L.base_dir = base_dir ? arena_strdup(L.a, base_dir) : dir_of(L.a, path);
 	L.opt = opt;
 	L.root_real = L.base_dir ? realpath(L.base_dir, NULL) : NULL;
@@ -1719,6 +1768,8 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 		if (L.too_deep)
 			goto unusable;
 		build_bitsets(&L);
+		if (L.too_long)
+			goto unusable;
 		check_leaf_bits(&L);
 		m = assemble(&L, path);
 		if (m) {
@@ -1730,8 +1781,12 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 unusable:
 	if (!m || L.a->failed) {
 		if (L.a->failed)
-			spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){path, 0, 0},
-			              "out of memory while loading");
+			spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){path, 0, 0},
+			              L.a->bytes + (64u << 20) > SPEC_MAX_MODEL_BYTES
+			              ? "the model needs more than its budget of %zu MiB"
+			              : "out of memory building the model (%zu MiB held)",
+			              (L.a->bytes + (64u << 20) > SPEC_MAX_MODEL_BYTES
+			               ? SPEC_MAX_MODEL_BYTES : L.a->bytes) >> 20);
 		free_exprs(&L.exprs);
 		loader_release(&L);
 		spec_frame_free(priv);

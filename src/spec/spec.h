@@ -34,11 +34,15 @@ extern "C" {
 #define SPEC_MAX_IMPORTS      256u        /* files per model, top file included */
 #define SPEC_MAX_BITS         4096u       /* size of a root bitset */
 #define SPEC_MAX_ELEMENTS     1000000u    /* elements per model */
+#define SPEC_MAX_ATTRIBUTES   1024u       /* attributes of one element */
 #define SPEC_MAX_EXPR_DEPTH   64u         /* evaluations nested in evaluations */
 #define SPEC_MAX_AST_DEPTH    256u        /* depth of one parsed expression tree */
 #define SPEC_MAX_FIELD_BITS   64u         /* a field value (non-bitset types) */
 #define SPEC_MAX_CHAIN        256u        /* bitsets from a leaf to its root, both counted */
 #define SPEC_MAX_ALIGN        4096u       /* the column of a display's {X:align=N} */
+#define SPEC_MAX_DISPLAY_BYTES 65536u     /* one display, templates spliced */
+#define SPEC_MAX_DISPLAY_TOTAL (64u << 20) /* all displays of a model, spliced */
+#define SPEC_MAX_MODEL_BYTES  ((size_t)2 << 30) /* memory of one model (its arena) */
 
 /* ------------------------------------------------------ growable arrays */
 

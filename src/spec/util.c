@@ -23,12 +23,21 @@ struct arena_chunk {
 
 void *arena_alloc(arena *a, size_t size)
 {
+	if (size > SPEC_MAX_MODEL_BYTES) { /* also keeps the rounding from wrapping */
+		a->failed = true;
+		return NULL;
+	}
 	size = (size + 15u) & ~(size_t)15u;
 	if (size == 0)
 		size = 16;
 	arena_chunk *c = a->head;
 	if (!c || c->cap - c->used < size) {
 		size_t cap = size > 65536 ? size : 65536;
+		if (cap > SPEC_MAX_MODEL_BYTES - a->bytes) { /* the model's memory budget */
+			a->failed = true;
+			return NULL;
+		}
+		a->bytes += cap;
 		c = malloc(sizeof *c + cap);
 		if (!c) {
 			a->failed = true;
@@ -69,6 +78,7 @@ void arena_free(arena *a)
 		c = n;
 	}
 	a->head = NULL;
+	a->bytes = 0;
 }
 
 uint64_t *bits_new(arena *a, unsigned nwords)

@@ -36,9 +36,15 @@ typedef struct xml_reader {
 	/* forward line cursor */
 	size_t pos, line_start;
 	unsigned line;
-	/* text of the current element, grown as character data arrives */
-	char *textbuf;
-	size_t textlen, textcap;
+	/* Text of each open element, one growable buffer per depth, kept in
+	 * the arena only when the element ends: an element's text is built
+	 * once, however many children interrupt it (copying it into the
+	 * arena at every child made a pretty-printed enum of 40,000 values
+	 * cost gigabytes). */
+	struct text_buf {
+		char *data;
+		size_t len, cap;
+	} text[SPEC_MAX_DEPTH + 2];
 } xml_reader;
 
 static spec_loc reader_loc_at(xml_reader *r, size_t off)
@@ -86,20 +92,20 @@ static void reader_fail(xml_reader *r, const char *rule, spec_loc loc,
 	xmlStopParser(r->ctxt);
 }
 
-/* Appends the character data gathered so far to the current element:
- * text before and after child elements ends up as one string. */
-static void flush_text(xml_reader *r)
+/* Keeps the text gathered for the element that is ending: text before
+ * and after its child elements is one string. */
+static void keep_text(xml_reader *r)
 {
-	if (!r->cur || !r->textlen)
+	struct text_buf *t = &r->text[r->depth];
+	if (!r->cur || !t->len)
 		return;
-	size_t ol = strlen(r->cur->text);
-	char *t = arena_alloc(r->a, ol + r->textlen + 1);
-	if (t) {
-		memcpy(t, r->cur->text, ol);
-		memcpy(t + ol, r->textbuf, r->textlen);
-		r->cur->text = t;
-	}
-	r->textlen = 0;
+	char *s = arena_strndup(r->a, t->data, t->len);
+	if (!s)
+		reader_fail(r, "out-of-memory", r->cur->loc,
+		            "out of memory keeping the text of this element");
+	else
+		r->cur->text = s;
+	t->len = 0;
 }
 
 /* Finds the offset of the '<' opening the tag the parser is inside. */
@@ -190,11 +196,19 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		return;
 	}
 	(*r->budget)--;
-	flush_text(r);
+	r->text[r->depth].len = 0;
 
+	if (nb_attributes < 0 || (unsigned)nb_attributes > SPEC_MAX_ATTRIBUTES) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "more than %u attributes on one element",
+		         SPEC_MAX_ATTRIBUTES);
+		reader_fail(r, "too-many-attributes", loc, msg);
+		return;
+	}
 	xml_elem *e = arena_alloc(r->a, sizeof *e);
-	if (!e) {
-		reader_fail(r, "io", loc, "out of memory");
+	xml_attr *attrs = arena_alloc(r->a, sizeof(xml_attr) * (size_t)(nb_attributes + 1));
+	if (!e || !attrs) {
+		reader_fail(r, "out-of-memory", loc, "out of memory reading this element");
 		return;
 	}
 	e->name = arena_strdup(r->a, (const char *)localname);
@@ -202,12 +216,16 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	e->loc = loc;
 	e->text = (char *)"";
 	e->nattrs = (unsigned)nb_attributes;
-	e->attrs = arena_alloc(r->a, sizeof(xml_attr) * (size_t)(nb_attributes + 1));
-	for (int i = 0; e->attrs && i < nb_attributes; i++) {
+	e->attrs = attrs;
+	for (int i = 0; i < nb_attributes; i++) {
 		const xmlChar **at = attributes + 5 * i; /* name, prefix, uri, begin, end */
 		e->attrs[i].name = arena_strdup(r->a, (const char *)at[0]);
 		e->attrs[i].value = arena_strndup(r->a, (const char *)at[3],
 		                                  (size_t)(at[4] - at[3]));
+		if (!e->name || !e->attrs[i].name || !e->attrs[i].value) {
+			reader_fail(r, "out-of-memory", loc, "out of memory reading this element");
+			return;
+		}
 		/* Without entity replacement libxml2 hands an attribute's "&amp;"
 		 * over as "&#38;" (it decodes the other predefined entities):
 		 * decode it, or expressions in attributes could not say "&&". */
@@ -246,7 +264,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	xml_reader *r = ctx;
 	if (r->failed || !r->cur)
 		return;
-	flush_text(r);
+	keep_text(r);
 	r->depth--;
 	r->cur = r->cur->parent;
 }
@@ -267,21 +285,23 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
 			r->cur->text_ws_loc = off >= back && off - back >= r->pos
 				? reader_loc_at(r, off - back) : r->cur->text_loc;
 		}
-	size_t need = r->textlen + (size_t)len + 1;
-	if (need > r->textcap) {
-		size_t cap = r->textcap ? r->textcap : 256;
+	struct text_buf *t = &r->text[r->depth];
+	size_t need = t->len + (size_t)len + 1;
+	if (need > t->cap) {
+		size_t cap = t->cap ? t->cap : 256;
 		while (cap < need)
 			cap *= 2;
-		char *b = realloc(r->textbuf, cap);
+		char *b = realloc(t->data, cap);
 		if (!b) {
-			reader_fail(r, "io", r->cur->loc, "out of memory");
+			reader_fail(r, "out-of-memory", r->cur->loc,
+			            "out of memory reading the text of this element");
 			return;
 		}
-		r->textbuf = b;
-		r->textcap = cap;
+		t->data = b;
+		t->cap = cap;
 	}
-	memcpy(r->textbuf + r->textlen, ch, (size_t)len);
-	r->textlen += (size_t)len;
+	memcpy(t->data + t->len, ch, (size_t)len);
+	t->len += (size_t)len;
 }
 
 static void on_dtd(void *ctx, const xmlChar *name, const xmlChar *ext_id,
@@ -353,6 +373,74 @@ static void on_entity_ref(void *ctx, const xmlChar *name)
 	reader_fail(r, "xml-syntax", r->cur ? r->cur->loc : (spec_loc){r->file, 0, 0}, msg);
 }
 
+/* Skips from p to just past the first occurrence of end (or to len). */
+static size_t skip_past(const char *d, size_t len, size_t p, const char *end)
+{
+	size_t n = strlen(end);
+	while (p + n <= len) {
+		const char *c = memchr(d + p, end[0], len - p);
+		if (!c)
+			break;
+		p = (size_t)(c - d);
+		if (!memcmp(d + p, end, n))
+			return p + n;
+		p++;
+	}
+	return len;
+}
+
+/* libxml2 checks a start tag's attributes for duplicates pair by pair
+ * (300,000 attributes took half a minute), before any callback of ours
+ * could count them: so count them first, in one linear pass over the
+ * raw text, and refuse a tag over the budget.  The pass only has to be
+ * right for well-formed tags; anything else libxml2 rejects next. */
+static bool attributes_within_budget(xml_reader *r)
+{
+	const char *d = r->data;
+	size_t p = 0;
+	while (p < r->len) {
+		const char *lt = memchr(d + p, '<', r->len - p);
+		if (!lt)
+			return true;
+		size_t at = (size_t)(lt - d);
+		if (r->len - at >= 4 && !memcmp(lt, "<!--", 4)) {
+			p = skip_past(d, r->len, at + 4, "-->");
+			continue;
+		}
+		if (r->len - at >= 9 && !memcmp(lt, "<![CDATA[", 9)) {
+			p = skip_past(d, r->len, at + 9, "]]>");
+			continue;
+		}
+		if (r->len - at >= 2 && (lt[1] == '?' || lt[1] == '!')) {
+			p = skip_past(d, r->len, at + 2, lt[1] == '?' ? "?>" : ">");
+			continue;
+		}
+		unsigned count = 0;
+		char quote = 0;
+		for (p = at + 1; p < r->len; p++) {
+			char c = d[p];
+			if (quote) {
+				if (c == quote)
+					quote = 0;
+			} else if (c == '"' || c == '\'') {
+				quote = c;
+			} else if (c == '=') {
+				count++;
+			} else if (c == '>' || c == '<') {
+				break;
+			}
+		}
+		if (count > SPEC_MAX_ATTRIBUTES) {
+			char msg[96];
+			snprintf(msg, sizeof msg, "more than %u attributes on one element",
+			         SPEC_MAX_ATTRIBUTES);
+			record_failure(r, "too-many-attributes", reader_loc_at(r, at), msg);
+			return false;
+		}
+	}
+	return true;
+}
+
 xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
                     size_t *element_budget, spec_diags *diags)
 {
@@ -371,9 +459,14 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
 		              "NUL byte in the file: not a text file");
 		return NULL;
 	}
+	if (!attributes_within_budget(&r))
+		return NULL;
+	r.pos = 0; /* the line cursor starts again for the parse */
+	r.line = 1;
+	r.line_start = 0;
 	xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)len);
 	if (!ctxt) {
-		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){file, 0, 0},
+		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){file, 0, 0},
 		              "cannot create an XML parser (out of memory)");
 		return NULL;
 	}
@@ -403,7 +496,8 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
 		r.failed = true;
 	}
 	xmlFreeParserCtxt(ctxt);
-	free(r.textbuf);
+	for (size_t i = 0; i < sizeof r.text / sizeof *r.text; i++)
+		free(r.text[i].data);
 	return r.failed ? NULL : r.root;
 }
 
