@@ -378,6 +378,25 @@ TEST(solver_limits_give_unknown_never_proved)
 	CHECK(unknown_pairs >= 1);
 	prove_result_free(&r);
 	spec_diags_free(&d);
+
+	/* a run whose time is already spent asks nothing: every pair of
+	 * every root is counted unknown, none listed, none proved */
+	o = prove_default_options();
+	o.engine = PROVE_ENGINE_Z3;
+	o.deadline_ = 1e-9; /* long past on the monotonic clock */
+	CHECK(prove_model(m, &o, &r, &d));
+	size_t pairs = 0;
+	for (size_t k = 0; k < m->nroots; k++)
+		pairs += m->roots[k].nleaves * (m->roots[k].nleaves - (m->roots[k].nleaves > 0)) / 2;
+	CHECK(pairs > 0);
+	CHECK(r.any_unknown && r.out_of_time);
+	CHECK_INT(r.not_asked, pairs);
+	CHECK_INT(r.noverlaps, 0);
+	CHECK_INT(r.queries, 0);
+	for (size_t i = 0; i < r.nintervals; i++)
+		CHECK(r.intervals[i].unknown);
+	prove_result_free(&r);
+	spec_diags_free(&d);
 	spec_model_free(m);
 }
 

@@ -136,6 +136,8 @@ typedef struct prove_result {
 	bool any_unknown;
 	bool out_of_time;         /* the options' time_limit_s was spent: queries
 	                             not asked are unknown */
+	size_t not_asked;         /* pairs of leaves never asked for that reason
+	                             (unknown, counted, not in overlaps) */
 	struct prove_result_private *priv;
 } prove_result;
 

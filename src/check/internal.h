@@ -80,7 +80,7 @@ typedef struct z3_engine z3_engine;
 z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diags *diags);
 void z3_engine_free(z3_engine *z);
 size_t z3_engine_queries(const z3_engine *z);
-bool z3_engine_out_of_time(const z3_engine *z); /* the run's time limit stopped a query */
+bool z3_engine_out_of_time(z3_engine *z); /* the run's time is spent (checks the clock) */
 
 /* Can leaves i and j match one word at one generation?  On YES, writes a
  * witness word (nw words) and a generation. */

@@ -56,13 +56,16 @@ void z3_start_run(prove_options *opt)
 
 Z3_lbool z3_solve(z3_base *b, Z3_solver s)
 {
-	if (!b->deadline)
+	if (!b->deadline) {
+		b->queries++;
 		return Z3_solver_check(b->ctx, s);
+	}
 	double left_ms = (b->deadline - monotonic_seconds()) * 1e3;
 	if (left_ms < 1) {
 		b->out_of_time = true;
 		return Z3_L_UNDEF;
 	}
+	b->queries++;
 	/* the query may not outlast the run: its timeout is cut to what is left */
 	bool cut = !b->timeout_ms || left_ms < b->timeout_ms;
 	if (cut) {
@@ -147,7 +150,6 @@ z3_answer z3_check(z3_base *b, Z3_ast q)
 {
 	Z3_solver_push(b->ctx, b->solver);
 	Z3_solver_assert(b->ctx, b->solver, q);
-	b->queries++;
 	z3_answer a = z3_answer_of(z3_solve(b, b->solver));
 	Z3_solver_pop(b->ctx, b->solver, 1);
 	return a;
@@ -217,8 +219,10 @@ size_t z3_engine_queries(const z3_engine *z)
 	return z->b.queries;
 }
 
-bool z3_engine_out_of_time(const z3_engine *z)
+bool z3_engine_out_of_time(z3_engine *z)
 {
+	if (!z->b.out_of_time && z->b.deadline && monotonic_seconds() >= z->b.deadline)
+		z->b.out_of_time = true;
 	return z->b.out_of_time;
 }
 
@@ -245,7 +249,6 @@ z3_answer z3_overlap(z3_engine *z, size_t i, size_t j, uint64_t *witness, uint32
 	Z3_ast both[2] = {z->cond[i], z->cond[j]};
 	Z3_solver_push(c, z->pair_solver);
 	Z3_solver_assert(c, z->pair_solver, Z3_mk_and(c, 2, both));
-	z->b.queries++;
 	z3_answer a = z3_answer_of(z3_solve(&z->b, z->pair_solver));
 	Z3_model m = a == Z3_ANSWER_YES ? Z3_solver_get_model(c, z->pair_solver) : NULL;
 	if (m) {
@@ -280,7 +283,6 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
 	Z3_solver_push(c, s);
 	Z3_solver_assert(c, s, Z3_mk_eq(c, u, Z3_mk_bvnot(c, once)));
 	Z3_solver_assert(c, s, Z3_mk_eq(c, d, twice));
-	z->b.queries++;
 	z3_answer a = z3_answer_of(z3_solve(&z->b, s));
 	if (a == Z3_ANSWER_YES) {
 		Z3_model m = Z3_solver_get_model(c, s);

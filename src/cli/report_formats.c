@@ -536,8 +536,8 @@ static void json_file(FILE *f, walker *w, json_ctx *x, const report_file *rf,
 	json_string(f, rf->path);
 	fprintf(f, ",\"loaded\":%s,", rf->model ? "true" : "false");
 	if (res)
-		fprintf(f, "\"queries\":%zu,\"out_of_time\":%s,", res->queries,
-		        res->out_of_time ? "true" : "false");
+		fprintf(f, "\"queries\":%zu,\"out_of_time\":%s,\"not_asked\":%zu,", res->queries,
+		        res->out_of_time ? "true" : "false", res->not_asked);
 	json_diag_list(f, rf->diags, lint_errors, lint_warnings);
 	fputs(",\"findings\":[", f);
 	x->shown = 0;

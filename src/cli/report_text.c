@@ -207,7 +207,9 @@ void report_write_text(FILE *f, const report *r)
 			unknown += pr->intervals[i].unknown;
 		if (pr->out_of_time)
 			fprintf(f, "%s: note: the run's Z3 time (--time-limit) was spent: the questions "
-			        "not asked are unknown\n", rf->path);
+			        "not asked are unknown (%zu pairs of leaves never asked)\n", rf->path,
+			        pr->not_asked);
+		unknown += pr->not_asked;
 		print_coverage(f, pr);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"
