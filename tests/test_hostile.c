@@ -706,6 +706,15 @@ static const hostile_case cases[] = {
 	{"a folder to assemble", {"asm", "@ok.xml", "@."}, 2, "not a regular file", OK_RSS},
 	{"an allowlist of garbage", {"check", "--allow=@allow-garbage.txt", "@ok.xml"}, 1,
 	 "[allowlist-syntax]", OK_RSS},
+	/* a <program> lint rejects frames nothing */
+	{"disasm --program with a bad <program>", {"disasm", ISACHECK_SOURCE_DIR
+	 "/tests/framing/bad-root-unknown.xml", "--program", "@garbage-1.bin"}, 2,
+	 "[frame-root-unknown]", OK_RSS},
+	{"decode --program with a bad <program>", {"decode", ISACHECK_SOURCE_DIR
+	 "/tests/framing/bad-depth.xml", "--program", "@garbage-1.bin"}, 2, "nothing is framed",
+	 OK_RSS},
+	{"triage with a bad <program>", {"triage", ISACHECK_SOURCE_DIR
+	 "/tests/framing/bad-unexplained.xml", "@garbage-1.bin"}, 2, "nothing is framed", OK_RSS},
 	/* options */
 	{"--gen below zero", {"disasm", "@ok.xml", "--gen=-18446744073709551615", "--hex", "0"}, 2,
 	 "bad argument '--gen=-18446744073709551615'", OK_RSS},

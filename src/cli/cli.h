@@ -30,6 +30,11 @@ bool rule_in_list(const char *list, const char *rule);
 const char *base_name(const char *path);
 /* Prints one diagnostic as "file:line:col: severity: message [rule]". */
 void print_diag_text(FILE *f, const spec_diag *d);
+/* A <program> lint rejects frames nothing that can be trusted (a part of
+ * an unknown root prints nothing at all): its frame-* errors go to
+ * stderr and the answer is true (the command exits 2), rather than
+ * printing nothing and exit 0. */
+bool refuse_bad_program(const char *cmd, const spec_diags *d);
 /* Prints one diagnostic as a JSON object (no trailing newline). */
 void print_diag_json(FILE *f, const spec_diag *d);
 /* Prints the fatal ones of d (why an input is unusable), as text. */

@@ -25,7 +25,8 @@ static const char codec_usage[] =
 	"  --root=NAME        decode against this root (default #instruction, else the widest);\n"
 	"                     each instruction is the root's size, rounded up to 32-bit words\n"
 	"  --program[=NAME]   the input is one whole program, cut into instructions by\n"
-	"                     SPEC's <program> (docs/framing.md); exit 2 when it cannot be framed;\n"
+	"                     SPEC's <program> (docs/framing.md); exit 2 when it cannot be framed\n"
+	"                     or lint finds errors in the <program>;\n"
 	"                     NAME picks a program or a variant (a2xx: vs, fs print Mesa's\n"
 	"                     export comments of that stage; the default, a2xx, none)\n"
 	"%s"
@@ -310,6 +311,10 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 		ok = read_binary(file, &ws, err, sizeof err);
 	}
 	if (ok && program) {
+		if (refuse_bad_program(cmd, &diags)) {
+			rc = EXIT_UNUSABLE;
+			goto out;
+		}
 		rc = program_command(c, program, file ? file : "--hex", ws.w, ws.n, json_decode, json,
 		                     &opt);
 		goto out;

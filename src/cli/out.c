@@ -94,6 +94,20 @@ void print_diag_text(FILE *f, const spec_diag *d)
 		        d->message, d->rule);
 }
 
+bool refuse_bad_program(const char *cmd, const spec_diags *d)
+{
+	bool bad = false;
+	for (size_t i = 0; i < d->count; i++)
+		if (d->items[i].severity != SPEC_WARNING && !strncmp(d->items[i].rule, "frame-", 6)) {
+			print_diag_text(stderr, &d->items[i]);
+			bad = true;
+		}
+	if (bad)
+		fprintf(stderr, "isacheck %s: the spec's <program> has errors (above): nothing is "
+		        "framed with it\n", cmd);
+	return bad;
+}
+
 void print_fatal_diags(FILE *f, const spec_diags *d)
 {
 	for (size_t i = 0; i < d->count; i++)

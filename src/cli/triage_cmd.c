@@ -703,6 +703,8 @@ int cmd_triage(int argc, char **argv)
 	/* whole programs when asked, or by default when the spec frames them */
 	if (program || (!no_program && !root_name && spec_program_count(r.m))) {
 		r.prog = spec_find_program(r.m, program && *program ? program : NULL);
+		if (r.prog && refuse_bad_program("triage", &diags))
+			goto done;
 		if (!r.prog) {
 			if (program && *program)
 				fprintf(stderr, "isacheck triage: '%s' has no <program name=\"%s\">\n",
