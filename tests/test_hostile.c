@@ -549,6 +549,12 @@ static void make_inputs(void)
 	         "    <display>{D}</display>\n    <field name=\"A\" low=\"0\" high=\"31\" type=\"uint\"/>\n"
 	         "    <derived name=\"D\" type=\"uint\"><expr>{A} / 0</expr></derived>\n"
 	         "  </bitset>\n</isa>\n");
+	gen_text("fails-everywhere.xml", "<isa>\n  <bitset name=\"#instruction\" size=\"32\">\n"
+	         "    <display>op {D}</display>\n"
+	         "    <field name=\"A\" low=\"0\" high=\"15\" type=\"uint\"/>\n"
+	         "    <field name=\"B\" low=\"16\" high=\"30\" type=\"uint\"/>\n"
+	         "    <derived name=\"D\" type=\"uint\"><expr>{A} / ({B} - {B})</expr></derived>\n"
+	         "    <pattern pos=\"31\">0</pattern>\n  </bitset>\n</isa>\n");
 	gen_text("expr-cycle.xml", "<isa>\n  <bitset name=\"#instruction\" size=\"32\">\n"
 	         "    <display>{D}</display>\n    <field name=\"A\" low=\"0\" high=\"31\" type=\"uint\"/>\n"
 	         "    <derived name=\"D\" type=\"uint\"><expr>{E} + 1</expr></derived>\n"
@@ -646,6 +652,13 @@ static const hostile_case cases[] = {
 	{"a derived value over 0, disasm", {"disasm", "@div-zero.xml", "--hex", "00000001"}, 1,
 	 "division by zero", OK_RSS},
 	{"derived values in a cycle", {"lint", "@expr-cycle.xml"}, 1, "[expr-cycle]", OK_RSS},
+	/* check and disasm agree: what fails for every word is a finding */
+	{"a value no word can evaluate, check", {"check", "@fails-everywhere.xml"}, 1,
+	 "[disasm-fails]", OK_RSS},
+	{"a value no word can evaluate, lint", {"lint", "@fails-everywhere.xml"}, 1,
+	 "division by zero\", so disasm fails where check proves [disasm-fails]", OK_RSS},
+	{"a value no word can evaluate, disasm", {"disasm", "@fails-everywhere.xml", "--hex",
+	 "00000005"}, 1, "division by zero", OK_RSS},
 	{"derived values in a cycle, disasm", {"disasm", "@expr-cycle.xml", "--hex", "00000001"}, 0,
 	 NULL, OK_RSS},
 	{"enum strings that split two ways", {"lint", "@split.xml"}, 1, "[display-split-ambiguous]", OK_RSS},

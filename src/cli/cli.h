@@ -35,6 +35,10 @@ void print_diag_text(FILE *f, const spec_diag *d);
  * stderr and the answer is true (the command exits 2), rather than
  * printing nothing and exit 0. */
 bool refuse_bad_program(const char *cmd, const spec_diags *d);
+/* check and disasm agree: unless lint already found errors, every leaf
+ * of m is printed from a few of its words and each failure added as a
+ * disasm-fails error (codec_lint_words).  `lint` and `check` both. */
+void lint_printing(const spec_model *m, spec_diags *diags);
 /* Prints one diagnostic as a JSON object (no trailing newline). */
 void print_diag_json(FILE *f, const spec_diag *d);
 /* Prints the fatal ones of d (why an input is unusable), as text. */

@@ -31,6 +31,20 @@ static bool valid_ignore_list(const char *list)
 	return ok;
 }
 
+void lint_printing(const spec_model *m, spec_diags *diags)
+{
+	if (!m || !m->nroots) /* definitions only (a file others import): nothing prints */
+		return;
+	/* a spec lint already finds errors in is not called proved: its
+	 * errors say more than a failing word would */
+	for (size_t i = 0; i < diags->count; i++)
+		if (diags->items[i].severity != SPEC_WARNING)
+			return;
+	codec *c = codec_new(m, diags);
+	codec_lint_words(c, diags);
+	codec_free(c);
+}
+
 int cmd_lint(int argc, char **argv)
 {
 	out_format fmt = OUT_TEXT;
@@ -93,6 +107,7 @@ int cmd_lint(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		spec_diags diags = {0};
 		spec_model *m = spec_load_with(files[i], &load_opt, &diags);
+		lint_printing(m, &diags);
 		if (m && displays) {
 			codec *c = codec_new(m, &diags);
 			codec_lint_displays(c, &diags);

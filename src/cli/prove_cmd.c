@@ -207,6 +207,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 	}
 	for (int i = 0; i < nfiles; i++) {
 		models[i] = spec_load_with(files[i], &load_opt, &diags[i]);
+		if (lint)
+			lint_printing(models[i], &diags[i]);
 		bool proved = false;
 		size_t loaded = diags[i].count;
 		if (models[i])

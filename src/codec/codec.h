@@ -159,6 +159,14 @@ bool codec_word_invertible(const codec *c, const uint64_t *w, uint32_t gen, char
 /* The same for every leaf of every root, as warnings of the rule
  * "display-not-invertible" at each leaf; returns how many. */
 size_t codec_lint_displays(const codec *c, spec_diags *diags);
+/* Decodes and prints every leaf of the roots that print alone (no field
+ * decodes through them) from a few words it matches (pattern bits, x
+ * bits 0, the rest 0s, 1s and two mixes) and adds an error
+ * (rule disasm-fails) with the word for each leaf whose printing fails:
+ * a name no field resolves, no display, a derived value that cannot be
+ * evaluated, text over its budget.  What fails for every word of a leaf
+ * is always found.  The count of leaves reported. */
+size_t codec_lint_words(const codec *c, spec_diags *diags);
 
 /* ---------------------------------------------------------- disassembly */
 

@@ -143,6 +143,7 @@ static const spec_rule rules[] = {
 	{"display-missing", SPEC_ERROR, "a leaf with no display in itself or any ancestor"},
 	{"display-not-invertible", SPEC_WARNING,
 	 "(lint --displays) a leaf's text cannot be parsed back into its bits"},
+	{"disasm-fails", SPEC_ERROR, "a leaf disasm cannot print: a word it matches gives no field, no display, a failed expression or too much text"},
 	{"display-split-ambiguous", SPEC_WARNING, "two fields printed side by side can print one text two ways (asm cannot read it back)"},
 	{"display-syntax", SPEC_ERROR, "an unterminated { or a bad :align= in a display"},
 	{"expr-div-zero", SPEC_ERROR, "an expression that divides by a constant 0"},
