@@ -23,10 +23,14 @@ src_dir=${SRC_DIR:-$(cd "$(dirname "$0")/.." 2>/dev/null && pwd)}
 mesa=${MESA:-$SRC/mesa}
 build=${WORK:-/tmp}/isacheck-build
 
-# The run path is an old-style DT_RPATH (--disable-new-dtags): unlike a
-# DT_RUNPATH it also serves the libraries' own dependencies (libxml2's
-# ICU and liblzma), which the runner image lacks as well.
-cmake -S "$src_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+# No build type: $CFLAGS alone set the optimisation and debug info, as
+# OSS-Fuzz means them to (-O1 -gline-tables-only; a Release build would
+# append -O3 -DNDEBUG).  The run path is an old-style DT_RPATH
+# (--disable-new-dtags): unlike a DT_RUNPATH it also serves the
+# libraries' own dependencies (libxml2's ICU and liblzma), which the
+# runner image lacks as well.
+# shellcheck disable=SC2016 # $ORIGIN is the dynamic linker's, not the shell's
+cmake -S "$src_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
 	-DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" \
 	-DCMAKE_EXE_LINKER_FLAGS="$CFLAGS -Wl,--disable-new-dtags" \
 	-DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
@@ -34,11 +38,12 @@ cmake -S "$src_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	-DISACHECK_SHARED_DIR="$mesa/.."
 # every row of fuzz/targets.cmake that this checkout enables
 built=()
-for t in $(grep -h -o '^isacheck_fuzz_target([a-z0-9_]*' "$src_dir/fuzz/targets.cmake" | cut -d'(' -f2); do
+while read -r t; do
 	if ninja -C "$build" -t query "fuzz_$t" >/dev/null 2>&1; then
 		built+=("fuzz_$t")
 	fi
-done
+done < <(grep -h -o '^[[:space:]]*isacheck_fuzz_target([a-z0-9_]*' "$src_dir/fuzz/targets.cmake" |
+	cut -d'(' -f2)
 ninja -C "$build" "${built[@]}"
 
 mkdir -p "$OUT/lib"

@@ -378,7 +378,8 @@ static size_t skip_past(const char *d, size_t len, size_t p, const char *end)
 {
 	size_t n = strlen(end);
 	while (p + n <= len) {
-		const char *c = memchr(d + p, end[0], len - p);
+		/* only where the whole marker still fits: memcmp reads n bytes */
+		const char *c = memchr(d + p, end[0], len - p - n + 1);
 		if (!c)
 			break;
 		p = (size_t)(c - d);
