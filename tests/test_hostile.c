@@ -608,6 +608,7 @@ static const hostile_case cases[] = {
 	{"10,000 leaves, check", {"check", "@leaves-10k.xml"}, 0, "proved", OK_RSS},
 	{"10,000 leaves, disasm", {"disasm", "@leaves-10k.xml", "--hex", "00012345"}, 0, "l9029 4", OK_RSS},
 	{"100,000 leaves, lint", {"lint", "@leaves-100k.xml"}, 0, NULL, 600},
+	{"100,000 leaves, check", {"check", "@leaves-100k.xml"}, 0, "proved", 700},
 	{"100,000 leaves, disasm", {"disasm", "@leaves-100k.xml", "--hex", "00000003"}, 0, "l3 0", 1500},
 	{"100,000 leaves, asm", {"asm", "@leaves-100k.xml", "@split.txt"}, 1, "split.txt:1:", 1500},
 	/* nesting and counts */

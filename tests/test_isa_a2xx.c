@@ -708,13 +708,10 @@ TEST(test_blob_programs)
 	CHECK_INT(nslot_rows, 50);
 }
 
-/* splitmix64: a fixed seed, so a failure can be replayed. */
+/* a fixed seed, so a failure can be replayed */
 static uint64_t rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return testlib_splitmix64(s);
 }
 
 TEST(test_random_agreement)

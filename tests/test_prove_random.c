@@ -35,15 +35,11 @@
 
 /* ------------------------------------------------------------ random */
 
-/* splitmix64: tiny, deterministic across platforms, good enough here. */
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return testlib_splitmix64(&rng_state);
 }
 
 /* Uniform in 0 .. n-1 (0 when n is 0); n may exceed 32 bits. */

@@ -343,4 +343,14 @@ static inline int testlib_finish(void)
 	return testlib_skipped && !testlib_checks ? 77 : 0;
 }
 
+/* splitmix64: tiny, the same on every platform, so a failing seed can be
+ * replayed; *state is the whole generator. */
+static inline uint64_t testlib_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 #endif

@@ -430,6 +430,7 @@ typedef struct differ {
 	/* scratch, per leaf: 1 while the current region sees it meeting / good */
 	uint8_t *nmeet, *ogood;
 	unsigned *bitcount;
+	uint64_t *touched; /* the bits bitcount counts (see bitcount_add) */
 	size_t nregions;
 	bool oom;
 } differ;
@@ -590,7 +591,6 @@ static void split(differ *d, const uint32_t *oi, size_t on, const uint32_t *ni, 
 	 * those all cover the region, by the leaves that do not. */
 	unsigned best = 0, best_n = 0;
 	for (int pass = 0; pass < 2 && !best_n; pass++) {
-		memset(d->bitcount, 0, p->size * sizeof *d->bitcount);
 		for (size_t i = 0; i < mo + mn; i++) {
 			bool old_side = i < mo;
 			uint32_t x = old_side ? ko[i] : kn[i - mo];
@@ -598,9 +598,9 @@ static void split(differ *d, const uint32_t *oi, size_t on, const uint32_t *ni, 
 			bool differs = old_side ? !d->ogood[x]
 			                        : p->n2o[x] < 0 || !d->ogood[p->n2o[x]];
 			if (pass > 0 || differs)
-				bitcount_add(d->bitcount, c, fixed, nw);
+				bitcount_add(d->bitcount, d->touched, c, fixed, nw);
 		}
-		best_n = bitcount_best(d->bitcount, p->size, &best);
+		best_n = bitcount_best(d->bitcount, d->touched, nw, &best);
 	}
 	for (size_t i = 0; i < mo; i++)
 		d->ogood[ko[i]] = 0;
@@ -953,13 +953,14 @@ static bool diff_root_pair(builder *bd, root_pair *p, const prove_options *opt,
 	d.nmeet = calloc(p->nn + 1, 1);
 	d.ogood = calloc(p->no + 1, 1);
 	d.bitcount = calloc(p->size, sizeof *d.bitcount);
+	d.touched = calloc(p->nw, sizeof *d.touched);
 	uint32_t *oi = calloc(p->no + 1, sizeof *oi), *ni = calloc(p->nn + 1, sizeof *ni);
 	uint64_t *fixed = calloc(p->nw, sizeof *fixed), *value = calloc(p->nw, sizeof *value);
 	interval cur = {0}, run = {0};
 	spec_gen run_gen = {0, 0};
 	bool have_run = false, ok = true;
 	zproof z = {0};
-	if (!pts || !d.olive || !d.nlive || !d.nmeet || !d.ogood || !d.bitcount || !oi || !ni ||
+	if (!pts || !d.olive || !d.nlive || !d.nmeet || !d.ogood || !d.bitcount || !d.touched || !oi || !ni ||
 	    !fixed || !value) {
 		ok = false;
 		goto out;
@@ -1039,6 +1040,7 @@ out:
 	free(d.nmeet);
 	free(d.ogood);
 	free(d.bitcount);
+	free(d.touched);
 	free(oi);
 	free(ni);
 	free(fixed);

@@ -59,16 +59,37 @@ void count_add_pow2(prove_count *c, unsigned e);
  * cube of c starts to live or has just stopped (its max + 1); returns the
  * new count.  Between two cuts the set of live leaves does not change. */
 size_t gen_cuts_add(uint32_t *pts, size_t n, spec_gen rg, const leaf_cube *c, size_t nc);
+/* qsort's comparison of two uint32_t, ascending. */
+int cmp_u32(const void *pa, const void *pb);
 /* Sorts cut points and drops repeats; returns how many remain. */
 size_t gen_cuts_sort(uint32_t *pts, size_t n);
 
 /* Choosing the bit to split a region on (the one most leaves still pin,
  * as a BDD would): bitcount_add counts, per bit, the bits c pins that the
- * region (fixed) leaves free; bitcount_best sets *best to the bit with
- * the highest count (the lowest such bit) and returns that count, or 0,
- * leaving *best alone, when no bit is pinned. */
-void bitcount_add(unsigned *bitcount, const leaf_cube *c, const uint64_t *fixed, unsigned nw);
-unsigned bitcount_best(const unsigned *bitcount, unsigned size, unsigned *best);
+ * region (fixed) leaves free, and marks them in touched; bitcount_best
+ * sets *best to the bit with the highest count (the lowest such bit) and
+ * returns that count, or 0, leaving *best alone, when no bit is pinned.
+ * It also clears the counts and touched it read (both start all zero),
+ * so a split costs what its leaves pin, not the root's size. */
+void bitcount_add(unsigned *bitcount, uint64_t *touched, const leaf_cube *c,
+                  const uint64_t *fixed, unsigned nw);
+unsigned bitcount_best(unsigned *bitcount, uint64_t *touched, unsigned nw, unsigned *best);
+
+/* ------------------------------------- index.c: which cubes meet a cube */
+
+/* An index over cubes[0 .. n-1] (the array and the cubes are kept by
+ * pointer, not copied); NULL when memory runs out.  Gen ranges and the
+ * `empty` flag are not looked at: callers filter. */
+typedef struct cube_index cube_index;
+cube_index *cube_index_new(const leaf_cube *const *cubes, size_t n, unsigned size);
+void cube_index_free(cube_index *x);
+
+/* Called with k for each cube k that meets the query; false stops. */
+typedef bool cube_visit(void *ctx, size_t k);
+/* Calls visit for every cube that shares a word with the cube (fixed,
+ * value), in no particular order; false when visit stopped it. */
+bool cube_index_meeting(const cube_index *x, const uint64_t *fixed, const uint64_t *value,
+                        cube_visit *visit, void *ctx);
 
 /* ------------------------------------------------------------- Z3 engine */
 

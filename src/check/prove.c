@@ -158,29 +158,77 @@ static void add_overlap(prover *p, const root_view *v, size_t i, size_t j, spec_
 			}
 }
 
+/* Every pair of live leaves that meet, each asked of the index once per
+ * leaf (cost grows with leaves times the tree's depth, plus the pairs
+ * found), reported as the pairwise loop would: by a, then b. */
+typedef struct pair_search {
+	const leaf_cube *const *live;
+	size_t self;        /* the leaf asking */
+	growable found;     /* uint32_t: later leaves it meets */
+	bool oom;
+} pair_search;
+
+static bool pair_visit(void *ctx, size_t k)
+{
+	pair_search *ps = ctx;
+	spec_gen g;
+	if (k <= ps->self || !gen_meet(ps->live[ps->self]->gen, ps->live[k]->gen, &g))
+		return true;
+	uint32_t *slot = grow(&ps->found);
+	if (!slot) {
+		ps->oom = true;
+		return false;
+	}
+	*slot = (uint32_t)k;
+	return true;
+}
+
 static void overlaps_cube(prover *p, const root_view *v)
 {
 	uint64_t *w = calloc(v->nw, sizeof *w);
-	if (!w) {
-		p->oom = true;
-		return;
-	}
+	const leaf_cube **live = calloc(v->nleaves + 1, sizeof *live);
+	size_t *leaf_of = calloc(v->nleaves + 1, sizeof *leaf_of);
+	cube_index *x = NULL;
+	pair_search ps = {.found = {.size = sizeof(uint32_t)}};
+	if (!w || !live || !leaf_of)
+		goto oom;
+	size_t n = 0;
 	for (size_t i = 0; i < v->nleaves; i++)
-		for (size_t j = i + 1; j < v->nleaves; j++) {
-			const leaf_cube *a = &v->leaves[i], *b = &v->leaves[j];
+		if (!v->leaves[i].empty && v->leaves[i].gen.min <= v->leaves[i].gen.max) {
+			leaf_of[n] = i;
+			live[n++] = &v->leaves[i];
+		}
+	x = cube_index_new(live, n, v->size);
+	if (!x)
+		goto oom;
+	ps.live = live;
+	for (size_t i = 0; i < n; i++) {
+		ps.self = i;
+		ps.found.n = 0;
+		cube_index_meeting(x, live[i]->fixed, live[i]->value, pair_visit, &ps);
+		if (ps.oom)
+			goto oom;
+		uint32_t *js = ps.found.items;
+		if (ps.found.n > 1)
+			qsort(js, ps.found.n, sizeof *js, cmp_u32);
+		for (size_t f = 0; f < ps.found.n; f++) {
+			const leaf_cube *a = live[i], *b = live[js[f]];
 			spec_gen g;
-			if (a->empty || b->empty || !gen_meet(a->gen, b->gen, &g))
-				continue;
-			bool meet = true;
-			for (unsigned k = 0; k < v->nw && meet; k++)
-				meet = ((a->value[k] ^ b->value[k]) & a->fixed[k] & b->fixed[k]) == 0;
-			if (!meet)
-				continue;
+			gen_meet(a->gen, b->gen, &g);
 			for (unsigned k = 0; k < v->nw; k++)
 				w[k] = a->value[k] | b->value[k];
-			add_overlap(p, v, i, j, g, w, false);
+			add_overlap(p, v, leaf_of[i], leaf_of[js[f]], g, w, false);
 		}
+	}
+	goto out;
+oom:
+	p->oom = true;
+out:
+	cube_index_free(x);
+	free(ps.found.items);
 	free(w);
+	free(live);
+	free(leaf_of);
 }
 
 static void overlaps_z3(prover *p, const root_view *v, z3_engine *z)
@@ -351,6 +399,7 @@ typedef struct splitter {
 	const leaf_cube *const *live;
 	unsigned size, nw;
 	unsigned *bitcount; /* scratch: per bit, how many leaves fix it */
+	uint64_t *touched;  /* scratch: the bits counted */
 	cube_list *out;
 	bool oom;
 	bool too_many; /* more pieces than PROVE_MAX_PIECES: count unknown */
@@ -407,10 +456,9 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
 		return;
 	}
 	unsigned best = 0;
-	memset(sp->bitcount, 0, sp->size * sizeof *sp->bitcount);
 	for (size_t i = 0; i < k; i++)
-		bitcount_add(sp->bitcount, sp->live[keep[i]], fixed, nw);
-	bitcount_best(sp->bitcount, sp->size, &best);
+		bitcount_add(sp->bitcount, sp->touched, sp->live[keep[i]], fixed, nw);
+	bitcount_best(sp->bitcount, sp->touched, nw, &best);
 	uint64_t bit = (uint64_t)1 << (best % 64);
 	unsigned w = best / 64;
 	fixed[w] |= bit;
@@ -428,24 +476,24 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
  * reaches into the bigger cube.  The result is maximal (freeing any one
  * more bit would take in a decoded word); such cubes may overlap each
  * other, which is what a person looking for free encoding space wants. */
-static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits,
-                            const leaf_cube *const *live, size_t nlive, unsigned size)
+static bool stop_at_first(void *ctx, size_t k)
 {
-	unsigned nw = words_for(size);
+	(void)ctx;
+	(void)k;
+	return false;
+}
+
+static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits,
+                            const cube_index *live, unsigned size)
+{
 	for (unsigned b = size; b-- > 0;) {
 		uint64_t bit = (uint64_t)1 << (b % 64);
 		unsigned k = b / 64;
 		if (!(fixed[k] & bit))
 			continue;
 		fixed[k] &= ~bit;
-		bool clear = true;
-		for (size_t i = 0; i < nlive && clear; i++) {
-			bool meet = true;
-			for (unsigned w = 0; w < nw && meet; w++)
-				meet = ((value[w] ^ live[i]->value[w]) & fixed[w] & live[i]->fixed[w]) == 0;
-			clear = !meet;
-		}
-		if (clear) {
+		/* clear: no live leaf meets the bigger cube */
+		if (cube_index_meeting(live, fixed, value, stop_at_first, NULL)) {
 			value[k] &= ~bit;
 			free_bits++;
 		} else {
@@ -471,18 +519,23 @@ static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits
  * has a budget of steps; past it, what was found is kept and marked not
  * proved (holes_exact). */
 #define HOLE_SEARCH_STEPS 200000u
+/* ... and of leaves looked at (each step reads its parent's list of
+ * unhit leaves), so that many leaves cannot make the steps slow: Mesa's
+ * ir3 needs a few hundred steps and under 10^5 leaf looks per interval. */
+#define HOLE_SEARCH_LOOKS 20000000u
 
 typedef struct hole_search {
 	const leaf_cube *const *live;
-	size_t nlive;
+	const cube_index *index;   /* over live */
 	unsigned size, nw;
 	uint64_t *fixed, *value;   /* the cube being built */
 	uint64_t *ban0, *ban1;     /* literals banned here: bit fixed to 0, to 1 */
+	uint64_t *grown;           /* scratch: a found cube grown (fixed, value) */
 	unsigned nfixed;
 	prove_cube *keep;          /* the largest found, at most want */
 	size_t nkeep, want;
 	prove_result *r;           /* owns the kept cubes' bits */
-	size_t steps;
+	size_t steps, looks;
 	bool cut, oom;
 } hole_search;
 
@@ -503,76 +556,108 @@ static unsigned hole_bar(const hole_search *h)
 static void hole_keep(hole_search *h, const uint64_t *fixed, const uint64_t *value)
 {
 	unsigned nw = h->nw;
-	uint64_t *fx = result_bits(h->r, nw), *vl = result_bits(h->r, nw);
-	if (!fx || !vl) {
-		h->oom = true;
-		return;
+	/* Inside a kept cube: growing it finds nothing new that matters,
+	 * since the search reaches every maximal cube along its own path. */
+	for (size_t i = 0; i < h->nkeep; i++) {
+		bool inside = true;
+		for (unsigned w = 0; w < nw && inside; w++)
+			inside = (h->keep[i].fixed[w] & ~fixed[w]) == 0 &&
+			         ((h->keep[i].value[w] ^ value[w]) & h->keep[i].fixed[w]) == 0;
+		if (inside)
+			return;
 	}
+	uint64_t *fx = h->grown, *vl = h->grown + nw;
 	memcpy(fx, fixed, nw * sizeof *fx);
 	memcpy(vl, value, nw * sizeof *vl);
-	unsigned fb = expand_hole(fx, vl, h->size - bits_popcount(fx, nw), h->live, h->nlive,
-	                          h->size);
+	unsigned fb = expand_hole(fx, vl, h->size - bits_popcount(fx, nw), h->index, h->size);
 	for (size_t i = 0; i < h->nkeep; i++)
 		if (!memcmp(h->keep[i].fixed, fx, nw * sizeof *fx) &&
 		    !memcmp(h->keep[i].value, vl, nw * sizeof *vl))
 			return;
-	if (h->nkeep < h->want) {
-		h->keep[h->nkeep++] = (prove_cube){fx, vl, fb};
+	size_t slot = h->nkeep;
+	if (h->nkeep == h->want) {
+		slot = 0;
+		for (size_t i = 1; i < h->nkeep; i++)
+			if (h->keep[i].free_bits < h->keep[slot].free_bits)
+				slot = i;
+		if (fb <= h->keep[slot].free_bits)
+			return;
+	}
+	uint64_t *kf = result_bits(h->r, nw), *kv = result_bits(h->r, nw);
+	if (!kf || !kv) {
+		h->oom = true;
 		return;
 	}
-	size_t worst = 0;
-	for (size_t i = 1; i < h->nkeep; i++)
-		if (h->keep[i].free_bits < h->keep[worst].free_bits)
-			worst = i;
-	if (fb > h->keep[worst].free_bits)
-		h->keep[worst] = (prove_cube){fx, vl, fb};
+	memcpy(kf, fx, nw * sizeof *kf);
+	memcpy(kv, vl, nw * sizeof *kv);
+	h->keep[slot] = (prove_cube){kf, kv, fb};
+	if (slot == h->nkeep)
+		h->nkeep++;
 }
 
-static void hole_search_from(hole_search *h)
+/* A search node: the leaves its cube does not hit yet are those of its
+ * parent's list that the literal just added (bit `lit` set to `to1`)
+ * does not hit, in document order.  Among them: the one with the fewest
+ * literals left to hit it (the first among equals); one with none ends
+ * the branch. */
+static void hole_search_from(hole_search *h, const uint32_t *parent, size_t nparent,
+                             unsigned lit, bool to1)
 {
 	unsigned nw = h->nw;
 	if (h->cut || h->oom)
 		return;
-	if (++h->steps > HOLE_SEARCH_STEPS) {
+	h->looks += nparent;
+	if (++h->steps > HOLE_SEARCH_STEPS || h->looks > HOLE_SEARCH_LOOKS) {
 		h->cut = true;
 		return;
 	}
-	/* the unhit leaf with the fewest literals left to hit it */
-	size_t pick = h->nlive;
-	unsigned fewest = UINT32_MAX;
-	for (size_t i = 0; i < h->nlive; i++) {
-		const leaf_cube *c = h->live[i];
-		bool hit = false;
+	uint32_t *unhit = malloc((nparent ? nparent : 1) * sizeof *unhit);
+	if (!unhit) {
+		h->oom = true;
+		return;
+	}
+	size_t nunhit = 0, pick = SIZE_MAX;
+	unsigned fewest = UINT32_MAX, lw = lit / 64;
+	uint64_t lm = lit == UINT32_MAX ? 0 : (uint64_t)1 << (lit % 64);
+	for (size_t i = 0; i < nparent; i++) {
+		const leaf_cube *c = h->live[parent[i]];
+		/* hit by the new literal: c fixes its bit to the other value */
+		if (lm && (c->fixed[lw] & lm) && !(c->value[lw] & lm) == to1)
+			continue;
+		unhit[nunhit++] = parent[i];
 		unsigned avail = 0;
-		for (unsigned w = 0; w < nw && !hit; w++) {
-			hit = ((h->value[w] ^ c->value[w]) & h->fixed[w] & c->fixed[w]) != 0;
+		for (unsigned w = 0; w < nw; w++) {
 			/* hitting c fixes one of its bits, not fixed yet, to the
 			 * value c does not want: to 1 where c wants 0, to 0 where
 			 * c wants 1, unless that literal is banned here */
-			uint64_t to1 = c->fixed[w] & ~c->value[w] & ~h->ban1[w];
-			uint64_t to0 = c->fixed[w] & c->value[w] & ~h->ban0[w];
-			avail += (unsigned)__builtin_popcountll((to1 | to0) & ~h->fixed[w]);
+			uint64_t t1 = c->fixed[w] & ~c->value[w] & ~h->ban1[w];
+			uint64_t t0 = c->fixed[w] & c->value[w] & ~h->ban0[w];
+			avail += (unsigned)__builtin_popcountll((t1 | t0) & ~h->fixed[w]);
 		}
-		if (hit)
-			continue;
-		if (!avail)
+		if (!avail) {
+			free(unhit);
 			return; /* this branch can never hit c */
+		}
 		if (avail < fewest) {
 			fewest = avail;
-			pick = i;
+			pick = parent[i];
 		}
 	}
-	if (pick == h->nlive) {
+	if (pick == SIZE_MAX) {
+		free(unhit);
 		hole_keep(h, h->fixed, h->value);
 		return;
 	}
-	if (h->nfixed + 1 >= hole_bar(h))
+	if (h->nfixed + 1 >= hole_bar(h)) {
+		free(unhit);
 		return;
+	}
 	const leaf_cube *c = h->live[pick];
 	/* the literals tried here, banned for the later ones and undone at
 	 * the end */
 	uint64_t *tried0 = calloc(2 * nw, sizeof *tried0);
 	if (!tried0) {
+		free(unhit);
 		h->oom = true;
 		return;
 	}
@@ -582,20 +667,20 @@ static void hole_search_from(hole_search *h)
 		uint64_t bit = (uint64_t)1 << (b % 64);
 		if (!(c->fixed[w] & bit) || (h->fixed[w] & bit))
 			continue;
-		bool to1 = !(c->value[w] & bit); /* the value c does not want */
-		if ((to1 ? h->ban1[w] : h->ban0[w]) & bit)
+		bool one = !(c->value[w] & bit); /* the value c does not want */
+		if ((one ? h->ban1[w] : h->ban0[w]) & bit)
 			continue;
 		if (h->nfixed + 1 >= hole_bar(h))
 			break;
 		h->fixed[w] |= bit;
-		if (to1)
+		if (one)
 			h->value[w] |= bit;
 		h->nfixed++;
-		hole_search_from(h);
+		hole_search_from(h, unhit, nunhit, b, one);
 		h->nfixed--;
 		h->fixed[w] &= ~bit;
 		h->value[w] &= ~bit;
-		if (to1) {
+		if (one) {
 			h->ban1[w] |= bit;
 			tried1[w] |= bit;
 		} else {
@@ -608,6 +693,7 @@ static void hole_search_from(hole_search *h)
 		h->ban1[w] &= ~tried1[w];
 	}
 	free(tried0);
+	free(unhit);
 }
 
 static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engine *z)
@@ -619,7 +705,9 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 	uint32_t *idx = calloc(v->nleaves + 1, sizeof *idx);
 	uint64_t *fixed = calloc(nw, sizeof *fixed), *value = calloc(nw, sizeof *value);
 	unsigned *bitcount = calloc(v->size, sizeof *bitcount);
-	if (!live || !idx || !fixed || !value || !bitcount) {
+	uint64_t *touched = calloc(nw, sizeof *touched);
+	cube_index *index = NULL;
+	if (!live || !idx || !fixed || !value || !bitcount || !touched) {
 		p->oom = true;
 		goto out;
 	}
@@ -629,7 +717,12 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 			idx[nlive] = (uint32_t)nlive;
 			live[nlive++] = &v->leaves[i];
 		}
-	splitter sp = {live, v->size, nw, bitcount, &a, false, false};
+	index = cube_index_new(live, nlive, v->size);
+	if (!index) {
+		p->oom = true;
+		goto out;
+	}
+	splitter sp = {live, v->size, nw, bitcount, touched, &a, false, false};
 	split(&sp, idx, nlive, fixed, value, v->size);
 	if (sp.oom) {
 		p->oom = true;
@@ -690,22 +783,39 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 	 * maximal cubes, drop repeats, keep the largest. */
 	size_t want = p->opt->max_holes;
 	size_t grow_n = a.n < 4 * want + 16 ? a.n : 4 * want + 16;
-	bool *taken = calloc(a.n + 1, sizeof *taken);
+	/* the grow_n largest pieces, equal ones in order: one counting pass */
+	size_t *pick = calloc(grow_n + 1, sizeof *pick), *count = calloc(v->size + 2, sizeof *count);
 	prove_cube *cand = calloc(grow_n + 1, sizeof *cand);
 	iv->holes = calloc(want ? want : 1, sizeof *iv->holes);
-	if (!taken || !cand || !iv->holes) {
-		free(taken);
+	if (!pick || !count || !cand || !iv->holes) {
+		free(pick);
+		free(count);
 		free(cand);
 		p->oom = true;
 		goto out;
 	}
+	for (size_t i = 0; i < a.n; i++)
+		count[a.free_bits[i]]++;
+	unsigned bar = v->size + 1;
+	size_t above = 0; /* pieces larger than bar */
+	while (bar > 0 && above + count[bar - 1] < grow_n)
+		above += count[--bar];
+	size_t npick = 0, at_bar = grow_n - above;
+	if (bar > 0)
+		bar--;
+	for (size_t i = 0; i < a.n && npick < grow_n; i++)
+		if (a.free_bits[i] > bar || (a.free_bits[i] == bar && at_bar && at_bar--))
+			pick[npick++] = i;
+	for (size_t i = 1; i < npick; i++)
+		for (size_t j = i; j > 0 && a.free_bits[pick[j]] > a.free_bits[pick[j - 1]]; j--) {
+			size_t t = pick[j];
+			pick[j] = pick[j - 1];
+			pick[j - 1] = t;
+		}
+	free(count);
 	size_t ncand = 0;
-	for (size_t h = 0; h < grow_n; h++) {
-		size_t best = a.n;
-		for (size_t i = 0; i < a.n; i++)
-			if (!taken[i] && (best == a.n || a.free_bits[i] > a.free_bits[best]))
-				best = i;
-		taken[best] = true;
+	for (size_t h = 0; h < npick; h++) {
+		size_t best = pick[h];
 		uint64_t *fx = result_bits(p->r, nw), *vl = result_bits(p->r, nw);
 		if (!fx || !vl) {
 			p->oom = true;
@@ -713,7 +823,7 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 		}
 		memcpy(fx, a.w + best * 2 * nw, nw * sizeof *fx);
 		memcpy(vl, a.w + best * 2 * nw + nw, nw * sizeof *vl);
-		unsigned fb = expand_hole(fx, vl, a.free_bits[best], live, nlive, v->size);
+		unsigned fb = expand_hole(fx, vl, a.free_bits[best], index, v->size);
 		bool seen = false;
 		for (size_t c = 0; c < ncand && !seen; c++)
 			seen = !memcmp(cand[c].fixed, fx, nw * sizeof *fx) &&
@@ -730,19 +840,19 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 		cand[best].fixed = NULL;
 	}
 	free(cand);
-	free(taken);
+	free(pick);
 	/* then the exact search, which the grown ones give a bar to start */
 	iv->holes_exact = !want;
-	uint64_t *scratch = want ? calloc(4 * (size_t)nw, sizeof *scratch) : NULL;
+	uint64_t *scratch = want ? calloc(6 * (size_t)nw, sizeof *scratch) : NULL;
 	if (want && !scratch) {
 		p->oom = true;
 		goto out;
 	}
 	if (want) {
-		hole_search hs = {live, nlive, v->size, nw, scratch, scratch + nw, scratch + 2 * nw,
-		                  scratch + 3 * nw, 0, iv->holes, iv->nholes, want, p->r, 0,
+		hole_search hs = {live, index, v->size, nw, scratch, scratch + nw, scratch + 2 * nw,
+		                  scratch + 3 * nw, scratch + 4 * nw, 0, iv->holes, iv->nholes, want, p->r, 0, 0,
 		                  false, false};
-		hole_search_from(&hs);
+		hole_search_from(&hs, idx, nlive, UINT32_MAX, false);
 		free(scratch);
 		if (hs.oom) {
 			p->oom = true;
@@ -760,11 +870,13 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 			}
 	}
 out:
+	cube_index_free(index);
 	free(live);
 	free(idx);
 	free(fixed);
 	free(value);
 	free(bitcount);
+	free(touched);
 	free(a.w);
 	free(a.free_bits);
 }

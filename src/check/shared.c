@@ -70,7 +70,7 @@ size_t gen_cuts_add(uint32_t *pts, size_t n, spec_gen rg, const leaf_cube *c, si
 	return n;
 }
 
-static int cmp_u32(const void *pa, const void *pb)
+int cmp_u32(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	return (a > b) - (a < b);
@@ -86,20 +86,30 @@ size_t gen_cuts_sort(uint32_t *pts, size_t n)
 	return u;
 }
 
-void bitcount_add(unsigned *bitcount, const leaf_cube *c, const uint64_t *fixed, unsigned nw)
+void bitcount_add(unsigned *bitcount, uint64_t *touched, const leaf_cube *c,
+                  const uint64_t *fixed, unsigned nw)
 {
-	for (unsigned w = 0; w < nw; w++)
-		for (uint64_t m = c->fixed[w] & ~fixed[w]; m; m &= m - 1)
+	for (unsigned w = 0; w < nw; w++) {
+		uint64_t m = c->fixed[w] & ~fixed[w];
+		touched[w] |= m;
+		for (; m; m &= m - 1)
 			bitcount[w * 64 + (unsigned)__builtin_ctzll(m)]++;
+	}
 }
 
-unsigned bitcount_best(const unsigned *bitcount, unsigned size, unsigned *best)
+unsigned bitcount_best(unsigned *bitcount, uint64_t *touched, unsigned nw, unsigned *best)
 {
 	unsigned n = 0;
-	for (unsigned b = 0; b < size; b++)
-		if (bitcount[b] > n) {
-			n = bitcount[b];
-			*best = b;
+	for (unsigned w = 0; w < nw; w++) {
+		for (uint64_t m = touched[w]; m; m &= m - 1) {
+			unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+			if (bitcount[b] > n) {
+				n = bitcount[b];
+				*best = b;
+			}
+			bitcount[b] = 0;
 		}
+		touched[w] = 0;
+	}
 	return n;
 }
