@@ -129,6 +129,30 @@ static void gen_leaves(const char *name, unsigned n)
 	finish(f);
 }
 
+/* npoint leaves living at one generation each (npoint intervals) beside
+ * nall leaves living at all of them. */
+static void gen_generations(const char *name, unsigned npoint, unsigned nall)
+{
+	FILE *f = create(name);
+	if (!f)
+		return;
+	fputs("<isa>\n  <bitset name=\"#instruction\" size=\"32\">\n"
+	      "    <field name=\"X\" low=\"15\" high=\"31\" type=\"uint\"/>\n  </bitset>\n", f);
+	for (unsigned i = 0; i < npoint + nall; i++) {
+		fprintf(f, "  <bitset name=\"l%u\" extends=\"#instruction\">\n"
+		           "    <display>l%u {X}</display>\n    <pattern low=\"0\" high=\"14\">",
+		        i, i);
+		for (unsigned b = 15; b-- > 0;)
+			fputc('0' + ((i >> b) & 1), f);
+		fputs("</pattern>\n", f);
+		if (i < npoint)
+			fprintf(f, "    <gen min=\"%u\" max=\"%u\"/>\n", i, i);
+		fputs("  </bitset>\n", f);
+	}
+	fputs("</isa>\n", f);
+	finish(f);
+}
+
 static void gen_depth(const char *name, unsigned depth)
 {
 	FILE *f = create(name);
@@ -479,6 +503,8 @@ static void make_inputs(void)
 	gen_leaves("leaves-10k.xml", 10000);
 	gen_leaves("leaves-100k.xml", 100000);
 	gen_leaves("leaves-300.xml", 300);
+	gen_generations("gens-20k.xml", 20000, 0);
+	gen_generations("gens-10k-10k.xml", 10000, 10000);
 	gen_depth("depth-64.xml", 64);
 	gen_depth("depth-65.xml", 65);
 	gen_depth("depth-100k.xml", 100000);
@@ -609,6 +635,9 @@ static const hostile_case cases[] = {
 	{"10,000 leaves, disasm", {"disasm", "@leaves-10k.xml", "--hex", "00012345"}, 0, "l9029 4", OK_RSS},
 	{"100,000 leaves, lint", {"lint", "@leaves-100k.xml"}, 0, NULL, 600},
 	{"100,000 leaves, check", {"check", "@leaves-100k.xml"}, 0, "proved", 700},
+	{"20,000 generations, check", {"check", "@gens-20k.xml"}, 0, "proved", OK_RSS},
+	{"10,000 generations of 10,000 leaves, check", {"check", "@gens-10k-10k.xml"}, 1,
+	 "[coverage-limit]", OK_RSS},
 	{"100,000 leaves, disasm", {"disasm", "@leaves-100k.xml", "--hex", "00000003"}, 0, "l3 0", 1500},
 	{"100,000 leaves, asm", {"asm", "@leaves-100k.xml", "@split.txt"}, 1, "split.txt:1:", 1500},
 	/* nesting and counts */

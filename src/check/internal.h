@@ -107,6 +107,21 @@ bool z3_engine_out_of_time(z3_engine *z); /* the run's time is spent (checks the
  * witness word (nw words) and a generation. */
 z3_answer z3_overlap(z3_engine *z, size_t i, size_t j, uint64_t *witness, uint32_t *gen);
 
+/* The overlaps asked one leaf at a time rather than one pair at a time:
+ * z3_overlap_begin opens leaf i's phase (false when the solver cannot be
+ * set up); z3_overlap_next asks for a word and a generation that leaf i
+ * and some later leaf not blocked yet both match, and on YES sets
+ * match[j] for every later leaf j the solver's word matches (blocked ones
+ * too; at least one is not), with the word and generation written as for
+ * z3_overlap; z3_overlap_block(j) takes leaf j out of the question for
+ * the rest of the phase (its words stay), so asking again finds the next;
+ * NO means leaf i overlaps no later leaf left.  z3_overlap_end closes the
+ * phase. */
+bool z3_overlap_begin(z3_engine *z, const prove_options *opt, size_t i);
+z3_answer z3_overlap_next(z3_engine *z, bool *match, uint64_t *witness, uint32_t *gen);
+void z3_overlap_block(z3_engine *z, size_t j);
+void z3_overlap_end(z3_engine *z);
+
 /* Evaluates the claim-count masks of one leaf through the solver: given
  * the bit sets of each claiming element, computes the unclaimed and the
  * twice-claimed bits as solver terms and reads them back.  The answer is

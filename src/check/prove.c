@@ -231,38 +231,121 @@ out:
 	free(leaf_of);
 }
 
+/* A pair the Z3 engine decided (or could not). */
+typedef struct z3_pair {
+	uint32_t j;
+	uint32_t gen;       /* the solver's generation */
+	uint64_t *witness;  /* result-owned; NULL when unknown */
+	bool unknown;
+} z3_pair;
+
+static int cmp_pair_j(const void *pa, const void *pb)
+{
+	const z3_pair *a = pa, *b = pb;
+	return (a->j > b->j) - (a->j < b->j);
+}
+
+/* Leaf by leaf: the solver is asked for a word that leaf i and some later
+ * leaf match; every later leaf its word matches overlaps i and is blocked
+ * before asking again, until the answer is no.  One query per word found
+ * and one per leaf, not one per pair.  Should a query come back unknown,
+ * the later leaves not found yet are asked one pair at a time, so that
+ * each undecided pair is named. */
 static void overlaps_z3(prover *p, const root_view *v, z3_engine *z)
 {
-	uint64_t *w = calloc(v->nw, sizeof *w);
-	if (!w) {
-		p->oom = true;
-		return;
-	}
 	size_t n = v->nleaves;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
+	uint64_t *w = calloc(v->nw, sizeof *w);
+	bool *match = calloc(n + 1, sizeof *match), *done = calloc(n + 1, sizeof *done);
+	growable row = {.size = sizeof(z3_pair)};
+	if (!w || !match || !done)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		row.n = 0;
+		z3_answer a = Z3_ANSWER_UNKNOWN;
+		if (!z3_engine_out_of_time(z) && z3_overlap_begin(z, p->opt, i)) {
+			for (;;) {
+				uint32_t gen = 0;
+				a = z3_overlap_next(z, match, w, &gen);
+				if (a != Z3_ANSWER_YES)
+					break;
+				uint64_t *shared = result_bits(p->r, v->nw);
+				if (!shared) {
+					z3_overlap_end(z);
+					goto oom;
+				}
+				memcpy(shared, w, v->nw * sizeof *w);
+				bool any = false;
+				for (size_t j = i + 1; j < n; j++) {
+					if (!match[j] || done[j])
+						continue;
+					any = true;
+					z3_pair *fp = grow(&row);
+					if (!fp) {
+						z3_overlap_end(z);
+						goto oom;
+					}
+					*fp = (z3_pair){(uint32_t)j, gen, shared, false};
+					done[j] = true;
+					z3_overlap_block(z, j);
+				}
+				if (!any) {
+					a = Z3_ANSWER_UNKNOWN; /* the model broke its own rule */
+					break;
+				}
+			}
+			z3_overlap_end(z);
+		}
+		bool stop = false;
+		for (size_t j = i + 1; a == Z3_ANSWER_UNKNOWN && j < n; j++) {
+			if (done[j])
+				continue;
 			if (z3_engine_out_of_time(z)) {
 				/* the run's time is spent: the pairs left are counted,
 				 * not listed one by one */
-				size_t left = (n - j) + (n - 1 - i) * (n - 2 - i) / 2;
-				p->r->not_asked += left;
+				size_t later = (n - 1 - i) * (n - 2 - i) / 2;
+				for (size_t k = j; k < n; k++)
+					later += !done[k];
+				p->r->not_asked += later;
 				p->r->any_unknown = true;
-				free(w);
-				return;
+				stop = true;
+				break;
 			}
 			uint32_t gen = 0;
-			z3_answer a = z3_overlap(z, i, j, w, &gen);
-			if (a == Z3_ANSWER_NO)
+			z3_answer pa = z3_overlap(z, i, j, w, &gen);
+			if (pa == Z3_ANSWER_NO)
 				continue;
+			uint64_t *own = pa == Z3_ANSWER_YES ? result_bits(p->r, v->nw) : NULL;
+			z3_pair *fp = grow(&row);
+			if ((pa == Z3_ANSWER_YES && !own) || !fp)
+				goto oom;
+			if (own)
+				memcpy(own, w, v->nw * sizeof *w);
+			*fp = (z3_pair){(uint32_t)j, gen, own, pa == Z3_ANSWER_UNKNOWN};
+		}
+		z3_pair *rp = row.items;
+		if (row.n > 1)
+			qsort(rp, row.n, sizeof *rp, cmp_pair_j);
+		for (size_t k = 0; k < row.n; k++) {
+			done[rp[k].j] = false;
 			spec_gen g;
 			/* The gen range where both live is their intersection: the
 			 * solver showed it is not empty by exhibiting `gen` in it. */
-			if (!gen_meet(v->leaves[i].gen, v->leaves[j].gen, &g))
-				g = (spec_gen){gen, gen};
-			add_overlap(p, v, i, j, g, a == Z3_ANSWER_YES ? w : NULL, a == Z3_ANSWER_UNKNOWN);
-			if (a == Z3_ANSWER_UNKNOWN)
+			if (!gen_meet(v->leaves[i].gen, v->leaves[rp[k].j].gen, &g))
+				g = (spec_gen){rp[k].gen, rp[k].gen};
+			add_overlap(p, v, i, rp[k].j, g, rp[k].witness, rp[k].unknown);
+			if (rp[k].unknown)
 				p->r->any_unknown = true;
 		}
+		if (stop)
+			break;
+	}
+	goto out;
+oom:
+	p->oom = true;
+out:
+	free(row.items);
+	free(match);
+	free(done);
 	free(w);
 }
 
@@ -696,13 +779,15 @@ static void hole_search_from(hole_search *h, const uint32_t *parent, size_t npar
 	free(unhit);
 }
 
-static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engine *z)
+/* The coverage of interval g, whose live leaves are leaves[on[0 ..
+ * nlive-1]] (in document order). */
+static void coverage_interval(prover *p, const root_view *v, spec_gen g, const uint32_t *on,
+                              size_t nlive, z3_engine *z)
 {
 	unsigned nw = v->nw;
-	const leaf_cube **live = calloc(v->nleaves + 1, sizeof *live);
+	const leaf_cube **live = calloc(nlive + 1, sizeof *live);
 	cube_list a = {.nw = nw};
-	size_t nlive = 0;
-	uint32_t *idx = calloc(v->nleaves + 1, sizeof *idx);
+	uint32_t *idx = calloc(nlive + 1, sizeof *idx);
 	uint64_t *fixed = calloc(nw, sizeof *fixed), *value = calloc(nw, sizeof *value);
 	unsigned *bitcount = calloc(v->size, sizeof *bitcount);
 	uint64_t *touched = calloc(nw, sizeof *touched);
@@ -711,12 +796,10 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, z3_engi
 		p->oom = true;
 		goto out;
 	}
-	for (size_t i = 0; i < v->nleaves; i++)
-		if (!v->leaves[i].empty && v->leaves[i].gen.min <= g.min &&
-		    g.max <= v->leaves[i].gen.max) {
-			idx[nlive] = (uint32_t)nlive;
-			live[nlive++] = &v->leaves[i];
-		}
+	for (size_t i = 0; i < nlive; i++) {
+		idx[i] = (uint32_t)i;
+		live[i] = &v->leaves[on[i]];
+	}
 	index = cube_index_new(live, nlive, v->size);
 	if (!index) {
 		p->oom = true;
@@ -881,42 +964,109 @@ out:
 	free(a.free_bits);
 }
 
-/* Splits the root's gen range where the set of live leaves changes. */
+/* Coverage takes time for every live leaf of every interval (about a
+ * microsecond each); a spec whose leaves start and stop at thousands of
+ * generations could make that leaves times intervals.  Past this many
+ * live leaves summed over a root's intervals, the intervals left are
+ * reported unknown (rule coverage-limit) instead.  Mesa's ir3 sums to
+ * about 9,000; 100,000 leaves over 20 intervals fit. */
+#define PROVE_MAX_COVERAGE_LEAVES 2000000u
+
+typedef struct gen_event {
+	uint32_t at;   /* the first generation where it holds */
+	uint32_t leaf;
+	bool start;    /* starts living at `at`; otherwise stops living there */
+} gen_event;
+
+static int cmp_event(const void *pa, const void *pb)
+{
+	const gen_event *a = pa, *b = pb;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* Cuts the root's gen range where the set of live leaves changes and
+ * sweeps it, keeping that set up to date from each leaf's start and stop,
+ * so that an interval costs what lives in it, not every leaf.  Between
+ * two neighbouring cut points the live set differs: each cut point is
+ * where some leaf with a gen range starts or stops, and a leaf that stops
+ * there either lived since the last cut or started at one in between. */
 static void coverage(prover *p, const root_view *v, z3_engine *z)
 {
 	spec_gen rg = v->root->bitset->gen;
 	if (rg.min > rg.max)
 		return;
-	uint32_t *pts = calloc(2 * v->nleaves + 2, sizeof *pts);
-	if (!pts) {
+	size_t n = v->nleaves;
+	uint32_t *pts = calloc(2 * n + 2, sizeof *pts), *on = calloc(n + 1, sizeof *on);
+	uint32_t *slot = calloc(n + 1, sizeof *slot), *sorted = calloc(n + 1, sizeof *sorted);
+	gen_event *ev = calloc(2 * n + 1, sizeof *ev);
+	if (!pts || !on || !slot || !sorted || !ev) {
 		p->oom = true;
-		return;
+		goto out;
 	}
-	size_t n = 0;
-	pts[n++] = rg.min;
-	n = gen_cuts_add(pts, n, rg, v->leaves, v->nleaves);
-	size_t u = gen_cuts_sort(pts, n);
-	/* Intervals [pts[i], pts[i+1]-1]; neighbours with equal live sets
-	 * are one interval. */
-	for (size_t i = 0; i < u;) {
+	size_t npts = 0, nev = 0;
+	pts[npts++] = rg.min;
+	for (size_t i = 0; i < n; i++) {
+		spec_gen g = v->leaves[i].gen;
+		if (g.min > g.max || g.max < rg.min || g.min > rg.max)
+			continue; /* never lives here */
+		if (g.min > rg.min)
+			pts[npts++] = g.min;
+		if (g.max < rg.max)
+			pts[npts++] = g.max + 1;
+		if (v->leaves[i].empty)
+			continue; /* cuts the range, matches nothing */
+		ev[nev++] = (gen_event){g.min > rg.min ? g.min : rg.min, (uint32_t)i, true};
+		if (g.max < rg.max)
+			ev[nev++] = (gen_event){g.max + 1, (uint32_t)i, false};
+	}
+	size_t u = gen_cuts_sort(pts, npts);
+	qsort(ev, nev, sizeof *ev, cmp_event);
+	size_t nlive = 0, e = 0, spent = 0;
+	bool over = false;
+	for (size_t i = 0; i < u && !p->oom; i++) {
 		uint32_t lo = pts[i], hi = i + 1 < u ? pts[i + 1] - 1 : rg.max;
-		size_t j = i + 1;
-		while (j < u) {
-			uint32_t nlo = pts[j];
-			bool same = true;
-			for (size_t k = 0; k < v->nleaves && same; k++) {
-				spec_gen g = v->leaves[k].gen;
-				same = (g.min <= lo && lo <= g.max) == (g.min <= nlo && nlo <= g.max);
+		for (; e < nev && ev[e].at <= lo; e++) {
+			uint32_t leaf = ev[e].leaf;
+			if (ev[e].start) {
+				slot[leaf] = (uint32_t)nlive;
+				on[nlive++] = leaf;
+			} else {
+				/* swap-remove: the order is restored below */
+				uint32_t last = on[--nlive];
+				on[slot[leaf]] = last;
+				slot[last] = slot[leaf];
 			}
-			if (!same)
-				break;
-			hi = j + 1 < u ? pts[j + 1] - 1 : rg.max;
-			j++;
 		}
-		coverage_interval(p, v, (spec_gen){lo, hi}, z);
-		i = j;
+		spent += nlive;
+		if (spent > PROVE_MAX_COVERAGE_LEAVES) {
+			if (!over)
+				spec_diag_add(p->diags, SPEC_WARNING, "coverage-limit",
+				              v->root->bitset->loc,
+				              "coverage of '%s' from gen %u on is not computed: its %zu "
+				              "intervals have more than %u live leaves in all",
+				              v->root->bitset->name, lo, u, PROVE_MAX_COVERAGE_LEAVES);
+			over = true;
+			prove_interval *iv = grow(&p->intervals);
+			if (!iv) {
+				p->oom = true;
+				break;
+			}
+			*iv = (prove_interval){.root = v->root, .gen = {lo, hi}, .live_leaves = nlive,
+			                       .unknown = true, .limit = true};
+			p->r->any_unknown = true;
+			continue;
+		}
+		memcpy(sorted, on, nlive * sizeof *sorted);
+		if (nlive > 1)
+			qsort(sorted, nlive, sizeof *sorted, cmp_u32);
+		coverage_interval(p, v, (spec_gen){lo, hi}, sorted, nlive, z);
 	}
+out:
 	free(pts);
+	free(on);
+	free(slot);
+	free(sorted);
+	free(ev);
 }
 
 /* ---------------------------------------------------------------- main */

@@ -160,9 +160,16 @@ z3_answer z3_check(z3_base *b, Z3_ast q)
 struct z3_engine {
 	z3_base b;             /* its solver holds sel => cond for every leaf */
 	Z3_solver pair_solver; /* empty; one pair at a time under push/pop */
+	Z3_solver two_solver;  /* hit and later; a phase's leaf i and the
+	                          leaves blocked in it under push/pop; NULL
+	                          until the first z3_overlap_begin */
 	const root_view *v;
-	Z3_ast *cond; /* per leaf */
-	Z3_ast *sel;  /* per leaf: sel => cond is asserted */
+	Z3_ast *cond;  /* per leaf */
+	Z3_ast *sel;   /* per leaf: sel => cond is asserted */
+	Z3_ast *hit;   /* per leaf, in two_solver: hit == cond */
+	Z3_ast *on;    /* per leaf: switched off when blocked in a phase */
+	Z3_ast *later; /* per leaf and one more: later[k] == some hit[k..] && on */
+	size_t phase;  /* the leaf i of the phase begun */
 };
 
 z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diags *diags)
@@ -208,7 +215,12 @@ void z3_engine_free(z3_engine *z)
 		return;
 	if (z->b.ctx && z->pair_solver)
 		Z3_solver_dec_ref(z->b.ctx, z->pair_solver);
+	if (z->b.ctx && z->two_solver)
+		Z3_solver_dec_ref(z->b.ctx, z->two_solver);
 	z3_base_free(&z->b);
+	free(z->hit);
+	free(z->later);
+	free(z->on);
 	free(z->cond);
 	free(z->sel);
 	free(z);
@@ -263,6 +275,83 @@ z3_answer z3_overlap(z3_engine *z, size_t i, size_t j, uint64_t *witness, uint32
 	}
 	Z3_solver_pop(c, z->pair_solver, 1);
 	return a;
+}
+
+/* The first phase builds the solver: one Boolean per leaf equal to its
+ * condition, a switch per leaf, and a chain
+ * later[k] == (hit[k] && on[k]) || later[k + 1], so that "some leaf after
+ * i that is still switched on matches" is one literal.  Blocking a leaf
+ * switches it off; asserting that it does not match instead would also
+ * rule out every word it shares with the leaves still to be found. */
+static bool two_solver_init(z3_engine *z, const prove_options *opt)
+{
+	Z3_context c = z->b.ctx;
+	size_t n = z->v->nleaves;
+	z->hit = calloc(n + 1, sizeof *z->hit);
+	z->later = calloc(n + 1, sizeof *z->later);
+	z->on = calloc(n + 1, sizeof *z->on);
+	if (!z->hit || !z->later || !z->on)
+		return false;
+	z->two_solver = z3_solver_new(&z->b, opt);
+	Z3_sort boolean = Z3_mk_bool_sort(c);
+	z->later[n] = Z3_mk_false(c);
+	for (size_t k = n; k-- > 0;) {
+		z->hit[k] = Z3_mk_fresh_const(c, "hit", boolean);
+		Z3_solver_assert(c, z->two_solver, Z3_mk_eq(c, z->hit[k], z->cond[k]));
+		z->on[k] = Z3_mk_fresh_const(c, "on", boolean);
+		z->later[k] = Z3_mk_fresh_const(c, "later", boolean);
+		Z3_ast both[2] = {z->hit[k], z->on[k]};
+		Z3_ast either[2] = {Z3_mk_and(c, 2, both), z->later[k + 1]};
+		Z3_solver_assert(c, z->two_solver, Z3_mk_eq(c, z->later[k], Z3_mk_or(c, 2, either)));
+	}
+	return Z3_get_error_code(c) == Z3_OK;
+}
+
+bool z3_overlap_begin(z3_engine *z, const prove_options *opt, size_t i)
+{
+	Z3_context c = z->b.ctx;
+	if (!z->two_solver && !two_solver_init(z, opt))
+		return false;
+	Z3_solver_push(c, z->two_solver);
+	Z3_solver_assert(c, z->two_solver, z->hit[i]);
+	Z3_solver_assert(c, z->two_solver, z->later[i + 1]);
+	z->phase = i;
+	return Z3_get_error_code(c) == Z3_OK;
+}
+
+z3_answer z3_overlap_next(z3_engine *z, bool *match, uint64_t *witness, uint32_t *gen)
+{
+	Z3_context c = z->b.ctx;
+	z3_answer a = z3_answer_of(z3_solve(&z->b, z->two_solver));
+	if (a != Z3_ANSWER_YES)
+		return a;
+	Z3_model m = Z3_solver_get_model(c, z->two_solver);
+	if (!m)
+		return Z3_ANSWER_UNKNOWN;
+	Z3_model_inc_ref(c, m);
+	uint64_t g = 0;
+	bool ok = read_bits(z, m, z->b.w, z->v->size, witness) && read_bits(z, m, z->b.g, 32, &g);
+	*gen = (uint32_t)g;
+	size_t nmatch = 0;
+	for (size_t j = z->phase + 1; ok && j < z->v->nleaves; j++) {
+		Z3_ast val = NULL;
+		ok = Z3_model_eval(c, m, z->hit[j], true, &val) && val;
+		match[j] = ok && Z3_get_bool_value(c, val) == Z3_L_TRUE;
+		nmatch += match[j];
+	}
+	Z3_model_dec_ref(c, m);
+	return ok && nmatch ? Z3_ANSWER_YES : Z3_ANSWER_UNKNOWN;
+}
+
+void z3_overlap_block(z3_engine *z, size_t j)
+{
+	Z3_context c = z->b.ctx;
+	Z3_solver_assert(c, z->two_solver, Z3_mk_not(c, z->on[j]));
+}
+
+void z3_overlap_end(z3_engine *z)
+{
+	Z3_solver_pop(z->b.ctx, z->two_solver, 1);
 }
 
 z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t nclaims,
