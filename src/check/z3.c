@@ -169,6 +169,7 @@ struct z3_engine {
 	Z3_ast *hit;   /* per leaf, in two_solver: hit == cond */
 	Z3_ast *on;    /* per leaf: switched off when blocked in a phase */
 	Z3_ast *later; /* per leaf and one more: later[k] == some hit[k..] && on */
+	Z3_ast *wbit;  /* in two_solver, the word: one Boolean per bit */
 	size_t phase;  /* the leaf i of the phase begun */
 };
 
@@ -221,6 +222,7 @@ void z3_engine_free(z3_engine *z)
 	free(z->hit);
 	free(z->later);
 	free(z->on);
+	free(z->wbit);
 	free(z->cond);
 	free(z->sel);
 	free(z);
@@ -294,16 +296,38 @@ static bool two_solver_init(z3_engine *z, const prove_options *opt)
 		return false;
 	z->two_solver = z3_solver_new(&z->b, opt);
 	Z3_sort boolean = Z3_mk_bool_sort(c);
+	/* The word as one Boolean per bit: a leaf's pattern is then a
+	 * conjunction of literals, which the SAT core decides without
+	 * bit-blasting a bit-vector equation per leaf in every query. */
+	unsigned size = z->v->size;
+	z->wbit = calloc(size, sizeof *z->wbit);
+	Z3_ast *lits = calloc((size_t)size + 2, sizeof *lits);
+	if (!z->wbit || !lits) {
+		free(lits);
+		return false;
+	}
+	for (unsigned b = 0; b < size; b++)
+		z->wbit[b] = Z3_mk_fresh_const(c, "wbit", boolean);
 	z->later[n] = Z3_mk_false(c);
 	for (size_t k = n; k-- > 0;) {
+		const leaf_cube *l = &z->v->leaves[k];
+		unsigned nl = 0;
+		for (unsigned b = 0; b < size; b++) {
+			uint64_t m = (uint64_t)1 << (b % 64);
+			if (l->fixed[b / 64] & m)
+				lits[nl++] = l->value[b / 64] & m ? z->wbit[b] : Z3_mk_not(c, z->wbit[b]);
+		}
+		lits[nl++] = z3_in_gen(&z->b, l->gen);
+		Z3_ast cond = l->empty ? Z3_mk_false(c) : Z3_mk_and(c, nl, lits);
 		z->hit[k] = Z3_mk_fresh_const(c, "hit", boolean);
-		Z3_solver_assert(c, z->two_solver, Z3_mk_eq(c, z->hit[k], z->cond[k]));
+		Z3_solver_assert(c, z->two_solver, Z3_mk_eq(c, z->hit[k], cond));
 		z->on[k] = Z3_mk_fresh_const(c, "on", boolean);
 		z->later[k] = Z3_mk_fresh_const(c, "later", boolean);
 		Z3_ast both[2] = {z->hit[k], z->on[k]};
 		Z3_ast either[2] = {Z3_mk_and(c, 2, both), z->later[k + 1]};
 		Z3_solver_assert(c, z->two_solver, Z3_mk_eq(c, z->later[k], Z3_mk_or(c, 2, either)));
 	}
+	free(lits);
 	return Z3_get_error_code(c) == Z3_OK;
 }
 
@@ -330,8 +354,15 @@ z3_answer z3_overlap_next(z3_engine *z, bool *match, uint64_t *witness, uint32_t
 		return Z3_ANSWER_UNKNOWN;
 	Z3_model_inc_ref(c, m);
 	uint64_t g = 0;
-	bool ok = read_bits(z, m, z->b.w, z->v->size, witness) && read_bits(z, m, z->b.g, 32, &g);
+	bool ok = read_bits(z, m, z->b.g, 32, &g);
 	*gen = (uint32_t)g;
+	memset(witness, 0, words_for(z->v->size) * sizeof *witness);
+	for (unsigned b = 0; ok && b < z->v->size; b++) {
+		Z3_ast val = NULL;
+		ok = Z3_model_eval(c, m, z->wbit[b], true, &val) && val;
+		if (ok && Z3_get_bool_value(c, val) == Z3_L_TRUE)
+			witness[b / 64] |= (uint64_t)1 << (b % 64);
+	}
 	size_t nmatch = 0;
 	for (size_t j = z->phase + 1; ok && j < z->v->nleaves; j++) {
 		Z3_ast val = NULL;
@@ -359,7 +390,9 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
 {
 	unsigned size = z->v->size;
 	Z3_context c = z->b.ctx;
-	Z3_solver s = z->b.solver;
+	/* the question involves no leaf: the solver without them answers it
+	 * without carrying every leaf's condition along */
+	Z3_solver s = z->pair_solver;
 	Z3_ast zero = Z3_mk_int64(c, 0, z->b.word_sort);
 	Z3_ast once = zero, twice = zero;
 	for (size_t k = 0; k < nclaims; k++) {
