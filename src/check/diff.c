@@ -1236,18 +1236,21 @@ bool diff_models(const spec_model *om, const spec_model *nm, const prove_options
 	free(pairs);
 	ok = ok && !bd.oom;
 
-	out->roots = diff_own(out, bd.roots.items);
-	out->nroots = bd.roots.n;
-	out->leaves = diff_own(out, bd.leaves.items);
-	out->nleaves = bd.leaves.n;
-	out->fields = diff_own(out, bd.fields.items);
-	out->nfields = bd.fields.n;
-	out->decodings = diff_own(out, bd.decodings.items);
-	out->ndecodings = bd.decodings.n;
-	out->holes = diff_own(out, bd.holes.items);
-	out->nholes = bd.holes.n;
-	out->displays = diff_own(out, bd.displays.items);
-	out->ndisplays = bd.displays.n;
+	/* each list is owned by the result; one that could not be registered
+	 * is gone (diff_own freed it), so its count goes with it */
+#define DIFF_TAKE(list)                                                    \
+	do {                                                               \
+		out->list = diff_own(out, bd.list.items);                  \
+		out->n##list = out->list ? bd.list.n : 0;                  \
+		ok = ok && (out->list || !bd.list.items);                  \
+	} while (0)
+	DIFF_TAKE(roots);
+	DIFF_TAKE(leaves);
+	DIFF_TAKE(fields);
+	DIFF_TAKE(decodings);
+	DIFF_TAKE(holes);
+	DIFF_TAKE(displays);
+#undef DIFF_TAKE
 	if (!ok && !(diags->count && diags->items[diags->count - 1].severity == SPEC_FATAL))
 		spec_diag_add(diags, SPEC_FATAL, "io", (spec_loc){nm->path, 0, 0},
 		              "out of memory while comparing");

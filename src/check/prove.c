@@ -1122,6 +1122,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 	/* Allowlist entries that accepted nothing are stale. */
 	if (opt->allow && opt->allow->count) {
 		out->stale = calloc(opt->allow->count, sizeof *out->stale);
+		p.oom |= !out->stale;
 		for (size_t k = 0; out->stale && k < opt->allow->count; k++) {
 			bool used = false;
 			for (size_t i = 0; i < out->noverlaps && !used; i++)
