@@ -133,7 +133,8 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
  * that lies outside every cube of `holes`?  NO proves the holes are
  * exactly the undecoded words.  Also checks that no word of any hole is
  * matched by a live leaf (returned as YES when one is). */
-z3_answer z3_coverage(z3_engine *z, spec_gen gen, const prove_cube *holes, size_t nholes);
+z3_answer z3_coverage(z3_engine *z, const prove_options *opt, spec_gen gen,
+                      const prove_cube *holes, size_t nholes);
 
 /* ------------------------------------- Z3 pieces (z3.c), diff.c's too */
 

@@ -848,7 +848,7 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 		}
 		for (size_t i = 0; i < a.n; i++)
 			all[i] = (prove_cube){a.w + i * 2 * nw, a.w + i * 2 * nw + nw, a.free_bits[i]};
-		z3_answer ans = z3_coverage(z, g, all, a.n);
+		z3_answer ans = z3_coverage(z, p->opt, g, all, a.n);
 		free(all);
 		if (ans == Z3_ANSWER_UNKNOWN) {
 			iv->unknown = true;

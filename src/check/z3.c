@@ -423,28 +423,61 @@ z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t ncla
 	return a;
 }
 
-z3_answer z3_coverage(z3_engine *z, spec_gen gen, const prove_cube *holes, size_t nholes)
+/* A cube over the word's Boolean bits (two_solver's encoding). */
+static Z3_ast bool_cube(z3_engine *z, const uint64_t *fixed, const uint64_t *value, Z3_ast *lits)
+{
+	Z3_context c = z->b.ctx;
+	unsigned nl = 0;
+	for (unsigned b = 0; b < z->v->size; b++) {
+		uint64_t m = (uint64_t)1 << (b % 64);
+		if (fixed[b / 64] & m)
+			lits[nl++] = value[b / 64] & m ? z->wbit[b] : Z3_mk_not(c, z->wbit[b]);
+	}
+	return nl ? Z3_mk_and(c, nl, lits) : Z3_mk_true(c);
+}
+
+/* Both questions are asked of two_solver, whose leaves are conjunctions
+ * of literals over the word's bits: a question over every leaf is then a
+ * propositional one for the SAT core, not a bit-vector equation per leaf
+ * (10,000 leaves: the bit-vector form ran into the query timeout). */
+z3_answer z3_coverage(z3_engine *z, const prove_options *opt, spec_gen gen,
+                      const prove_cube *holes, size_t nholes)
 {
 	Z3_context c = z->b.ctx;
 	const root_view *v = z->v;
-	Z3_ast *any = malloc((v->nleaves + nholes + 1) * sizeof *any);
-	if (!any)
+	if (!z->two_solver && !two_solver_init(z, opt))
 		return Z3_ANSWER_UNKNOWN;
+	Z3_ast *any = malloc((v->nleaves + nholes + 1) * sizeof *any);
+	Z3_ast *lits = malloc(((size_t)v->size + 1) * sizeof *lits);
+	if (!any || !lits) {
+		free(any);
+		free(lits);
+		return Z3_ANSWER_UNKNOWN;
+	}
 	for (size_t i = 0; i < v->nleaves; i++)
-		any[i] = z->cond[i];
+		any[i] = z->hit[i];
 	Z3_ast matched = v->nleaves ? Z3_mk_or(c, (unsigned)v->nleaves, any) : Z3_mk_false(c);
 	for (size_t k = 0; k < nholes; k++)
-		any[k] = z3_in_cube(&z->b, holes[k].fixed, holes[k].value);
+		any[k] = bool_cube(z, holes[k].fixed, holes[k].value, lits);
 	Z3_ast in_hole = nholes ? Z3_mk_or(c, (unsigned)nholes, any) : Z3_mk_false(c);
 	free(any);
+	free(lits);
 	Z3_ast g = z3_in_gen(&z->b, gen);
+	Z3_solver s = z->two_solver;
 
 	/* 1: every word outside the holes is decoded. */
 	Z3_ast q1[3] = {g, Z3_mk_not(c, matched), Z3_mk_not(c, in_hole)};
-	z3_answer a1 = z3_check(&z->b, Z3_mk_and(c, 3, q1));
+	Z3_solver_push(c, s);
+	Z3_solver_assert(c, s, Z3_mk_and(c, 3, q1));
+	z3_answer a1 = z3_answer_of(z3_solve(&z->b, s));
+	Z3_solver_pop(c, s, 1);
 	if (a1 != Z3_ANSWER_NO)
 		return a1;
 	/* 2: no word inside a hole is decoded. */
 	Z3_ast q2[3] = {g, matched, in_hole};
-	return z3_check(&z->b, Z3_mk_and(c, 3, q2));
+	Z3_solver_push(c, s);
+	Z3_solver_assert(c, s, Z3_mk_and(c, 3, q2));
+	z3_answer a2 = z3_answer_of(z3_solve(&z->b, s));
+	Z3_solver_pop(c, s, 1);
+	return a2;
 }
