@@ -2,9 +2,13 @@
  * z3.c - the Z3 engine: the same questions as the cube engine, asked of
  * the SMT solver.  One engine per root: the word is a bit-vector of the
  * root's size, the generation a 32-bit bit-vector, and each leaf a
- * condition C(w, g) = (w & fixed) == value && min <= g <= max.  Each
- * condition sits behind a selector literal, so a pair query is one
- * incremental check under two assumptions.
+ * condition C(w, g) = (w & fixed) == value && min <= g <= max.  The
+ * overlap and coverage questions are asked of a second solver in which
+ * the word is one Boolean per bit and each leaf a conjunction of literals
+ * (two_solver): propositional questions over thousands of leaves that
+ * the SAT core answers in milliseconds where the bit-vector form timed
+ * out.  A pair still undecided after an unknown is asked in the
+ * bit-vector form, one pair at a time (z3_overlap).
  *
  * The context, the solver under the options' limits, the word and gen
  * unknowns and the constants built on them (z3_base) serve diff.c too.
