@@ -162,15 +162,16 @@ z3_answer z3_check(z3_base *b, Z3_ast q)
 /* ------------------------------------------------------------- engine */
 
 struct z3_engine {
-	z3_base b;             /* its solver holds sel => cond for every leaf */
-	Z3_solver pair_solver; /* empty; one pair at a time under push/pop */
-	Z3_solver two_solver;  /* hit and later; a phase's leaf i and the
-	                          leaves blocked in it under push/pop; NULL
-	                          until the first z3_overlap_begin */
+	z3_base b;             /* the context, the word and generation unknowns */
+	Z3_solver pair_solver; /* empty; one question at a time under push/pop:
+	                          a pair (bit-vector form), a leaf's accounting */
+	Z3_solver two_solver;  /* the Boolean form: hit, on, later; a phase's
+	                          leaf i and the leaves blocked in it, and the
+	                          coverage questions, under push/pop; NULL until
+	                          first needed */
 	const root_view *v;
-	Z3_ast *cond;  /* per leaf */
-	Z3_ast *sel;   /* per leaf: sel => cond is asserted */
-	Z3_ast *hit;   /* per leaf, in two_solver: hit == cond */
+	Z3_ast *cond;  /* per leaf, bit-vector form (pair_solver) */
+	Z3_ast *hit;   /* per leaf, in two_solver: hit == the leaf's literals */
 	Z3_ast *on;    /* per leaf: switched off when blocked in a phase */
 	Z3_ast *later; /* per leaf and one more: later[k] == some hit[k..] && on */
 	Z3_ast *wbit;  /* in two_solver, the word: one Boolean per bit */
@@ -192,8 +193,7 @@ z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diag
 	Z3_context c = z->b.ctx;
 	z->pair_solver = z3_solver_new(&z->b, opt);
 	z->cond = calloc(v->nleaves + 1, sizeof *z->cond);
-	z->sel = calloc(v->nleaves + 1, sizeof *z->sel);
-	if (!z->cond || !z->sel) {
+	if (!z->cond) {
 		z3_engine_free(z);
 		return NULL;
 	}
@@ -201,8 +201,6 @@ z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diag
 		const leaf_cube *l = &v->leaves[i];
 		Z3_ast parts[2] = {z3_in_cube(&z->b, l->fixed, l->value), z3_in_gen(&z->b, l->gen)};
 		z->cond[i] = l->empty ? Z3_mk_false(c) : Z3_mk_and(c, 2, parts);
-		z->sel[i] = Z3_mk_fresh_const(c, "sel", Z3_mk_bool_sort(c));
-		Z3_solver_assert(c, z->b.solver, Z3_mk_implies(c, z->sel[i], z->cond[i]));
 	}
 	if (Z3_get_error_code(c) != Z3_OK) {
 		spec_diag_add(diags, SPEC_FATAL, "solver", v->root->bitset->loc,
@@ -228,7 +226,6 @@ void z3_engine_free(z3_engine *z)
 	free(z->on);
 	free(z->wbit);
 	free(z->cond);
-	free(z->sel);
 	free(z);
 }
 
