@@ -238,9 +238,9 @@ TEST(prove_says_what_it_proved)
 	CHECK(strstr(out, "did not confirm") == NULL);
 	CHECK(strstr(out, ", 1 unknown,") != NULL);
 	snprintf(cmd, sizeof cmd, "%s prove --format=json %s 2>/dev/null | grep -o '\"unknown\":true,"
-	         "\"limit\":true'", ISACHECK_BINARY, spec);
+	         "\"limit\":true,\"budget\":false'", ISACHECK_BINARY, spec);
 	testlib_run(cmd, out, sizeof out);
-	CHECK_STR(out, "\"unknown\":true,\"limit\":true\n");
+	CHECK_STR(out, "\"unknown\":true,\"limit\":true,\"budget\":false\n");
 
 	snprintf(spec, sizeof spec, "%s/holes.xml", dir);
 	testlib_write_file(spec, "<isa>\n<bitset name=\"#i\" size=\"4\">\n"

@@ -638,6 +638,9 @@ static const hostile_case cases[] = {
 	{"20,000 generations, check", {"check", "@gens-20k.xml"}, 0, "proved", OK_RSS},
 	{"10,000 generations of 10,000 leaves, check", {"check", "@gens-10k-10k.xml"}, 1,
 	 "[coverage-limit]", OK_RSS},
+	/* the intervals past the budget say so, not that they need too many cubes */
+	{"10,000 generations of 10,000 leaves, JSON", {"check", "--format=json", "@gens-10k-10k.xml"},
+	 1, "\"unknown\":true,\"limit\":true,\"budget\":true", OK_RSS},
 	{"100,000 leaves, disasm", {"disasm", "@leaves-100k.xml", "--hex", "00000003"}, 0, "l3 0", 1500},
 	{"100,000 leaves, asm", {"asm", "@leaves-100k.xml", "@split.txt"}, 1, "split.txt:1:", 1500},
 	/* nesting and counts */

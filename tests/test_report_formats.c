@@ -274,7 +274,7 @@ TEST(json_content)
 	/* Coverage: the count as a decimal string, holes as patterns. */
 	CHECK(strstr(out, "{\"root\":\"#instruction\",\"size\":64,\"gen\":{\"min\":701,"
 	                  "\"max\":4294967295},\"live_leaves\":2,\"undecoded\":\"9223372036854775813\","
-	                  "\"fraction\":0.5,\"unknown\":false,\"limit\":false,"
+	                  "\"fraction\":0.5,\"unknown\":false,\"limit\":false,\"budget\":false,"
 	                  "\"holes_exact\":true,\"holes\":[{\"pattern\":"
 	                  "\"0001001000110100xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
 	                  "\"free_bits\":48}]}") != NULL);

@@ -120,7 +120,17 @@ typedef struct prove_interval {
 	bool unknown;             /* the figures mean nothing: */
 	bool limit;               /* ... the cube engine's piece limit was reached
 	                             (rule coverage-limit), not the solver's */
+	bool budget;              /* ... that limit being the root's coverage
+	                             budget, spent before this interval */
 } prove_interval;
+
+/* Coverage takes time for every live leaf of every interval (about two
+ * microseconds each); a spec whose leaves start and stop at thousands of
+ * generations could make that leaves times intervals.  Past this many
+ * live leaves summed over a root's intervals, the intervals left are
+ * reported unknown (rule coverage-limit, budget) instead.  Mesa's ir3
+ * sums to about 9,000; 100,000 leaves over 5 intervals fit. */
+#define PROVE_MAX_COVERAGE_LEAVES 500000u
 
 typedef struct prove_result {
 	prove_overlap *overlaps;  /* grouped by root, then by a, then b */

@@ -19,6 +19,12 @@
  * cube.  Each cube is in exactly one bucket, so the tree has O(n) nodes
  * and its depth is at most the root's size (a split bit is never chosen
  * again below: it is fixed alike or free in every cube of a child).
+ *
+ * Cubes can be switched off and on again (coverage asks one interval of
+ * generations after another, each with most of the same leaves live):
+ * each node counts its live cubes, a query skips a node with none, and a
+ * switch updates the counts on one path, so the index is built once per
+ * root rather than once per interval.
  */
 #include "internal.h"
 
@@ -32,6 +38,8 @@ typedef struct index_node {
 	uint32_t bit;      /* INDEX_NONE: a bucket */
 	uint32_t child[3]; /* fixed to 0, fixed to 1, free; INDEX_NONE: empty */
 	uint32_t first, count; /* a bucket's cubes: items[first .. first + count) */
+	uint32_t parent;   /* INDEX_NONE at the top */
+	uint32_t live;     /* cubes below that are switched on */
 } index_node;
 
 struct cube_index {
@@ -41,6 +49,9 @@ struct cube_index {
 	index_node *nodes;
 	uint64_t *common;    /* per node: nw words fixed alike, then their nw values */
 	size_t nnodes, cap;
+	uint32_t *bucket_of; /* per cube: its bucket */
+	uint8_t *on;         /* per cube: switched on */
+	size_t n;            /* cubes */
 	unsigned *count0, *count1; /* scratch while building, per bit */
 	uint64_t *seen;      /* scratch while building: bits some cube fixes */
 };
@@ -104,7 +115,7 @@ static uint32_t choose_bit(cube_index *x, size_t lo, size_t hi)
 
 /* Builds the node for items[lo, hi) (not empty); INDEX_NONE when memory
  * runs out. */
-static uint32_t build(cube_index *x, size_t lo, size_t hi)
+static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
 {
 	unsigned nw = x->nw;
 	uint32_t id = node_new(x);
@@ -125,9 +136,12 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi)
 	}
 	uint32_t bit = hi - lo > INDEX_BUCKET ? choose_bit(x, lo, hi) : INDEX_NONE;
 	x->nodes[id] = (index_node){bit, {INDEX_NONE, INDEX_NONE, INDEX_NONE}, (uint32_t)lo,
-	                            (uint32_t)(hi - lo)};
-	if (bit == INDEX_NONE)
+	                            (uint32_t)(hi - lo), parent, (uint32_t)(hi - lo)};
+	if (bit == INDEX_NONE) {
+		for (size_t i = lo; i < hi; i++)
+			x->bucket_of[x->items[i]] = id;
 		return id;
+	}
 	/* three-way partition of items[lo, hi): fixed to 0, fixed to 1, free */
 	unsigned w = bit / 64;
 	uint64_t m = (uint64_t)1 << (bit % 64);
@@ -150,7 +164,7 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi)
 	for (int s = 0; s < 3; s++) {
 		if (bounds[s] == bounds[s + 1])
 			continue;
-		uint32_t child = build(x, bounds[s], bounds[s + 1]);
+		uint32_t child = build(x, bounds[s], bounds[s + 1], id);
 		if (child == INDEX_NONE)
 			return INDEX_NONE;
 		x->nodes[id].child[s] = child; /* x->nodes may have moved */
@@ -164,17 +178,23 @@ cube_index *cube_index_new(const leaf_cube *const *cubes, size_t n, unsigned siz
 	if (!x)
 		return NULL;
 	x->cubes = cubes;
+	x->n = n;
 	x->size = size;
 	x->nw = words_for(size);
 	x->items = calloc(n ? n : 1, sizeof *x->items);
 	x->count0 = calloc(size ? size : 1, sizeof *x->count0);
 	x->count1 = calloc(size ? size : 1, sizeof *x->count1);
 	x->seen = calloc(x->nw ? x->nw : 1, sizeof *x->seen);
-	bool ok = x->items && x->count0 && x->count1 && x->seen && n < INDEX_NONE;
+	x->bucket_of = calloc(n ? n : 1, sizeof *x->bucket_of);
+	x->on = malloc(n ? n : 1);
+	bool ok = x->items && x->count0 && x->count1 && x->seen && x->bucket_of && x->on &&
+	          n < INDEX_NONE;
 	for (size_t i = 0; ok && i < n; i++)
 		x->items[i] = (uint32_t)i;
+	if (ok)
+		memset(x->on, 1, n);
 	if (ok && n)
-		ok = build(x, 0, n) != INDEX_NONE;
+		ok = build(x, 0, n, INDEX_NONE) != INDEX_NONE;
 	free(x->count0);
 	free(x->count1);
 	free(x->seen);
@@ -194,6 +214,8 @@ void cube_index_free(cube_index *x)
 	free(x->items);
 	free(x->nodes);
 	free(x->common);
+	free(x->bucket_of);
+	free(x->on);
 	free(x->count0);
 	free(x->count1);
 	free(x->seen);
@@ -215,12 +237,13 @@ static bool visit_node(const cube_index *x, uint32_t id, const uint64_t *fixed,
 	unsigned nw = x->nw;
 	const index_node *n = &x->nodes[id];
 	const uint64_t *cf = x->common + (size_t)id * 2 * nw;
-	if (!meets(fixed, value, cf, cf + nw, nw))
+	if (!n->live || !meets(fixed, value, cf, cf + nw, nw))
 		return true;
 	if (n->bit == INDEX_NONE) {
 		for (uint32_t i = n->first; i < n->first + n->count; i++) {
 			const leaf_cube *c = x->cubes[x->items[i]];
-			if (meets(fixed, value, c->fixed, c->value, nw) && !visit(ctx, x->items[i]))
+			if (x->on[x->items[i]] && meets(fixed, value, c->fixed, c->value, nw) &&
+			    !visit(ctx, x->items[i]))
 				return false;
 		}
 		return true;
@@ -245,4 +268,13 @@ bool cube_index_meeting(const cube_index *x, const uint64_t *fixed, const uint64
 	if (!x->nnodes)
 		return true;
 	return visit_node(x, 0, fixed, value, visit, ctx);
+}
+
+void cube_index_switch(cube_index *x, size_t k, bool on)
+{
+	if (k >= x->n || x->on[k] == on)
+		return;
+	x->on[k] = on;
+	for (uint32_t id = x->bucket_of[k]; id != INDEX_NONE; id = x->nodes[id].parent)
+		x->nodes[id].live += on ? 1u : (uint32_t)-1;
 }

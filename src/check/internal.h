@@ -87,9 +87,13 @@ void cube_index_free(cube_index *x);
 /* Called with k for each cube k that meets the query; false stops. */
 typedef bool cube_visit(void *ctx, size_t k);
 /* Calls visit for every cube that shares a word with the cube (fixed,
- * value), in no particular order; false when visit stopped it. */
+ * value) and is switched on, in no particular order; false when visit
+ * stopped it. */
 bool cube_index_meeting(const cube_index *x, const uint64_t *fixed, const uint64_t *value,
                         cube_visit *visit, void *ctx);
+/* Switches cube k (k < n) off or on; all are on when the index is made.
+ * Costs the depth of its bucket. */
+void cube_index_switch(cube_index *x, size_t k, bool on);
 
 /* ------------------------------------------------------------- Z3 engine */
 

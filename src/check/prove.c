@@ -124,8 +124,24 @@ typedef struct prover {
 	prove_result *r;
 	spec_diags *diags;
 	growable overlaps, accounting, intervals;
+	/* The overlap search's index of the current root and the cubes it is
+	 * over, kept for coverage: an interval with the same live leaves (all
+	 * of them, where leaves have no generations) reuses it instead of
+	 * building a second one. */
+	cube_index *kept;
+	const leaf_cube **kept_live;
+	size_t kept_n;
 	bool oom;
 } prover;
+
+static void prover_drop_index(prover *p)
+{
+	cube_index_free(p->kept);
+	free(p->kept_live);
+	p->kept = NULL;
+	p->kept_live = NULL;
+	p->kept_n = 0;
+}
 
 /* ------------------------------------------------------------ overlaps */
 
@@ -220,6 +236,12 @@ static void overlaps_cube(prover *p, const root_view *v)
 			add_overlap(p, v, leaf_of[i], leaf_of[js[f]], g, w, false);
 		}
 	}
+	prover_drop_index(p);
+	p->kept = x;
+	p->kept_live = live;
+	p->kept_n = n;
+	x = NULL;
+	live = NULL;
 	goto out;
 oom:
 	p->oom = true;
@@ -566,6 +588,7 @@ static bool stop_at_first(void *ctx, size_t k)
 	return false;
 }
 
+/* live indexes the live leaves (with any others switched off). */
 static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits,
                             const cube_index *live, unsigned size)
 {
@@ -609,7 +632,7 @@ static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits
 
 typedef struct hole_search {
 	const leaf_cube *const *live;
-	const cube_index *index;   /* over live */
+	const cube_index *index;   /* over live (any other cubes switched off) */
 	unsigned size, nw;
 	uint64_t *fixed, *value;   /* the cube being built */
 	uint64_t *ban0, *ban1;     /* literals banned here: bit fixed to 0, to 1 */
@@ -619,6 +642,13 @@ typedef struct hole_search {
 	size_t nkeep, want;
 	prove_result *r;           /* owns the kept cubes' bits */
 	size_t steps, looks;
+	/* The unhit lists of the nodes on the current path, one after
+	 * another (a node's list is popped when it returns), and each depth's
+	 * tried literals: one buffer each rather than an allocation per node,
+	 * which under ASan's quarantine cost more than the search itself. */
+	uint32_t *lists;
+	size_t nlists, lists_cap;
+	uint64_t *tried; /* 2 * nw per depth, size + 1 depths */
 	bool cut, oom;
 } hole_search;
 
@@ -683,8 +713,8 @@ static void hole_keep(hole_search *h, const uint64_t *fixed, const uint64_t *val
  * does not hit, in document order.  Among them: the one with the fewest
  * literals left to hit it (the first among equals); one with none ends
  * the branch. */
-static void hole_search_from(hole_search *h, const uint32_t *parent, size_t nparent,
-                             unsigned lit, bool to1)
+static void hole_search_from(hole_search *h, size_t parent_at, size_t nparent, unsigned lit,
+                             bool to1)
 {
 	unsigned nw = h->nw;
 	if (h->cut || h->oom)
@@ -694,11 +724,15 @@ static void hole_search_from(hole_search *h, const uint32_t *parent, size_t npar
 		h->cut = true;
 		return;
 	}
-	uint32_t *unhit = malloc((nparent ? nparent : 1) * sizeof *unhit);
-	if (!unhit) {
+	size_t at = h->nlists;
+	uint32_t *lists = spec_grow(h->lists, at + nparent, &h->lists_cap, sizeof *lists, 1024);
+	if (!lists) {
 		h->oom = true;
 		return;
 	}
+	h->lists = lists;
+	const uint32_t *parent = lists + parent_at;
+	uint32_t *unhit = lists + at;
 	size_t nunhit = 0, pick = SIZE_MAX;
 	unsigned fewest = UINT32_MAX, lw = lit / 64;
 	uint64_t lm = lit == UINT32_MAX ? 0 : (uint64_t)1 << (lit % 64);
@@ -717,34 +751,25 @@ static void hole_search_from(hole_search *h, const uint32_t *parent, size_t npar
 			uint64_t t0 = c->fixed[w] & c->value[w] & ~h->ban0[w];
 			avail += (unsigned)__builtin_popcountll((t1 | t0) & ~h->fixed[w]);
 		}
-		if (!avail) {
-			free(unhit);
+		if (!avail)
 			return; /* this branch can never hit c */
-		}
 		if (avail < fewest) {
 			fewest = avail;
 			pick = parent[i];
 		}
 	}
 	if (pick == SIZE_MAX) {
-		free(unhit);
 		hole_keep(h, h->fixed, h->value);
 		return;
 	}
-	if (h->nfixed + 1 >= hole_bar(h)) {
-		free(unhit);
+	if (h->nfixed + 1 >= hole_bar(h))
 		return;
-	}
+	h->nlists = at + nunhit;
 	const leaf_cube *c = h->live[pick];
 	/* the literals tried here, banned for the later ones and undone at
-	 * the end */
-	uint64_t *tried0 = calloc(2 * nw, sizeof *tried0);
-	if (!tried0) {
-		free(unhit);
-		h->oom = true;
-		return;
-	}
-	uint64_t *tried1 = tried0 + nw;
+	 * the end (a depth is nfixed, at most size) */
+	uint64_t *tried0 = h->tried + (size_t)h->nfixed * 2 * nw, *tried1 = tried0 + nw;
+	memset(tried0, 0, 2 * nw * sizeof *tried0);
 	for (unsigned b = 0; b < h->size && !h->cut && !h->oom; b++) {
 		unsigned w = b / 64;
 		uint64_t bit = (uint64_t)1 << (b % 64);
@@ -759,7 +784,7 @@ static void hole_search_from(hole_search *h, const uint32_t *parent, size_t npar
 		if (one)
 			h->value[w] |= bit;
 		h->nfixed++;
-		hole_search_from(h, unhit, nunhit, b, one);
+		hole_search_from(h, at, nunhit, b, one);
 		h->nfixed--;
 		h->fixed[w] &= ~bit;
 		h->value[w] &= ~bit;
@@ -775,8 +800,7 @@ static void hole_search_from(hole_search *h, const uint32_t *parent, size_t npar
 		h->ban0[w] &= ~tried0[w];
 		h->ban1[w] &= ~tried1[w];
 	}
-	free(tried0);
-	free(unhit);
+	h->nlists = at;
 }
 
 /* The coverage of interval g, whose live leaves are leaves[on[0 ..
@@ -800,7 +824,29 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 		idx[i] = (uint32_t)i;
 		live[i] = &v->leaves[on[i]];
 	}
-	index = cube_index_new(live, nlive, v->size);
+	/* The overlap search's index is over every leaf that can be live, in
+	 * document order, so this interval's live leaves are a subsequence of
+	 * its cubes: use it, with the others switched off, when most are
+	 * live, rather than build another. */
+	if (p->kept && nlive * 2 >= p->kept_n) {
+		size_t k = 0;
+		bool sub = nlive > 0;
+		for (size_t i = 0; sub && i < nlive; i++, k++) {
+			while (k < p->kept_n && p->kept_live[k] != live[i])
+				k++;
+			sub = k < p->kept_n; /* else not a subsequence after all: build one */
+		}
+		if (sub) {
+			index = p->kept;
+			for (size_t i = 0, j = 0; j < p->kept_n; j++) {
+				bool lives = i < nlive && p->kept_live[j] == live[i];
+				i += lives;
+				cube_index_switch(index, j, lives);
+			}
+		}
+	}
+	if (!index)
+		index = cube_index_new(live, nlive, v->size);
 	if (!index) {
 		p->oom = true;
 		goto out;
@@ -927,16 +973,27 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 	/* then the exact search, which the grown ones give a bar to start */
 	iv->holes_exact = !want;
 	uint64_t *scratch = want ? calloc(6 * (size_t)nw, sizeof *scratch) : NULL;
-	if (want && !scratch) {
+	uint64_t *tried = want ? calloc(((size_t)v->size + 1) * 2 * nw, sizeof *tried) : NULL;
+	uint32_t *lists = want ? malloc((nlive + 1) * sizeof *lists) : NULL;
+	if (want && (!scratch || !tried || !lists)) {
+		free(scratch);
+		free(tried);
+		free(lists);
 		p->oom = true;
 		goto out;
 	}
 	if (want) {
-		hole_search hs = {live, index, v->size, nw, scratch, scratch + nw, scratch + 2 * nw,
-		                  scratch + 3 * nw, scratch + 4 * nw, 0, iv->holes, iv->nholes, want, p->r, 0, 0,
-		                  false, false};
-		hole_search_from(&hs, idx, nlive, UINT32_MAX, false);
+		hole_search hs = {.live = live, .index = index, .size = v->size, .nw = nw,
+		                  .fixed = scratch, .value = scratch + nw, .ban0 = scratch + 2 * nw,
+		                  .ban1 = scratch + 3 * nw, .grown = scratch + 4 * nw,
+		                  .keep = iv->holes, .nkeep = iv->nholes, .want = want, .r = p->r,
+		                  .lists = lists, .nlists = nlive, .lists_cap = nlive + 1,
+		                  .tried = tried};
+		memcpy(lists, idx, nlive * sizeof *lists);
+		hole_search_from(&hs, 0, nlive, UINT32_MAX, false);
 		free(scratch);
+		free(tried);
+		free(hs.lists);
 		if (hs.oom) {
 			p->oom = true;
 			goto out;
@@ -953,7 +1010,8 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 			}
 	}
 out:
-	cube_index_free(index);
+	if (index != p->kept)
+		cube_index_free(index);
 	free(live);
 	free(idx);
 	free(fixed);
@@ -964,13 +1022,6 @@ out:
 	free(a.free_bits);
 }
 
-/* Coverage takes time for every live leaf of every interval (about a
- * microsecond each); a spec whose leaves start and stop at thousands of
- * generations could make that leaves times intervals.  Past this many
- * live leaves summed over a root's intervals, the intervals left are
- * reported unknown (rule coverage-limit) instead.  Mesa's ir3 sums to
- * about 9,000; 100,000 leaves over 20 intervals fit. */
-#define PROVE_MAX_COVERAGE_LEAVES 2000000u
 
 typedef struct gen_event {
 	uint32_t at;   /* the first generation where it holds */
@@ -1052,7 +1103,7 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 				break;
 			}
 			*iv = (prove_interval){.root = v->root, .gen = {lo, hi}, .live_leaves = nlive,
-			                       .unknown = true, .limit = true};
+			                       .unknown = true, .limit = true, .budget = true};
 			p->r->any_unknown = true;
 			continue;
 		}
@@ -1106,6 +1157,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 		}
 		accounting(&p, &v, z);
 		coverage(&p, &v, z);
+		prover_drop_index(&p);
 		if (z) {
 			out->queries += z3_engine_queries(z);
 			out->out_of_time |= z3_engine_out_of_time(z);

@@ -300,7 +300,12 @@ static void walk_interval(walker *w, const prove_interval *iv)
 	format_gen(iv->gen, gen, sizeof gen);
 	finding fd = {.kind = FK_COVERAGE, .rule = RULE_UNKNOWN, .level = "warning",
 	              .loc = root->loc, .interval = iv};
-	char *msg = iv->limit
+	char *msg = iv->budget
+	                    ? spec_strdup_printf("the coverage of root '%s' at gen %s is not computed: "
+	                              "the root's coverage budget (%u live leaves over its "
+	                              "intervals) is spent (coverage-limit)",
+	                              root->name, gen, PROVE_MAX_COVERAGE_LEAVES)
+	            : iv->limit
 	                    ? spec_strdup_printf("the undecoded words of root '%s' at gen %s need more cubes "
 	                              "than the cube engine's limit: not counted (coverage-limit)",
 	                              root->name, gen)
@@ -500,9 +505,10 @@ static void json_interval(FILE *f, const prove_interval *iv)
 	fprintf(f, ",\"live_leaves\":%zu,\"undecoded\":", iv->live_leaves);
 	json_string(f, count);
 	/* JSON has no NaN or infinity; a fraction is within 0..1 anyway. */
-	fprintf(f, ",\"fraction\":%.9g,\"unknown\":%s,\"limit\":%s,\"holes_exact\":%s,"
-	        "\"holes\":[", isfinite(iv->fraction) ? iv->fraction : 0.0,
+	fprintf(f, ",\"fraction\":%.9g,\"unknown\":%s,\"limit\":%s,\"budget\":%s,"
+	        "\"holes_exact\":%s,\"holes\":[", isfinite(iv->fraction) ? iv->fraction : 0.0,
 	        iv->unknown ? "true" : "false", iv->limit ? "true" : "false",
+	        iv->budget ? "true" : "false",
 	        iv->holes_exact ? "true" : "false");
 	for (size_t i = 0; i < iv->nholes; i++) {
 		char *pattern = cube_text(&iv->holes[i], root->size);

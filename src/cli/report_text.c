@@ -148,7 +148,11 @@ static void print_coverage(FILE *f, const prove_result *pr)
 		char g[64], count[1400];
 		gen_text(iv->gen, g, sizeof g);
 		prove_count_format(&iv->undecoded, count, sizeof count);
-		if (iv->limit)
+		if (iv->budget)
+			fprintf(f, "  %s: %zu live leaves; undecoded words not counted: the root's "
+			        "coverage budget (%u live leaves over its intervals) is spent "
+			        "[unknown: coverage-limit]\n", g, iv->live_leaves, PROVE_MAX_COVERAGE_LEAVES);
+		else if (iv->limit)
 			fprintf(f, "  %s: %zu live leaves; undecoded words not counted: they need more "
 			        "cubes than the limit [unknown: coverage-limit]\n", g, iv->live_leaves);
 		else

@@ -120,16 +120,56 @@ static void *vec_add(vec *v)
 	return p;
 }
 
-/* Copies a vector into the arena (the vector is freed). */
-static void *vec_freeze(codec_arena **a, vec *v, bool *ok)
+/* Buffers of vectors that are done, for the next leaf's vectors: a
+ * build of 10^5 leaves would otherwise allocate and free a dozen small
+ * vectors per leaf, which under ASan (whose quarantine keeps what is
+ * freed) cost more memory and time than the build itself. */
+#define VEC_POOL 16
+typedef struct vec_pool {
+	void *buf[VEC_POOL];
+	size_t bytes[VEC_POOL];
+	size_t n;
+} vec_pool;
+
+/* An empty vector of elements of size bytes, on a pooled buffer if any. */
+static vec vec_take(vec_pool *pool, size_t size)
+{
+	vec v = {.size = size};
+	if (pool && pool->n) {
+		pool->n--;
+		v.v = pool->buf[pool->n];
+		v.cap = pool->bytes[pool->n] / size;
+	}
+	return v;
+}
+
+/* Empties v, its buffer back to the pool (or freed: a full pool, none). */
+static void vec_give(vec_pool *pool, vec *v)
+{
+	if (v->v && pool && pool->n < VEC_POOL) {
+		pool->buf[pool->n] = v->v;
+		pool->bytes[pool->n++] = v->cap * v->size;
+	} else {
+		free(v->v);
+	}
+	*v = (vec){.size = v->size};
+}
+
+static void vec_pool_free(vec_pool *pool)
+{
+	while (pool->n)
+		free(pool->buf[--pool->n]);
+}
+
+/* Copies a vector into the arena; the vector is emptied (as vec_give). */
+static void *vec_freeze(codec_arena **a, vec_pool *pool, vec *v, bool *ok)
 {
 	void *p = arena_alloc(a, v->n * v->size);
 	if (!p)
 		*ok = false;
 	else if (v->n)
 		memcpy(p, v->v, v->n * v->size);
-	free(v->v);
-	*v = (vec){.size = v->size};
+	vec_give(pool, v);
 	return p;
 }
 
@@ -157,6 +197,7 @@ typedef struct builder {
 	pmap_ent *xm;
 	size_t xmcap, xmn;
 	vec tabs; /* tab_ent: expression tables, shared */
+	vec_pool pool; /* compile_leaf's vectors' buffers, from leaf to leaf */
 	bool fast;
 } builder;
 
@@ -748,7 +789,7 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 	if (!text || n > 64)
 		return NULL;
 	vmc v = {.s = text, .names = names, .nnames = n};
-	v.code.size = sizeof(cins);
+	v.code = vec_take(&B->pool, sizeof(cins));
 	vm_cond(&v);
 	size_t len;
 	int64_t num;
@@ -757,11 +798,11 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 		v.fail = true;
 	vm_emit(&v, VI_END, 0, 0, 0);
 	if (v.fail || v.maxdepth > CODEC_VM_STACK || v.depth != 1) {
-		free(v.code.v);
+		vec_give(&B->pool, &v.code);
 		return NULL;
 	}
 	bool ok = true;
-	const cins *prog = vec_freeze(&B->c->arena, &v.code, &ok);
+	const cins *prog = vec_freeze(&B->c->arena, &B->pool, &v.code, &ok);
 	if (!ok)
 		return NULL;
 	/* probe: the program must agree with spec_expr_eval */
@@ -1297,13 +1338,15 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 {
 	codec_arena **A = &B->c->arena;
 	leaf_build L = {.B = B};
-	L.exprs.size = sizeof(const spec_expr *);
-	L.names.size = sizeof(uint32_t);
+	L.exprs = vec_take(&B->pool, sizeof(const spec_expr *));
+	L.names = vec_take(&B->pool, sizeof(uint32_t));
 	for (const spec_bitset *b = leaf; b && L.nchain < 256; b = b->parent)
 		L.chain[L.nchain++] = b;
 
 	cleaf *lf = arena_alloc(A, sizeof *lf);
 	if (!lf) {
+		vec_give(&B->pool, &L.exprs);
+		vec_give(&B->pool, &L.names);
 		B->ok = false;
 		return NULL;
 	}
@@ -1316,10 +1359,10 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			lf->namenl = (int)i + 1;
 
 	/* 1. local expressions, names, display ops (unresolved) */
-	vec ops = {.size = sizeof(cop)};
-	vec ds = {.size = sizeof(cdstep)};
-	vec asserts = {.size = sizeof(const cfield *)};
-	vec vs = {.size = sizeof(cvstep)};
+	vec ops = vec_take(&B->pool, sizeof(cop));
+	vec ds = vec_take(&B->pool, sizeof(cdstep));
+	vec asserts = vec_take(&B->pool, sizeof(const cfield *));
+	vec vs = vec_take(&B->pool, sizeof(cvstep));
 	uint32_t case_id = 0;
 	for (size_t l = 0; l < L.nchain; l++) {
 		const spec_bitset *b = L.chain[l];
@@ -1383,8 +1426,8 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			add_name(&L, op->name);
 	}
 	/* expression references (and their expressions' own names) */
-	vec refnames = {.size = sizeof(uint32_t)};
-	vec exrefs = {.size = sizeof(uint32_t) * 2}; /* per expr: start, count in refnames */
+	vec refnames = vec_take(&B->pool, sizeof(uint32_t));
+	vec exrefs = vec_take(&B->pool, sizeof(uint32_t) * 2); /* per expr: start, count in refnames */
 	for (size_t i = 0; i < L.exprs.n; i++) {
 		size_t start = refnames.n;
 		expr_ref_names(B, ((const spec_expr **)L.exprs.v)[i], &refnames);
@@ -1415,7 +1458,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			nm[k++] = nm[i];
 	nn = k;
 	clookup *lk = arena_alloc(A, (nn + 1) * sizeof *lk);
-	vec steps = {.size = sizeof(cstep)};
+	vec steps = vec_take(&B->pool, sizeof(cstep));
 	if (!lk)
 		B->ok = false;
 	for (size_t i = 0; lk && i < nn; i++) {
@@ -1471,7 +1514,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		}
 	}
 	lf->nnone = (uint32_t)steps.n - lf->none0;
-	free(L.names.v);
+	vec_give(&B->pool, &L.names);
 
 	/* 3. expressions and their references */
 	lf->nex = L.exprs.n;
@@ -1514,9 +1557,9 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		}
 		ex[i].prog = *slot == (void *)no_prog ? NULL : *slot;
 	}
-	free(refnames.v);
-	free(exrefs.v);
-	free(L.exprs.v);
+	vec_give(&B->pool, &refnames);
+	vec_give(&B->pool, &exrefs);
+	vec_give(&B->pool, &L.exprs);
 	lf->ex = ex;
 	lf->refs = refs;
 	for (size_t i = 0; lk && i < nn; i++) {
@@ -1548,7 +1591,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		lf->nov += ex[j].is_case;
 	}
 	if (ex && refs && lk && B->ok && B->fast) {
-		vec pn0 = {.size = sizeof(uint32_t)}, pn1 = {.size = sizeof(uint32_t)};
+		vec pn0 = vec_take(&B->pool, sizeof(uint32_t)), pn1 = vec_take(&B->pool, sizeof(uint32_t));
 		analyse_purity(B, &B->tabs, lf, steps.v, lk, ex, refs, 0, &pn0);
 		analyse_purity(B, &B->tabs, lf, steps.v, lk, ex, refs, 1, &pn1);
 		lf->npn = (unsigned)pn1.n;
@@ -1578,8 +1621,8 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			for (uint32_t i = 0; !ex[e].pure[1] && ex[e].is_case && i < ex[e].nrefs; i++)
 				pname_maybe(lf, steps.v, &pn1, refs[ex[e].ref0 + i].name);
 		lf->nbn = lf->v1 ? (unsigned)pn1.n : 0;
-		lf->pnames = vec_freeze(A, &pn1, &B->ok);
-		free(pn0.v);
+		lf->pnames = vec_freeze(A, &B->pool, &pn1, &B->ok);
+		vec_give(&B->pool, &pn0);
 	}
 	if (!B->fast)
 		lf->nov = UINT32_MAX; /* never "all evaluated": always walk */
@@ -1595,13 +1638,13 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 				if (op->text[j] == '\n')
 					op->nl = (int)j + 1;
 	}
-	lf->steps = vec_freeze(A, &steps, &B->ok);
+	lf->steps = vec_freeze(A, &B->pool, &steps, &B->ok);
 	lf->nds = ds.n;
-	lf->ds = vec_freeze(A, &ds, &B->ok);
-	lf->asserts = vec_freeze(A, &asserts, &B->ok);
-	lf->ops = vec_freeze(A, &ops, &B->ok);
+	lf->ds = vec_freeze(A, &B->pool, &ds, &B->ok);
+	lf->asserts = vec_freeze(A, &B->pool, &asserts, &B->ok);
+	lf->ops = vec_freeze(A, &B->pool, &ops, &B->ok);
 	lf->nvs = vs.n;
-	lf->vs = vec_freeze(A, &vs, &B->ok);
+	lf->vs = vec_freeze(A, &B->pool, &vs, &B->ok);
 	return lf;
 }
 
@@ -1718,8 +1761,8 @@ static const cmemo *build_memo(codec *c, size_t ri, unsigned depth, unsigned slo
 		return NULL;
 	}
 	mm->ent = ent;
-	mm->pool = vec_freeze(&c->arena, &pool, okp);
-	mm->errs = vec_freeze(&c->arena, &ev, okp);
+	mm->pool = vec_freeze(&c->arena, NULL, &pool, okp);
+	mm->errs = vec_freeze(&c->arena, NULL, &ev, okp);
 	mm->depth = depth;
 	mm->slots = slots;
 	return mm;
@@ -1730,6 +1773,11 @@ static const cmemo *build_memo(codec *c, size_t ri, unsigned depth, unsigned slo
 codec *codec_new(const spec_model *m, spec_diags *diags)
 {
 	return codec_new_opt(m, diags, true);
+}
+
+codec *codec_new_general(const spec_model *m, spec_diags *diags)
+{
+	return codec_new_opt(m, diags, false);
 }
 
 codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
@@ -1786,7 +1834,7 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 				c->leaf[b->index] = compile_leaf(&B, b);
 		}
 	c->nnames = B.names.n;
-	c->names = vec_freeze(&c->arena, &B.names, &B.ok);
+	c->names = vec_freeze(&c->arena, NULL, &B.names, &B.ok);
 	/* plans before memos: the memos are rendered with them */
 	if (fast && B.ok)
 		B.ok = codec_build_plans(c);
@@ -1815,6 +1863,7 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 	free(B.em);
 	free(B.xm);
 	free(B.tabs.v);
+	vec_pool_free(&B.pool);
 	if (!B.ok)
 		goto oom;
 	return c;

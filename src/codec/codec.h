@@ -32,6 +32,11 @@ typedef struct codec codec;
 /* Compiles the model; NULL (with a diagnostic) only when memory runs out
  * or the model has no root.  The model must outlive the codec. */
 codec *codec_new(const spec_model *m, spec_diags *diags);
+/* The same codec without its compiled fast paths (decode tables, plans,
+ * rendered texts): every call gives the same results, each word costs
+ * more, the build costs less.  For callers that decode each leaf a few
+ * times, such as lint's printing probe on a spec of 10^5 leaves. */
+codec *codec_new_general(const spec_model *m, spec_diags *diags);
 void codec_free(codec *c);
 const spec_model *codec_model(const codec *c);
 /* The root instructions are decoded against: "#instruction" when there
