@@ -1208,21 +1208,31 @@ static size_t leaf_displays(const spec_bitset *leaf, const spec_case **out, size
 	return n;
 }
 
-/* Cheap filter: every literal of the template occurs in the text, in order. */
-static bool literals_occur(const frame *fr)
+/* Cheap filter, before any frame is set up: every literal of template d
+ * (the text between its {...} references, as split_template cuts it)
+ * occurs in the text, in order.  Every leaf is tried for every line, so
+ * this is what most leaves cost. */
+static bool literals_occur(const char *d, const char *text, size_t len)
 {
-	size_t p = 0;
-	for (size_t i = 0; i < fr->nparts; i++) {
-		const part *pt = &fr->parts[i];
-		if (!pt->lit || !pt->len)
+	size_t at = 0;
+	for (const char *p = d; *p;) {
+		if (*p == '{') {
+			const char *close = strchr(p, '}');
+			if (!close)
+				return false; /* split_template refuses it too */
+			p = close + 1;
 			continue;
+		}
+		const char *q = strchr(p, '{');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
 		const char *hit = NULL;
-		for (size_t q = p; q + pt->len <= fr->len && !hit; q++)
-			if (!memcmp(fr->text + q, pt->lit, pt->len))
-				hit = fr->text + q;
+		for (size_t k = at; k + n <= len && !hit; k++)
+			if (!memcmp(text + k, p, n))
+				hit = text + k;
 		if (!hit)
 			return false;
-		p = (size_t)(hit - fr->text) + pt->len;
+		at = (size_t)(hit - text) + n;
+		p += n;
 	}
 	return true;
 }
@@ -1233,16 +1243,18 @@ static void assemble_leaf(asm_run *run, const spec_bitset *leaf, const spec_fiel
 {
 	const spec_case *disp[16];
 	size_t nd = leaf_displays(leaf, disp, 16);
-	frame *fr = calloc(1, sizeof *fr);
-	if (!fr)
-		return;
+	frame *fr = NULL; /* about 10 KiB: only for a display that may fit */
 	for (size_t d = 0; d < nd; d++) {
+		if (!literals_occur(disp[d]->display, text, len))
+			continue;
+		if (!fr && !(fr = malloc(sizeof *fr)))
+			return;
 		*fr = (frame){.run = run, .leaf = leaf, .dcase = disp[d], .text = text, .len = len,
 		              .depth = depth,
 		              .top = via == NULL, .out = out, .nout = *nout,
 		              .params = via ? via->params : NULL, .nparams = via ? via->nparams : 0,
 		              .outer = up ? up->leaf : NULL, .up = up};
-		if (!split_template(disp[d]->display, fr) || !literals_occur(fr))
+		if (!split_template(disp[d]->display, fr))
 			continue;
 		match(fr, 0, 0);
 		*nout = fr->nout;
