@@ -384,6 +384,41 @@ TEST(bad_values)
 	}
 }
 
+/* check -j: the same report, byte for byte and exit code, whatever the
+ * number of jobs, over files that are clean, faulty, unusable (missing)
+ * and of every shipped ISA, in every format. */
+TEST(check_jobs_same_report)
+{
+	static char out1[1 << 16], outn[1 << 16];
+	char cmd[2048];
+	const char *formats[] = {"text", "json", "sarif", "codequality"};
+	const char *jobs[] = {"-j 2", "-j4", "--jobs=8"};
+	for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+		char list[1600];
+		snprintf(list, sizeof list,
+		         "%s/isa/a2xx.xml %s %s/nonexistent.xml %s/isa/etnaviv.xml %s "
+		         "%s/isa/midgard.xml %s", ISACHECK_SOURCE_DIR, faulty, dir,
+		         ISACHECK_SOURCE_DIR, clean, ISACHECK_SOURCE_DIR, clean);
+		snprintf(cmd, sizeof cmd, "'%s' check -j1 --format=%s %s 2>&1", ISACHECK_BINARY,
+		         formats[f], list);
+		int rc1 = testlib_run(cmd, out1, sizeof out1);
+		CHECK_INT(rc1, 2); /* the missing file */
+		CHECK(strstr(out1, "nonexistent.xml") != NULL);
+		for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+			snprintf(cmd, sizeof cmd, "'%s' check %s --format=%s %s 2>&1", ISACHECK_BINARY,
+			         jobs[j], formats[f], list);
+			CHECK_INT(testlib_run(cmd, outn, sizeof outn), rc1);
+			CHECK_STR(outn, out1);
+		}
+	}
+	const char *bad[] = {"-j0", "-j 257", "--jobs=", "-jx", "-j"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(cmd, sizeof cmd, "'%s' check %s %s 2>&1", ISACHECK_BINARY, clean, bad[i]);
+		CHECK_INT(testlib_run(cmd, out1, sizeof out1), 2);
+		CHECK(strstr(out1, "bad option") != NULL);
+	}
+}
+
 int main(void)
 {
 	RUN(bad_values);
@@ -414,6 +449,7 @@ int main(void)
 	RUN(codec_commands);
 	RUN(disasm_other_root);
 	RUN(prove_says_what_it_proved);
+	RUN(check_jobs_same_report);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

@@ -3,8 +3,11 @@
 #include "cli.h"
 #include "report.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char prove_usage[] =
 	"usage: isacheck %s [options] FILE...\n"
@@ -15,7 +18,7 @@ static const char prove_usage[] =
 	"  --solver=cube|z3     cube: exact mask algebra (default); z3: every query\n"
 	"                       through the Z3 solver\n"
 	"  --timeout=MS         Z3 time limit per query (default 10000; 0 none)\n"
-	"  --time-limit=S       Z3 time for the whole run (default 600; 0 none): once\n"
+	"  --time-limit=S       Z3 time for each FILE (default 600; 0 none): once\n"
 	"                       spent, the questions not asked are unknown (exit 3)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
 	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
@@ -23,6 +26,8 @@ static const char prove_usage[] =
 	"                       own folder and below); may be repeated\n"
 	"  --holes=N            largest unallocated cubes listed per interval (default 8);\n"
 	"                       0..10000\n"
+	"  -j N, --jobs=N       files checked at once (default: the cores online); the\n"
+	"                       report is the same for any N\n"
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
 
@@ -86,6 +91,85 @@ static int exit_code_of(const report *r)
 	                                                                     : EXIT_CLEAN;
 }
 
+/* The files of one run, checked by one or more threads: each file's
+ * model, diagnostics and result have their own slot, so the report,
+ * written once all are done, is the same whatever the number of jobs. */
+typedef struct check_run {
+	char **files;
+	int nfiles;
+	const spec_load_options *load_opt;
+	const prove_options *opt;
+	bool lint;
+	const char *ignore;
+	spec_diags *diags;
+	spec_model **models;
+	prove_result *results;
+	report_file *rf;
+	atomic_int next;
+} check_run;
+
+static void check_file(check_run *c, int i)
+{
+	c->models[i] = spec_load_with(c->files[i], c->load_opt, &c->diags[i]);
+	if (c->lint)
+		lint_printing(c->models[i], &c->diags[i]);
+	bool proved = false;
+	size_t loaded = c->diags[i].count;
+	if (c->models[i])
+		proved = prove_model(c->models[i], c->opt, &c->results[i], &c->diags[i]);
+	filter_diags(&c->diags[i], c->lint, c->ignore, loaded);
+	spec_diags_sort(&c->diags[i]);
+	if (c->models[i] && !proved) { /* the solver or memory failed: unusable */
+		spec_model_free(c->models[i]);
+		c->models[i] = NULL;
+	}
+	c->rf[i] = (report_file){c->files[i], c->models[i], &c->diags[i],
+	                         c->models[i] ? &c->results[i] : NULL};
+}
+
+static void *check_worker(void *arg)
+{
+	check_run *c = arg;
+	for (int i; (i = atomic_fetch_add(&c->next, 1)) < c->nfiles;)
+		check_file(c, i);
+	return NULL;
+}
+
+/* Checks every file with up to jobs threads (this one among them); a
+ * thread that cannot be started leaves its share to the others. */
+static void check_files(check_run *c, unsigned jobs)
+{
+	if (jobs > (unsigned)c->nfiles)
+		jobs = (unsigned)c->nfiles;
+	if (jobs > 256)
+		jobs = 256;
+	pthread_t tid[256];
+	unsigned started = 0;
+	if (jobs > 1)
+		spec_load_prepare();
+	for (unsigned j = 1; j < jobs; j++)
+		if (!pthread_create(&tid[started], NULL, check_worker, c))
+			started++;
+	check_worker(c);
+	for (unsigned j = 0; j < started; j++)
+		pthread_join(tid[j], NULL);
+}
+
+/* -j N, -jN or --jobs=N (1..256); *i moves past a separate N. */
+static bool parse_jobs(int argc, char **argv, int *i, unsigned *jobs)
+{
+	const char *a = argv[*i], *v;
+	if (!strncmp(a, "--jobs=", 7))
+		v = a + 7;
+	else if (a[2])
+		v = a + 2;
+	else if (*i + 1 < argc)
+		v = argv[++*i];
+	else
+		return false;
+	return parse_uint_arg(v, jobs) && *jobs >= 1 && *jobs <= 256;
+}
+
 int cmd_prove(int argc, char **argv, bool lint)
 {
 	const char *cmd = lint ? "check" : "prove";
@@ -105,6 +189,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 		return EXIT_UNUSABLE;
 	}
 	bool options_done = false;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned jobs = cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool ok = true;
@@ -112,6 +198,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 			files[nfiles++] = argv[i];
 		} else if (!strcmp(a, "--")) {
 			options_done = true;
+		} else if (!strncmp(a, "--jobs=", 7) || !strncmp(a, "-j", 2)) {
+			ok = parse_jobs(argc, argv, &i, &jobs);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(prove_usage, cmd, what, extra);
 			free(files);
@@ -205,22 +293,11 @@ int cmd_prove(int argc, char **argv, bool lint)
 		output_abort(&o);
 		return EXIT_UNUSABLE;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		models[i] = spec_load_with(files[i], &load_opt, &diags[i]);
-		if (lint)
-			lint_printing(models[i], &diags[i]);
-		bool proved = false;
-		size_t loaded = diags[i].count;
-		if (models[i])
-			proved = prove_model(models[i], &opt, &results[i], &diags[i]);
-		filter_diags(&diags[i], lint, ignore, loaded);
-		spec_diags_sort(&diags[i]);
-		if (models[i] && !proved) { /* the solver or memory failed: unusable */
-			spec_model_free(models[i]);
-			models[i] = NULL;
-		}
-		rf[i] = (report_file){files[i], models[i], &diags[i], models[i] ? &results[i] : NULL};
-	}
+	check_run run = {.files = files, .nfiles = nfiles, .load_opt = &load_opt, .opt = &opt,
+	                 .lint = lint, .ignore = ignore, .diags = diags, .models = models,
+	                 .results = results, .rf = rf};
+	atomic_init(&run.next, 0);
+	check_files(&run, jobs);
 	spec_diags_sort(&allow_diags);
 	report r = {cmd, rf, (size_t)nfiles, allow_path ? &allow : NULL, allow_path,
 	            allow_path ? &allow_diags : NULL, opt.engine, 0};

@@ -390,6 +390,10 @@ typedef struct spec_load_options {
 	size_t nimport_dirs;
 } spec_load_options;
 spec_model *spec_load_with(const char *path, const spec_load_options *opt, spec_diags *diags);
+/* Readies the XML library for loads on several threads at once: libxml2
+ * sets itself up on its first use, which two threads must not do
+ * together.  Call it once before starting them; it is harmless again. */
+void spec_load_prepare(void);
 /* The same from a buffer; imports are read relative to base_dir. */
 spec_model *spec_load_buffer(const char *name, const char *data, size_t len,
                              const char *base_dir, spec_diags *diags);

@@ -515,3 +515,8 @@ const char *xml_attr_get(const xml_elem *e, const char *name)
 	const xml_attr *at = xml_attr_find(e, name);
 	return at ? at->value : NULL;
 }
+
+void spec_load_prepare(void)
+{
+	xmlInitParser();
+}
