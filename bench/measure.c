@@ -3,7 +3,10 @@
  * peak resident memory.
  *
  *   measure [-n RUNS] [-w WARMUP] [--label LABEL] [--json]
- *           [--expect-exit N[,N...]] -- COMMAND [ARGS...]
+ *           [--expect-exit N[,N...]] [--stdin FILE] -- COMMAND [ARGS...]
+ *
+ * The command's standard input is /dev/null, or FILE opened afresh for
+ * every run (--stdin), so that each run reads the same input.
  *
  * It exists so that the figures in docs/benchmarks.md come from one small,
  * dependency-free tool that builds wherever isacheck builds, instead of from
@@ -51,7 +54,7 @@ enum {
 
 static const char usage_text[] =
     "usage: measure [-n RUNS] [-w WARMUP] [--label LABEL] [--json] "
-    "[--expect-exit N[,N...]] -- COMMAND [ARGS...]";
+    "[--expect-exit N[,N...]] [--stdin FILE] -- COMMAND [ARGS...]";
 
 struct options {
     long runs;
@@ -59,6 +62,7 @@ struct options {
     const char *label;          /* NULL until defaulted from the command */
     bool json;
     bool expected[N_STATUSES];  /* expected[s]: exit status s is success */
+    const char *stdin_path;     /* NULL: /dev/null */
     char **command;             /* NULL-terminated, points into argv */
 };
 
@@ -127,6 +131,7 @@ static void parse_args(int argc, char **argv, struct options *o)
     o->warmup = DEFAULT_WARMUP;
     o->label = NULL;
     o->json = false;
+    o->stdin_path = NULL;
     for (size_t i = 0; i < N_STATUSES; i++)
         o->expected[i] = (i == 0);
     o->command = NULL;
@@ -181,6 +186,10 @@ static void parse_args(int argc, char **argv, struct options *o)
                 usage_error("WARMUP must be 0..100000, got", val);
         } else if (strcmp(name, "--label") == 0) {
             o->label = val;
+        } else if (strcmp(name, "--stdin") == 0) {
+            if (access(val, R_OK) != 0)
+                usage_error("cannot read the --stdin file", val);
+            o->stdin_path = val;
         } else if (strcmp(name, "--expect-exit") == 0) {
             parse_expect(val, o->expected);
         } else {
@@ -229,9 +238,10 @@ static double timeval_ms(const struct timeval *t)
 /* Child side of fork(): redirect stdio to /dev/null so the command's output
  * costs the same on every run and does not interleave with ours, then exec.
  * Only async-signal-safe calls are used, since we are in a forked child. */
-static _Noreturn void run_child(char **cmd, int devnull, int errpipe)
+static _Noreturn void run_child(char **cmd, const char *stdin_path, int devnull, int errpipe)
 {
-    if (dup2(devnull, STDIN_FILENO) < 0 || dup2(devnull, STDOUT_FILENO) < 0
+    int in = stdin_path ? open(stdin_path, O_RDONLY) : devnull;
+    if (in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(devnull, STDOUT_FILENO) < 0
         || dup2(devnull, STDERR_FILENO) < 0) {
         int e = errno;
         ssize_t w = write(errpipe, &e, sizeof e);
@@ -278,7 +288,7 @@ static bool run_once(const struct options *o, const char *label, int devnull,
     }
     if (pid == 0) {
         close(pfd[0]);
-        run_child(o->command, devnull, pfd[1]);
+        run_child(o->command, o->stdin_path, devnull, pfd[1]);
     }
     close(pfd[1]);
 

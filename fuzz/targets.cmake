@@ -218,3 +218,12 @@ isacheck_fuzz_target(oracle_a2xx SOURCE oracle_a2xx.c SOURCES oracle_a2xx_compar
 isacheck_fuzz_target(oracle_midgard SOURCE oracle_midgard.c SOURCES oraclemap_midgard.c
                      ORACLE midgard SPEC repo:isa/midgard.xml LIBS isacheck_ref
                      REQUIRES isa/midgard.xml src/ref/midgard.h)
+
+# The floor bench/fuzz measures every target against: libFuzzer running a
+# body that does nothing, built with the same flags as the fuzz_* binaries.
+if(ISACHECK_FUZZ AND NOT ISACHECK_FUZZ_ENGINE)
+  add_executable(bench_fuzz_floor ${PROJECT_SOURCE_DIR}/bench/fuzz_floor.c)
+  set_target_properties(bench_fuzz_floor PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+  target_compile_options(bench_fuzz_floor PRIVATE -fsanitize=fuzzer ${ISACHECK_WARNINGS})
+  target_link_libraries(bench_fuzz_floor PRIVATE -fsanitize=fuzzer)
+endif()

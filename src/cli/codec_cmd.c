@@ -130,9 +130,18 @@ typedef struct session {
 	const spec_root *root;
 } session;
 
+/* Instructions past which disasm and decode build the compiled codec.
+ * The general one prints the same text and values and costs far less to
+ * build (one instruction, whole command: ir3 42 ms against 315, Midgard
+ * 97 against 354, a2xx 24 against 96, etnaviv 25 against 45), but each
+ * instruction costs 1-2 us more: etnaviv breaks even near 12,000
+ * instructions, ir3 near 300,000.  Below this, never slower than always
+ * compiling (docs/benchmarks.md, "Start-up"). */
+#define SESSION_GENERAL_MAX 10000u
+
 static bool session_open(session *ss, const char *cmd, const char *spec_path,
                          const char *root_name, bool have_gen, unsigned long gen,
-                         spec_diags *diags)
+                         bool general, spec_diags *diags)
 {
 	ss->m = spec_load(spec_path, diags);
 	if (!ss->m) {
@@ -140,7 +149,7 @@ static bool session_open(session *ss, const char *cmd, const char *spec_path,
 		print_fatal_diags(stderr, diags);
 		return false;
 	}
-	ss->c = codec_new(ss->m, diags);
+	ss->c = general ? codec_new_general(ss->m, diags) : codec_new(ss->m, diags);
 	if (!ss->c) {
 		print_fatal_diags(stderr, diags); /* codec_new says why */
 		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
@@ -166,6 +175,21 @@ static bool session_open(session *ss, const char *cmd, const char *spec_path,
 		        ss->root->bitset->name, rg.min, rg.max);
 		return false;
 	}
+	return true;
+}
+
+/* Replaces a session's general codec by the compiled one. */
+static bool session_compile(session *ss, const char *cmd, const char *spec_path,
+                            spec_diags *diags)
+{
+	codec *c = codec_new(ss->m, diags);
+	if (!c) {
+		print_fatal_diags(stderr, diags);
+		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
+		return false;
+	}
+	codec_free(ss->c);
+	ss->c = c;
 	return true;
 }
 
@@ -297,9 +321,8 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	session ss = {0};
 	word_buf ws = {0};
 	char err[512];
-	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, &diags))
+	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, true, &diags))
 		goto out;
-	codec *c = ss.c;
 	const spec_root *root = ss.root;
 	opt.gen = (uint32_t)gen;
 	unsigned iw = (root->bitset->size + 31) / 32;
@@ -310,6 +333,9 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	} else {
 		ok = read_binary(file, &ws, err, sizeof err);
 	}
+	if (ok && ws.n / iw > SESSION_GENERAL_MAX && !session_compile(&ss, cmd, spec_path, &diags))
+		goto out;
+	codec *c = ss.c;
 	if (ok && program) {
 		if (refuse_bad_program(cmd, &diags)) {
 			rc = EXIT_UNUSABLE;
@@ -464,7 +490,7 @@ int cmd_asm(int argc, char **argv)
 			fclose(in);
 		return EXIT_UNUSABLE;
 	}
-	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, &diags))
+	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, false, &diags))
 		goto done;
 	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;
