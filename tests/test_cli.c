@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/isacheck-cli-XXXXXX";
@@ -420,12 +421,13 @@ TEST(check_jobs_same_report)
 }
 
 /* disasm and decode build the general codec for up to 10,000
- * instructions and the compiled one past that: the same words print the
- * same either way.  10,001 instructions of etnaviv (random, and every
+ * instructions and the compiled one past that, asm for its first 2,000
+ * lines: the same words print (and the same text assembles) the same
+ * either way.  10,001 instructions of etnaviv (random, and every
  * 16th a nop so that some decode cleanly) against their first 10,000. */
 TEST(disasm_general_and_compiled_agree)
 {
-	char big[320], small[320], cmd[1200];
+	char big[320], small[320], cmd[2400];
 	snprintf(big, sizeof big, "%s/big.bin", dir);
 	snprintf(small, sizeof small, "%s/small.bin", dir);
 	FILE *fb = fopen(big, "wb"), *fs = fopen(small, "wb");
@@ -460,6 +462,42 @@ TEST(disasm_general_and_compiled_agree)
 		free(all);
 		free(part);
 	}
+	/* asm: the first 2,000 lines with the general codec, the rest with
+	 * the compiled one.  The text: disasm's lines of those words that
+	 * print and assemble back (one.s, P lines), over and over, 2,100
+	 * lines; its words must repeat every P lines across line 2,000, and
+	 * the first 2,000 must be those of the first 2,000 lines alone. */
+	char script[400];
+	snprintf(script, sizeof script, "%s/asm-lines.sh", dir);
+	FILE *sh = fopen(script, "w");
+	CHECK(sh != NULL);
+	if (!sh)
+		return;
+	fprintf(sh,
+	        "set -e\ncd '%s'\nbin='%s'\nspec='%s/isa/etnaviv.xml'\n"
+	        "\"$bin\" disasm --no-errors \"$spec\" '%s' | grep -v 'no match' > all.s || true\n"
+	        "\"$bin\" asm \"$spec\" all.s 2>&1 >/dev/null |\n"
+	        "  sed -n 's/^all.s:\\([0-9]*\\):.*/\\1d/p' > drop.sed || true\n"
+	        "sed -f drop.sed all.s > one.s\n"
+	        "p=$(wc -l < one.s)\n[ \"$p\" -gt 100 ] || exit 10\n"
+	        "for i in $(seq 1 $((2100 / p + 1))); do cat one.s; done | head -n 2100 > t.s\n"
+	        "head -n 2000 t.s > part.s\n"
+	        "\"$bin\" asm \"$spec\" t.s > w.txt || exit 11\n"
+	        "\"$bin\" asm \"$spec\" part.s > wp.txt || exit 12\n"
+	        "[ \"$(wc -l < w.txt)\" = 2100 ] || exit 13\n"
+	        "head -n 2000 w.txt | cmp -s - wp.txt || exit 14\n"
+	        "tail -n +$((p + 1)) w.txt > late.txt\n"
+	        "head -n $((2100 - p)) w.txt | cmp -s - late.txt || exit 15\n"
+	        "rm all.s drop.sed one.s t.s part.s w.txt wp.txt late.txt\n",
+	        dir, ISACHECK_BINARY, ISACHECK_SOURCE_DIR, big);
+	fclose(sh);
+	char *said = NULL;
+	snprintf(cmd, sizeof cmd, "bash '%s' 2>&1", script);
+	CHECK_INT(testlib_run_capture(cmd, &said), 0);
+	if (testlib_failures && said)
+		fprintf(stderr, "%s\n", said);
+	free(said);
+	unlink(script);
 	unlink(big);
 	unlink(small);
 }
