@@ -68,8 +68,11 @@ void codec_arena_release(codec *c, codec_mark m)
 		free(c->arena);
 		c->arena = next;
 	}
-	if (c->arena)
+	/* what is given back is zeroed now: arena_alloc hands out zeroes */
+	if (c->arena) {
+		memset(c->arena->data + m.used, 0, c->arena->used - m.used);
 		c->arena->used = m.used;
+	}
 }
 
 static void *arena_alloc(codec_arena **a, size_t n)
@@ -79,7 +82,8 @@ static void *arena_alloc(codec_arena **a, size_t n)
 		n = 16;
 	if (!*a || (*a)->cap - (*a)->used < n) {
 		size_t cap = n > 65536 ? n : 65536;
-		codec_arena *b = malloc(sizeof *b + cap);
+		/* zeroed once here (calloc skips fresh pages), not per allocation */
+		codec_arena *b = calloc(1, sizeof *b + cap);
 		if (!b)
 			return NULL;
 		b->next = *a;
@@ -89,7 +93,6 @@ static void *arena_alloc(codec_arena **a, size_t n)
 	}
 	void *p = (*a)->data + (*a)->used;
 	(*a)->used += n;
-	memset(p, 0, n);
 	return p;
 }
 

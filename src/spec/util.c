@@ -38,7 +38,10 @@ void *arena_alloc(arena *a, size_t size)
 			return NULL;
 		}
 		a->bytes += cap;
-		c = malloc(sizeof *c + cap);
+		/* zeroed here, not per allocation: calloc skips the memset for
+		 * fresh heap (most of a big model's), and nothing is ever given
+		 * back to a chunk for reuse (65,536 leaves: check 1.85 s -> 1.22) */
+		c = calloc(1, sizeof *c + cap);
 		if (!c) {
 			a->failed = true;
 			return NULL;
@@ -50,7 +53,6 @@ void *arena_alloc(arena *a, size_t size)
 	}
 	void *p = c->data + c->used;
 	c->used += size;
-	memset(p, 0, size);
 	return p;
 }
 
