@@ -597,13 +597,16 @@ static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits
 		unsigned k = b / 64;
 		if (!(fixed[k] & bit))
 			continue;
-		fixed[k] &= ~bit;
-		/* clear: no live leaf meets the bigger cube */
+		/* The cube is free, so no live leaf meets the cube with bit b
+		 * freed exactly when none meets its other half, b flipped: ask
+		 * that, which fixes one bit more for the index to cut on. */
+		value[k] ^= bit;
 		if (cube_index_meeting(live, fixed, value, stop_at_first, NULL)) {
+			fixed[k] &= ~bit;
 			value[k] &= ~bit;
 			free_bits++;
 		} else {
-			fixed[k] |= bit;
+			value[k] ^= bit;
 		}
 	}
 	return free_bits;
