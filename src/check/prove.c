@@ -125,9 +125,9 @@ typedef struct prover {
 	spec_diags *diags;
 	growable overlaps, accounting, intervals;
 	/* The overlap search's index of the current root and the cubes it is
-	 * over, kept for coverage: an interval with the same live leaves (all
-	 * of them, where leaves have no generations) reuses it instead of
-	 * building a second one. */
+	 * over, kept for coverage: an interval whose live leaves are most of
+	 * them uses it, the others switched off, instead of building its own
+	 * (coverage_interval). */
 	cube_index *kept;
 	const leaf_cube **kept_live;
 	size_t kept_n;
