@@ -129,8 +129,8 @@ typedef struct prove_interval {
  * generations could make that leaves times intervals.  Past this many
  * live leaves summed over a root's intervals, the intervals left are
  * reported unknown (rule coverage-limit, budget) instead.  Mesa's ir3
- * sums to about 9,000; 100,000 leaves over 5 intervals fit. */
-#define PROVE_MAX_COVERAGE_LEAVES 500000u
+ * sums to about 9,000; 100,000 leaves over 3 intervals fit. */
+#define PROVE_MAX_COVERAGE_LEAVES 300000u
 
 typedef struct prove_result {
 	prove_overlap *overlaps;  /* grouped by root, then by a, then b */
