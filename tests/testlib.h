@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static int testlib_failures;
 static int testlib_checks;
@@ -24,13 +25,24 @@ static int testlib_skipped;
 
 #define TEST(name) static void name(void)
 
+/* Each test's line gives its wall time, so a slow test shows in the
+ * ctest log (bench/ measures speed; this only says where time goes). */
 #define RUN(name)                                                      \
 	do {                                                           \
 		int before_ = testlib_failures;                        \
+		double t0_ = testlib_now();                            \
 		name();                                                \
-		printf("%s %s\n",                                      \
-		       testlib_failures == before_ ? "ok  " : "FAIL", #name); \
+		printf("%s %s (%.2f s)\n",                             \
+		       testlib_failures == before_ ? "ok  " : "FAIL", #name, \
+		       testlib_now() - t0_);                           \
 	} while (0)
+
+static inline double testlib_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 #define CHECK(cond)                                                    \
 	do {                                                           \
