@@ -502,6 +502,131 @@ TEST(disasm_general_and_compiled_agree)
 	unlink(small);
 }
 
+/* libz3 is opened when Z3 is first used (src/check/z3_lazy.c): what does
+ * not use it runs without it, --solver=z3 without it is unusable input
+ * (2) with one line saying why, and ISACHECK_Z3_LIBRARY names the file. */
+TEST(z3_loaded_on_first_use)
+{
+	char out[4096], cmd[900];
+	const char *none = "ISACHECK_Z3_LIBRARY=/nonexistent/libz3.so.4";
+	snprintf(cmd, sizeof cmd, "%s %s --version", none, ISACHECK_BINARY);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s %s disasm %s --hex 00000005", none, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "#i 5\n");
+	snprintf(cmd, sizeof cmd, "%s %s check %s", none, ISACHECK_BINARY, faulty);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1); /* the cube engine needs no Z3 */
+	snprintf(cmd, sizeof cmd, "%s check --solver=z3 %s", ISACHECK_BINARY, faulty);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "(z3 engine)") != NULL);
+#if ISACHECK_Z3_LAZY
+	snprintf(cmd, sizeof cmd, "%s %s check --solver=z3 %s 2>&1", none, ISACHECK_BINARY, faulty);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	const char *head = "isacheck check: Z3 is not available (/nonexistent/libz3.so.4: ",
+	           *tail = "); use --solver=cube\n"; /* one line */
+	size_t n = strlen(out), nt = strlen(tail);
+	CHECK(!strncmp(out, head, strlen(head)));
+	CHECK(n > nt && !strcmp(out + n - nt, tail) && strchr(out, '\n') == out + n - 1);
+	snprintf(cmd, sizeof cmd, "%s %s diff --solver=z3 %s %s 2>&1", none, ISACHECK_BINARY, clean,
+	         clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "isacheck diff: Z3 is not available (") == out);
+	/* a library without Z3's functions */
+	snprintf(cmd, sizeof cmd, "ISACHECK_Z3_LIBRARY=libm.so.6 %s prove --solver=z3 %s 2>&1",
+	         ISACHECK_BINARY, faulty);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "undefined symbol: Z3_") != NULL);
+	/* the library the build found, by its path */
+	snprintf(cmd, sizeof cmd, "ISACHECK_Z3_LIBRARY='%s' %s check --solver=z3 %s",
+	         ISACHECK_Z3_LIBRARY_PATH, ISACHECK_BINARY, faulty);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "(z3 engine)") != NULL);
+	/* glibc's loader says which libraries it opens: libz3 only for Z3 */
+	char *said = NULL;
+	snprintf(cmd, sizeof cmd, "LD_DEBUG=files %s disasm %s --hex 5 2>&1 >/dev/null",
+	         ISACHECK_BINARY, clean);
+	testlib_run_capture(cmd, &said);
+	if (said && strstr(said, "file=libxml2")) {
+		CHECK(strstr(said, "file=libz3") == NULL);
+		free(said);
+		snprintf(cmd, sizeof cmd, "LD_DEBUG=files %s check --solver=z3 %s 2>&1 >/dev/null",
+		         ISACHECK_BINARY, clean);
+		testlib_run_capture(cmd, &said);
+		CHECK(said && strstr(said, "file=libz3") != NULL);
+	}
+	free(said);
+#endif
+}
+
+/* prove --semantic: its findings, its exit codes (3 for unknown alone)
+ * and its line of counts; without the option, none of it. */
+TEST(prove_semantic_cli)
+{
+	static char out[1 << 16];
+	char cmd[2048], spec[600], unk[600];
+	snprintf(spec, sizeof spec, "%s/meaning.xml", dir);
+	snprintf(unk, sizeof unk, "%s/meaning-unknown.xml", dir);
+	const char *pattern = "<pattern low=\"4\" high=\"31\">0000000000000000000000000000</pattern>\n";
+	char text[2048];
+	snprintf(text, sizeof text,
+	         "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
+	         "<override><expr>{A} &gt; 9</expr><display>never {A}</display></override>\n"
+	         "<override><expr>{A} == 1</expr><display>one</display></override>\n"
+	         "<override><expr>({A} == 1) &amp;&amp; {B}</expr><display>again</display></override>\n"
+	         "<display>base {A}</display>\n<field name=\"A\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
+	         "<field name=\"B\" pos=\"3\" type=\"bool\"/>\n%s</bitset>\n</isa>\n", pattern);
+	testlib_write_file(spec, text);
+	/* override 1 reads X, which override 2 defines: evaluating 2's
+	 * condition meets 1 again, where Mesa's answer depends on its stack */
+	snprintf(text, sizeof text,
+	         "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
+	         "<override><expr>{X} == 1</expr><display>one</display></override>\n"
+	         "<override><expr>{X} == 2</expr><display>two</display>"
+	         "<field name=\"X\" low=\"2\" high=\"3\" type=\"uint\"/></override>\n"
+	         "<display>base {X}</display>\n<field name=\"X\" low=\"0\" high=\"1\" type=\"uint\"/>\n"
+	         "<field name=\"Y\" low=\"2\" high=\"3\" type=\"uint\"/>\n%s</bitset>\n</isa>\n",
+	         pattern);
+	testlib_write_file(unk, text);
+
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic %s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "meaning.xml:3:1: warning: override 1 of '#instruction' is never "
+	                  "selected") != NULL);
+	CHECK(strstr(out, "[override-dead]") != NULL);
+	CHECK(strstr(out, "meaning.xml:5:1: warning: override 3 of '#instruction' holds (e.g. "
+	                  "word 00000009 at gen ") != NULL);
+	CHECK(strstr(out, "[override-shadowed]") != NULL);
+	CHECK(strstr(out, ": 3 overrides: 1 selected and deciding all they define, 1 never "
+	                  "selected, 1 not deciding something they define, 0 unknown") != NULL);
+	CHECK(strstr(out, "2 meaning findings") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' check --semantic --format=json %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "\"rule\":\"override-dead\"") != NULL);
+	CHECK(strstr(out, "\"rule\":\"override-shadowed\"") != NULL);
+	/* without --semantic the same file is proved */
+	snprintf(cmd, sizeof cmd, "'%s' prove %s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "meaning of") == NULL);
+
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic %s 2>&1", ISACHECK_BINARY, unk);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
+	CHECK(strstr(out, "override 1 of '#instruction': whether its condition ever holds is "
+	                  "unknown") != NULL);
+	CHECK(strstr(out, "[semantic-unknown]") != NULL);
+	CHECK(strstr(out, "isacheck prove: unknown:") != NULL);
+#if ISACHECK_Z3_LAZY
+	/* without libz3, one line and exit 2 */
+	snprintf(cmd, sizeof cmd, "ISACHECK_Z3_LIBRARY=/nonexistent/libz3.so '%s' prove --semantic "
+	         "%s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "Z3 is not available") != NULL);
+	CHECK(strstr(out, "; --semantic needs it\n") != NULL);
+#endif
+	unlink(spec);
+	unlink(unk);
+}
+
 int main(void)
 {
 	RUN(bad_values);
@@ -533,7 +658,9 @@ int main(void)
 	RUN(disasm_other_root);
 	RUN(prove_says_what_it_proved);
 	RUN(check_jobs_same_report);
+	RUN(prove_semantic_cli);
 	RUN(disasm_general_and_compiled_agree);
+	RUN(z3_loaded_on_first_use);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

@@ -133,8 +133,8 @@ static bool fixture_init(fixture *fx, int prefix_lines)
 	                         .accounting = fx->acc, .naccounting = 1,
 	                         .intervals = fx->iv, .nintervals = 2,
 	                         .stale = fx->stale, .nstale = 1, .any_unknown = true};
-	fx->files[0] = (report_file){"t.xml", fx->m, &fx->lint, &fx->res};
-	fx->files[1] = (report_file){BAD_PATH, NULL, &fx->fatal, NULL};
+	fx->files[0] = (report_file){"t.xml", fx->m, &fx->lint, &fx->res, NULL};
+	fx->files[1] = (report_file){BAD_PATH, NULL, &fx->fatal, NULL, NULL};
 	fx->r = (report){.command = "check", .files = fx->files, .nfiles = 2,
 	                 .allow = &fx->allow, .allow_path = "allow.txt",
 	                 .allow_diags = &fx->allow_diags, .engine = PROVE_ENGINE_CUBE,

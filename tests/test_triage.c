@@ -19,7 +19,13 @@
  *    bundles from the reference generator (src/ref/midgard.c): clean; with
  *    don't-care bits and an enum value the spec does not name planted in
  *    known parts, found and clustered exactly; truncated and with a bad
- *    tag, a framing error and exit 1.
+ *    tag, a framing error and exit 1;
+ *  - several threads (triage_queue, `triage -j N`): every kind of item,
+ *    across batches, through queues of 1, 2, 3 and 8 threads, gives the
+ *    results of triage_add exactly; the command's text, JSON and HTML
+ *    are the same byte for byte with -j1, 2, 3 and 8, on inputs larger
+ *    than a batch (many clusters, words no leaf matches, 200-bit words,
+ *    whole programs); a bad number of jobs is a one-line error.
  */
 #include "codec.h"
 #include "midgard.h"
@@ -27,6 +33,7 @@
 #include "testlib.h"
 #include "triage.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1211,6 +1218,564 @@ TEST(midgard_unexplained_data)
 	CHECK(!strstr(out, "unexplained data"));
 }
 
+/* ------------------------------------------------ several threads */
+
+/* A 200-bit ISA (four words, the top one cut at bit 8: a batch fills by
+ * its words before its items) with a bitset-typed field whose sub-leaves
+ * can be ambiguous or have bits nothing accounts for, an enum, an
+ * assert, and two leaves whose displays name no field (spec problems,
+ * listed in the order first met). */
+static const char wide_xml[] =
+	"<isa>\n"
+	"<enum name=\"#mode\">\n"
+	"  <value val=\"0\" display=\"a\"/><value val=\"1\" display=\"b\"/>\n"
+	"</enum>\n"
+	"<bitset name=\"#src\" size=\"8\"/>\n"
+	"<bitset name=\"reg\" extends=\"#src\">\n"
+	"  <display>r{N}</display>\n"
+	"  <pattern low=\"7\" high=\"7\">0</pattern>\n"
+	"  <pattern low=\"6\" high=\"6\">x</pattern>\n"
+	"  <field name=\"N\" low=\"0\" high=\"5\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"imm\" extends=\"#src\">\n"
+	"  <display>#{N}</display>\n"
+	"  <pattern low=\"6\" high=\"7\">01</pattern>\n"
+	"  <field name=\"N\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"#instruction\" size=\"200\"/>\n"
+	"<bitset name=\"op0\" extends=\"#instruction\">\n"
+	"  <display>op0 {A}, {S}, {M}</display>\n"
+	"  <pattern low=\"196\" high=\"199\">0000</pattern>\n"
+	"  <pattern low=\"100\" high=\"103\">xxxx</pattern>\n"
+	"  <field name=\"A\" low=\"0\" high=\"15\" type=\"uint\"/>\n"
+	"  <field name=\"S\" low=\"16\" high=\"23\" type=\"#src\"/>\n"
+	"  <field name=\"M\" low=\"24\" high=\"25\" type=\"#mode\"/>\n"
+	"</bitset>\n"
+	"<bitset name=\"op1\" extends=\"#instruction\">\n"
+	"  <display>op1 {A} {NOPE}</display>\n"
+	"  <pattern low=\"196\" high=\"199\">1000</pattern>\n"
+	"  <field name=\"A\" low=\"0\" high=\"15\" type=\"uint\"/>\n"
+	"  <assert low=\"150\" high=\"151\">00</assert>\n"
+	"</bitset>\n"
+	"<bitset name=\"op2\" extends=\"#instruction\">\n"
+	"  <display>op2 {B} {ALSO}</display>\n"
+	"  <pattern low=\"196\" high=\"199\">0100</pattern>\n"
+	"  <field name=\"B\" low=\"0\" high=\"63\" type=\"uint\"/>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+static char wide_path[300];
+
+/* Inputs larger than a batch, so that batches follow one another (each
+ * analysed while the one before is counted): 2.5 batches, and more for
+ * the library, which is faster to run than the command. */
+#define JOBS_BIG (TRIAGE_BATCH_ITEMS * 5 / 2)
+
+/* One item as the command would pass it: an instruction of root, or
+ * (root NULL) a data item of a framing step. */
+typedef struct titem {
+	const spec_root *root;
+	const spec_step *step;
+	unsigned bits;
+	uint32_t gen;
+	triage_origin o;
+	uint64_t w[4];
+} titem;
+
+typedef struct titems {
+	titem *v;
+	size_t n, cap;
+} titems;
+
+static titem *titem_push(titems *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		titem *p = realloc(s->v, cap * sizeof *p);
+		CHECK(p != NULL);
+		if (!p)
+			return NULL;
+		s->v = p;
+		s->cap = cap;
+	}
+	titem *it = &s->v[s->n++];
+	memset(it, 0, sizeof *it);
+	it->o = (triage_origin){.source = (int)(s->n % 2), .pos = s->n};
+	return it;
+}
+
+/* Words of root for the tests of jobs: a third random, the rest a
+ * random leaf's pattern with its other bits random and then, for half of
+ * those, all bits past 64 cleared (clean words, or nearly); one to four
+ * bits flipped in some.  Every word is also given again, now and then,
+ * soon after (blobs repeat themselves). */
+static void jobs_words(titems *s, const spec_root *root, const uint32_t *gens, size_t ngens,
+                       size_t n)
+{
+	unsigned size = root->bitset->size, nw = (size + 63) / 64;
+	for (size_t i = 0; i < n; i++) {
+		titem *it = titem_push(s);
+		if (!it)
+			return;
+		it->root = root;
+		it->gen = gens[i % ngens];
+		if (i % 5 == 4 && s->n > 100) {
+			const titem *again = &s->v[s->n - 2 - rnd() % 90];
+			if (again->root == root) {
+				memcpy(it->w, again->w, sizeof it->w);
+				it->gen = again->gen;
+				continue;
+			}
+		}
+		for (unsigned k = 0; k < nw; k++)
+			it->w[k] = rnd64();
+		if (i % 3 == 0)
+			continue;
+		const spec_bitset *b = root->leaves[rnd() % root->nleaves];
+		for (unsigned k = 0; k < nw && k < b->mask.nwords; k++) {
+			uint64_t f = b->mask.w[k] & ~(k < b->dontcare.nwords ? b->dontcare.w[k] : 0);
+			if (i % 2 && k)
+				it->w[k] = 0;
+			it->w[k] = (b->match.w[k] & f) | (it->w[k] & ~f);
+		}
+		for (unsigned f = 0; f < i % 5; f++) {
+			unsigned bit = rnd() % size;
+			it->w[bit / 64] ^= (uint64_t)1 << (bit % 64);
+		}
+	}
+}
+
+/* Every part and unexplained data item of a walked program, reps times
+ * (each time at other positions). */
+static void jobs_program(titems *s, const loaded *l, const mg_program *p, size_t reps)
+{
+	codec_program *pr = codec_program_walk(l->c, NULL, p->w, p->nw, &(codec_disasm_options){0});
+	CHECK(pr != NULL);
+	for (size_t r = 0; pr && r < reps; r++)
+		for (size_t i = 0; i < pr->nitems; i++) {
+			const codec_item *ci = &pr->items[i];
+			bool data = ci->kind == CODEC_ITEM_DATA && ci->step->unexplained;
+			if (!data && ci->kind != CODEC_ITEM_PART)
+				continue;
+			titem *it = titem_push(s);
+			if (!it)
+				break;
+			it->root = data ? NULL : ci->root;
+			it->step = data ? ci->step : NULL;
+			it->bits = ci->bits;
+			it->o.pos = r << 20 | ci->bit / 8;
+			memcpy(it->w, ci->w, ((ci->bits + 63) / 64) * sizeof *it->w);
+		}
+	codec_program_free(pr);
+}
+
+/* The items triaged one by one (jobs 0: triage_add, triage_add_data) or
+ * through a queue of jobs threads; the results, finished. */
+static triage *jobs_feed(const loaded *l, const titems *s, unsigned jobs, bool reverse)
+{
+	triage *t = triage_new(l->c, &(triage_options){.nearest_max = 2, .examples = 4});
+	triage_queue *q = jobs && t ? triage_queue_new(t, jobs) : NULL;
+	CHECK(t && (!jobs || q));
+	if (!t || (jobs && !q)) {
+		triage_free(t);
+		return NULL;
+	}
+	CHECK_INT(triage_add_source(t, "even"), 0);
+	CHECK_INT(triage_add_source(t, "odd"), 1);
+	bool ok = true;
+	for (size_t k = 0; k < s->n; k++) {
+		const titem *it = &s->v[reverse ? s->n - 1 - k : k];
+		if (q)
+			ok &= it->root ? triage_queue_add(q, it->root, it->w, it->gen, &it->o)
+			               : triage_queue_add_data(q, it->step, it->w, it->bits, &it->o);
+		else
+			ok &= it->root ? triage_add(t, it->root, it->w, it->gen, &it->o)
+			               : triage_add_data(t, it->step, it->w, it->bits, &it->o);
+	}
+	if (q)
+		ok &= triage_queue_flush(q);
+	CHECK(ok);
+	triage_queue_free(q);
+	triage_finish(t);
+	return t;
+}
+
+static bool same_words(const uint64_t *a, const uint64_t *b, size_t n)
+{
+	return (!a && !b) || (a && b && !memcmp(a, b, n * sizeof *a));
+}
+
+static bool same_examples(const triage_example *a, const triage_example *b, size_t n,
+                          unsigned nw)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].origin.source != b[i].origin.source || a[i].origin.is_line != b[i].origin.is_line ||
+		    a[i].origin.pos != b[i].origin.pos || !same_words(a[i].w, b[i].w, nw))
+			return false;
+	return true;
+}
+
+/* false, after saying so (when say is true) */
+__attribute__((format(printf, 2, 3))) static bool differ(bool say, const char *fmt, ...)
+{
+	if (say) {
+		va_list ap;
+		va_start(ap, fmt);
+		printf("  differ: ");
+		vprintf(fmt, ap);
+		printf("\n");
+		va_end(ap);
+	}
+	return false;
+}
+
+/* Whether two triages hold the same results, everything a report can
+ * show; the first difference is printed when say is true. */
+static bool same_results(const triage *a, const triage *b, bool say)
+{
+#define DIFFER(...) differ(say, __VA_ARGS__)
+	triage_summary sa = triage_get_summary(a), sb = triage_get_summary(b);
+	if (memcmp(&sa, &sb, sizeof sa))
+		return DIFFER("summary (%zu/%zu unexplained, %zu/%zu clusters)", sa.unexplained,
+		              sb.unexplained, sa.clusters, sb.clusters);
+	for (size_t i = 0; i < triage_cluster_count(a); i++) {
+		const triage_cluster *x = triage_cluster_at(a, i), *y = triage_cluster_at(b, i);
+		unsigned size = x->root->bitset->size;
+		bool same = x->id == y->id && x->root == y->root && x->gen == y->gen &&
+		            x->leaf == y->leaf && x->matches[0] == y->matches[0] &&
+		            x->matches[1] == y->matches[1] && x->kinds == y->kinds &&
+		            x->nwords == y->nwords && same_words(x->mask, y->mask, x->nwords) &&
+		            x->nnearest == y->nnearest && x->nearest_ties == y->nearest_ties &&
+		            x->ndetails == y->ndetails && x->count == y->count &&
+		            same_words(x->ones, y->ones, size) && x->nexamples == y->nexamples &&
+		            same_examples(x->examples, y->examples, x->nexamples, x->nwords);
+		for (size_t j = 0; same && j < x->nnearest; j++)
+			same = x->nearest[j].leaf == y->nearest[j].leaf &&
+			       x->nearest[j].distance == y->nearest[j].distance &&
+			       same_words(x->nearest[j].diff, y->nearest[j].diff, x->nwords);
+		for (size_t j = 0; same && j < x->ndetails; j++) {
+			const triage_detail *p = &x->details[j], *q = &y->details[j];
+			same = p->kind == q->kind && p->leaf == q->leaf && p->other == q->other &&
+			       p->field == q->field && p->value == q->value && !strcmp(p->text, q->text);
+		}
+		if (!same)
+			return DIFFER("cluster #%zu", i + 1);
+	}
+	if (triage_leaf_count(a) != triage_leaf_count(b))
+		return DIFFER("leaf count");
+	for (size_t i = 0; i < triage_leaf_count(a); i++) {
+		const triage_leaf *x = triage_leaf_at(a, i), *y = triage_leaf_at(b, i);
+		bool same = x->leaf == y->leaf && x->count == y->count &&
+		            x->unexplained == y->unexplained &&
+		            same_words(x->ones, y->ones, x->leaf->size) &&
+		            same_words(x->reserved, y->reserved, (x->leaf->size + 63) / 64) &&
+		            x->nenums == y->nenums;
+		for (size_t j = 0; same && j < x->nenums; j++)
+			same = x->enums[j].owner == y->enums[j].owner &&
+			       x->enums[j].field == y->enums[j].field &&
+			       x->enums[j].value == y->enums[j].value &&
+			       x->enums[j].count == y->enums[j].count;
+		if (!same)
+			return DIFFER("leaf %s", x->leaf->name);
+	}
+	if (triage_spec_problem_count(a) != triage_spec_problem_count(b))
+		return DIFFER("spec problem count");
+	for (size_t i = 0; i < triage_spec_problem_count(a); i++) {
+		const triage_spec_problem *x = triage_spec_problem_at(a, i);
+		const triage_spec_problem *y = triage_spec_problem_at(b, i);
+		if (x->leaf != y->leaf || strcmp(x->text, y->text) || x->count != y->count)
+			return DIFFER("spec problem %zu", i);
+	}
+	for (size_t i = 0; i < triage_data_cluster_count(a); i++) {
+		const triage_data_cluster *x = triage_data_cluster_at(a, i);
+		const triage_data_cluster *y = triage_data_cluster_at(b, i);
+		if (x->id != y->id || x->step != y->step || x->bits != y->bits ||
+		    x->count != y->count || x->distinct != y->distinct ||
+		    !same_words(x->ones, y->ones, x->bits) || x->nexamples != y->nexamples ||
+		    !same_examples(x->examples, y->examples, x->nexamples, (x->bits + 63) / 64))
+			return DIFFER("data cluster D%zu", i + 1);
+	}
+	return true;
+#undef DIFFER
+}
+
+/* The items one by one, then through queues of 1, 2, 3 and 8 threads:
+ * the same results; in reverse order (other examples, first-seen
+ * order), not: the comparison sees what the order changes. */
+static void jobs_compare(const char *what, const loaded *l, const titems *s)
+{
+	triage *one = jobs_feed(l, s, 0, false);
+	if (!one)
+		return;
+	triage_summary sum = triage_get_summary(one);
+	printf("%s: %zu items, %zu unexplained in %zu clusters, %zu data clusters, %zu spec "
+	       "problems\n", what, s->n, sum.unexplained, sum.clusters, sum.data_clusters,
+	       triage_spec_problem_count(one));
+	const unsigned jobs[] = {1, 2, 3, 8};
+	for (size_t j = 0; j < N(jobs); j++) {
+		triage *t = jobs_feed(l, s, jobs[j], false);
+		CHECK(t && same_results(one, t, true));
+		triage_free(t);
+	}
+	triage *rev = jobs_feed(l, s, 0, true);
+	CHECK(rev && !same_results(one, rev, false));
+	triage_free(rev);
+	triage_free(one);
+}
+
+/* jobs_compare on n words of xml's default root (jobs_words). */
+static void jobs_compare_words(const char *what, const char *xml, const uint32_t *gens,
+                               size_t ngens, size_t n)
+{
+	titems s = {0};
+	loaded l = load(xml);
+	if (l.c) {
+		jobs_words(&s, codec_default_root(l.c), gens, ngens, n);
+		jobs_compare(what, &l, &s);
+	}
+	unload(&l);
+	free(s.v);
+}
+
+/* triage_queue on every kind of item the command gives it, across
+ * batches (more items than one holds; wide items that fill its words
+ * first), with words repeated within and across batches: the results of
+ * triage_add, whatever the number of threads. */
+TEST(queue_same_as_add)
+{
+	titems s = {0};
+	loaded l = load(synth_path);
+	if (l.c) {
+		jobs_words(&s, codec_default_root(l.c), (const uint32_t[]){0}, 1, 3000);
+		for (size_t p = 0; p < N(plants); p++)
+			for (uint32_t i = 0; i < plants[p].count; i++) {
+				titem *it = titem_push(&s);
+				if (it) {
+					it->root = codec_default_root(l.c);
+					it->w[0] = plants[p].make();
+				}
+			}
+		jobs_compare("synthetic", &l, &s);
+	}
+	unload(&l);
+
+	jobs_compare_words("200-bit", wide_path, (const uint32_t[]){0}, 1, JOBS_BIG);
+	jobs_compare_words("etnaviv", ISACHECK_SOURCE_DIR "/isa/etnaviv.xml", (const uint32_t[]){0},
+	                   1, 2 * JOBS_BIG);
+
+	/* whole Midgard programs, their unexplained data among the parts,
+	 * the same program over and over (blob-like) */
+	s.n = 0;
+	l = load(ISACHECK_SOURCE_DIR "/isa/midgard.xml");
+	mg_program *p = malloc(sizeof *p);
+	CHECK(p != NULL);
+	if (l.c && p) {
+		jobs_program(&s, &l, &mg_unknown, 60);
+		mg_build(p, 77);
+		mg_plants pl;
+		mg_plant(p, &pl);
+		jobs_program(&s, &l, p, 60);
+		jobs_compare("midgard", &l, &s);
+	}
+	free(p);
+	unload(&l);
+
+	/* ir3 at three generations in turn; afuc, whose displays name
+	 * fields that do not exist (spec problems) */
+	char path[1024];
+	testlib_shared_path(path, sizeof path, "mesa/src/freedreno/isa/ir3.xml");
+	if (testlib_have_shared(path)) {
+		jobs_compare_words("ir3", path, (const uint32_t[]){600, 400, 700}, 3, 2 * JOBS_BIG);
+		testlib_shared_path(path, sizeof path, "mesa/src/freedreno/afuc/afuc.xml");
+		jobs_compare_words("afuc", path, (const uint32_t[]){5, 6, 7}, 3, 30000);
+	}
+	free(s.v);
+}
+
+/* Writes the instructions of s (one root) as a binary of little-endian
+ * 32-bit words. */
+static void jobs_write_bin(const char *path, const titems *s)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f != NULL);
+	for (size_t i = 0; f && i < s->n; i++) {
+		unsigned iw = (s->v[i].root->bitset->size + 31) / 32;
+		for (unsigned k = 0; k < iw; k++) {
+			uint32_t x = (uint32_t)(s->v[i].w[k / 2] >> (32 * (k % 2)));
+			unsigned char b[4] = {(unsigned char)x, (unsigned char)(x >> 8),
+			                      (unsigned char)(x >> 16), (unsigned char)(x >> 24)};
+			fwrite(b, 1, 4, f);
+		}
+	}
+	if (f)
+		CHECK(fclose(f) == 0);
+}
+
+/* `isacheck triage JOBS ARGS`, standard error joined to standard output
+ * (*out), the JSON and HTML reports also written (*json, *html); the
+ * exit code. */
+static int jobs_run(const char *jobs, const char *args, char **out, char **json, char **html)
+{
+	char cmd[4096], jp[400], hp[400];
+	snprintf(jp, sizeof jp, "%s/jobs.json", tmp);
+	snprintf(hp, sizeof hp, "%s/jobs.html", tmp);
+	unlink(jp);
+	unlink(hp);
+	snprintf(cmd, sizeof cmd, "'%s' triage %s --json='%s' --html='%s' %s 2>&1", ISACHECK_BINARY,
+	         jobs, jp, hp, args);
+	int rc = testlib_run_capture(cmd, out);
+	*json = testlib_read_file(jp);
+	*html = testlib_read_file(hp);
+	return rc;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* The command with -j1, then -j 2, -j3, --jobs=8: the same exit code,
+ * text, JSON and HTML, byte for byte. */
+static void jobs_same_report(const char *what, const char *args)
+{
+	char *out1, *json1, *html1;
+	int rc1 = jobs_run("-j1", args, &out1, &json1, &html1);
+	CHECK(rc1 == 0 || rc1 == 1);
+	CHECK(out1 && json1 && html1);
+	const char *jobs[] = {"-j 2", "-j3", "--jobs=8"};
+	for (size_t j = 0; j < N(jobs); j++) {
+		char *out, *json, *html;
+		CHECK_INT(jobs_run(jobs[j], args, &out, &json, &html), rc1);
+		CHECK(same_text(out, out1));
+		CHECK(same_text(json, json1));
+		CHECK(same_text(html, html1));
+		if (!same_text(out, out1) || !same_text(json, json1) || !same_text(html, html1))
+			fprintf(stderr, "%s: %s differs from -j1\n", what, jobs[j]);
+		free(out);
+		free(json);
+		free(html);
+	}
+	printf("%s: exit %d, %zu bytes of text, %zu of JSON: the same with 1, 2, 3, 8 jobs\n", what,
+	       rc1, out1 ? strlen(out1) : 0, json1 ? strlen(json1) : 0);
+	free(out1);
+	free(json1);
+	free(html1);
+}
+
+/* Whole programs as TSV rows (source, hex), one per program, reps times
+ * the two given. */
+static void jobs_write_programs(const char *path, const mg_program *a, const mg_program *b,
+                                size_t reps)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("source\thex\n", f);
+	for (size_t r = 0; r < reps; r++) {
+		const mg_program *p = r % 2 ? b : a;
+		fprintf(f, "program %zu\t", r);
+		for (size_t i = 0; i < p->nw; i++)
+			fprintf(f, "%08x%s", (unsigned)p->w[i], i + 1 < p->nw ? " " : "\n");
+	}
+	CHECK(fclose(f) == 0);
+}
+
+/* jobs_same_report on a binary of n words of xml's default root
+ * (jobs_words), with options opts. */
+static void jobs_big_report(const char *what, const char *opts, const char *xml, size_t n)
+{
+	titems s = {0};
+	loaded l = load(xml);
+	if (l.c) {
+		char bin[400], args[1600];
+		jobs_words(&s, codec_default_root(l.c), (const uint32_t[]){0}, 1, n);
+		snprintf(bin, sizeof bin, "%s/big.bin", tmp);
+		jobs_write_bin(bin, &s);
+		snprintf(args, sizeof args, "%s '%s' '%s'", opts, xml, bin);
+		jobs_same_report(what, args);
+	}
+	unload(&l);
+	free(s.v);
+}
+
+/* `isacheck triage -j N`: the same report for any N, on the inputs of
+ * the tests above and on inputs larger than a batch (many distinct
+ * clusters, words no leaf matches, wide instructions, whole programs);
+ * bad numbers of jobs are one-line errors, exit 2. */
+TEST(cli_jobs_same_report)
+{
+	char args[2400], p[400], q[400];
+	snprintf(args, sizeof args, "'%s' '%s/blobs' '%s/dump.txt' '%s/v.tsv'", synth_path, tmp,
+	         tmp, tmp);
+	jobs_same_report("synthetic", args);
+	snprintf(args, sizeof args, "--nearest=1 --examples=1 --top=0 --format=json '%s' "
+	         "'%s/blobs' '%s/dump.txt' '%s/v.tsv'", synth_path, tmp, tmp, tmp);
+	jobs_same_report("synthetic, JSON, 1 nearest, 1 example", args);
+
+	jobs_big_report("etnaviv, 2.5 batches of instructions", "", ISACHECK_SOURCE_DIR
+	                "/isa/etnaviv.xml", JOBS_BIG);
+	jobs_big_report("200-bit, batches full of words, 16 nearest, 5 examples",
+	                "--nearest=16 --examples=5", wide_path, JOBS_BIG / 2);
+
+	/* whole Midgard programs: 60 of them (more than two batches of
+	 * parts), unexplained data among the parts */
+	mg_program *dirty = malloc(sizeof *dirty);
+	CHECK(dirty != NULL);
+	if (dirty) {
+		mg_build(dirty, 77);
+		mg_plants pl;
+		mg_plant(dirty, &pl);
+		snprintf(p, sizeof p, "%s/mg-programs.tsv", tmp);
+		jobs_write_programs(p, &mg_unknown, dirty, 60);
+		snprintf(args, sizeof args, "'%s/isa/midgard.xml' '%s'", ISACHECK_SOURCE_DIR, p);
+		jobs_same_report("midgard, 60 whole programs", args);
+		/* programs cut short (midgard_programs wrote them), one with a bad
+		 * tag (bundle 7): framing errors */
+		*dirty = mg_clean;
+		dirty->w[dirty->start[7]] &= ~0xfu;
+		snprintf(q, sizeof q, "%s/mg-badtag.bin", tmp);
+		write_bytes(q, dirty->w, dirty->nw * 4);
+		snprintf(args, sizeof args, "'%s/isa/midgard.xml' '%s/mg-trunc.hex' '%s/mg-trunc.bin' "
+		         "'%s'", ISACHECK_SOURCE_DIR, tmp, tmp, q);
+		jobs_same_report("midgard, framing errors", args);
+	}
+	free(dirty);
+
+	/* the blob's whole a2xx programs (cli_programs wrote them), Mesa's
+	 * vectors */
+	char path[1024];
+	testlib_shared_path(path, sizeof path, "blob/a2xx.tsv");
+	snprintf(p, sizeof p, "%s/progs.tsv", tmp);
+	if (testlib_have_shared(path)) {
+		snprintf(args, sizeof args, "'%s/isa/a2xx.xml' '%s'", ISACHECK_SOURCE_DIR, p);
+		jobs_same_report("a2xx, the blob's whole programs", args);
+	}
+	testlib_shared_path(path, sizeof path, "mesa/src/freedreno/isa/ir3.xml");
+	if (testlib_have_shared(path)) {
+		char v[1024];
+		testlib_shared_path(v, sizeof v, "mesa/vectors/ir3.tsv");
+		snprintf(args, sizeof args, "'%s' '%s'", path, v);
+		jobs_same_report("ir3 vectors, a generation per row", args);
+		testlib_shared_path(path, sizeof path, "mesa/src/freedreno/afuc/afuc.xml");
+		testlib_shared_path(v, sizeof v, "mesa/vectors/afuc.tsv");
+		snprintf(args, sizeof args, "'%s' '%s'", path, v);
+		jobs_same_report("afuc vectors", args);
+	}
+
+	/* bad numbers of jobs: one line on standard error, nothing else */
+	const char *bad[] = {"-j0", "-j 257", "-jx", "--jobs=", "--jobs=-1", "-j"};
+	for (size_t i = 0; i < N(bad); i++) {
+		char cmd[1200], out[1024];
+		snprintf(cmd, sizeof cmd, "'%s' triage '%s' '%s/blobs' %s 2>&1", ISACHECK_BINARY,
+		         synth_path, tmp, bad[i]);
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+		CHECK(!strncmp(out, "isacheck triage: ", 17) && strchr(out, '\n') &&
+		      !strchr(out, '\n')[1]);
+		CHECK(strstr(out, "1..256") != NULL);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp)) {
@@ -1219,6 +1784,8 @@ int main(void)
 	}
 	snprintf(synth_path, sizeof synth_path, "%s/synth.xml", tmp);
 	testlib_write_file(synth_path, synth_xml);
+	snprintf(wide_path, sizeof wide_path, "%s/wide.xml", tmp);
+	testlib_write_file(wide_path, wide_xml);
 	RUN(synthetic_planted);
 	RUN(nearest_and_reserved);
 	RUN(mesa_vectors);
@@ -1228,6 +1795,8 @@ int main(void)
 	RUN(nearest_index);
 	RUN(midgard_programs);
 	RUN(midgard_unexplained_data);
+	RUN(queue_same_as_add);
+	RUN(cli_jobs_same_report);
 	if (!testlib_remove_tree(tmp))
 		fprintf(stderr, "could not remove %s\n", tmp);
 	return testlib_finish();

@@ -75,6 +75,12 @@ typedef struct prove_options {
  * run, 8 holes. */
 prove_options prove_default_options(void);
 
+/* Whether Z3 can run.  libz3 is opened on first use (src/check/z3_lazy.c):
+ * false when it, or one of the functions we call, cannot be found, and
+ * why (len bytes; may be NULL) then says so, "Z3 is not available
+ * (REASON)"; "" otherwise.  Any thread. */
+bool prove_z3_available(char *why, size_t len);
+
 /* ------------------------------------------------------------- results */
 
 /* A cube of words: bits in `fixed` hold the value in `value`; the others
@@ -156,6 +162,34 @@ typedef struct prove_result {
 bool prove_model(const spec_model *m, const prove_options *opt, prove_result *out,
                  spec_diags *diags);
 void prove_result_free(prove_result *r);
+
+/* ------------------------------------------- semantic (semantic.c) */
+
+/* What the meaning proofs looked at and found. */
+typedef struct semantic_stats {
+	size_t cases;     /* <override> cases of the model */
+	size_t live;      /* proved to hold for some word and to decide all it defines */
+	size_t dead;      /* proved never to hold (override-dead) */
+	size_t shadowed;  /* hold, but something they define never decides (override-shadowed) */
+	size_t unknown;   /* else, a verdict Z3 could not give (semantic-unknown);
+	                     live + dead + shadowed + unknown == cases */
+	size_t queries;   /* Z3 queries asked */
+	size_t enum_values;  /* values of enums some field has as its type */
+	size_t enum_dead;    /* of those, never held by such a field (enum-value-dead) */
+	size_t enum_unknown; /* of those, undecided (semantic-unknown) */
+} semantic_stats;
+
+/* The meaning proofs, with Z3: every <override> case holds for some word
+ * of some leaf below its bitset at some generation, and decides each
+ * thing it defines (its display, its fields) for some word, the
+ * decoder's look-up order considered; every value of an enum that a
+ * field has as its type is held by such a field for some word.
+ * Findings go to diags (rules override-dead, override-shadowed,
+ * enum-value-dead; semantic-unknown where Z3 cannot decide, never
+ * counted as proved).  Returns false only when memory or
+ * Z3 cannot be set up (a fatal diagnostic says why). */
+bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                    semantic_stats *st);
 
 /* ------------------------------------------------------------- helpers */
 

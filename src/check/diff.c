@@ -670,8 +670,7 @@ static bool zproof_init(zproof *z, const root_pair *p, const prove_options *opt,
 {
 	*z = (zproof){0};
 	if (!z3_base_init(&z->b, p->size, opt)) {
-		spec_diag_add(diags, SPEC_FATAL, "solver", (p->old_root ? p->old_root : p->new_root)->bitset->loc,
-		              "cannot start the Z3 solver");
+		z3_cannot_start(diags, (p->old_root ? p->old_root : p->new_root)->bitset->loc);
 		return false;
 	}
 	Z3_context c = z->b.ctx;

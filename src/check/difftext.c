@@ -1088,141 +1088,6 @@ static void candidates(text_ctx *t, const spec_bitset *lo, const pair_cube *pc,
 
 /* ------------------------------------------------------------ Z3 */
 
-/* An expression of a leaf as a 64-bit term over the word w and the gen
- * g, with the decoder's semantics (fields are their bits, unsigned;
- * derived fields their expressions; int64 wrap-around); anything whose
- * meaning could depend on more (a name an <override> defines, a param,
- * a division or shift by a non-constant) is not translated. */
-typedef struct z3_tr {
-	z3_base *b;
-	const spec_bitset *leaf;
-	unsigned depth;
-} z3_tr;
-
-static Z3_ast z3_num(z3_base *b, int64_t v)
-{
-	return Z3_mk_int64(b->ctx, v, Z3_mk_bv_sort(b->ctx, 64));
-}
-
-static Z3_ast z3_bool01(z3_base *b, Z3_ast cond)
-{
-	return Z3_mk_ite(b->ctx, cond, z3_num(b, 1), z3_num(b, 0));
-}
-
-static Z3_ast z3_true(z3_base *b, Z3_ast v)
-{
-	return Z3_mk_not(b->ctx, Z3_mk_eq(b->ctx, v, z3_num(b, 0)));
-}
-
-/* A constant term's value (simplified first). */
-static bool z3_const_of(z3_base *b, Z3_ast t, int64_t *v)
-{
-	Z3_ast s = Z3_simplify(b->ctx, t);
-	return Z3_is_numeral_ast(b->ctx, s) && Z3_get_numeral_int64(b->ctx, s, v);
-}
-
-static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
-                         void *const kids[3]);
-
-static Z3_ast z3_field(z3_tr *t, const char *name)
-{
-	const spec_field *first = NULL;
-	for (const spec_bitset *b = t->leaf; b; b = b->parent)
-		for (size_t c = 0; c < b->ncases; c++)
-			for (size_t f = 0; f < b->cases[c].nfields; f++)
-				if (!strcmp(b->cases[c].fields[f].name, name)) {
-					if (b->cases[c].expr)
-						return NULL; /* found or not by the case that holds */
-					if (!first)
-						first = &b->cases[c].fields[f];
-				}
-	if (!first)
-		return NULL; /* a param: its value comes from the parent */
-	z3_base *b = t->b;
-	if (first->kind == SPEC_FIELD && first->high < b->size && first->high - first->low < 64) {
-		unsigned w = first->high - first->low + 1;
-		Z3_ast x = Z3_mk_extract(b->ctx, first->high, first->low, b->w);
-		return w < 64 ? Z3_mk_zero_ext(b->ctx, 64 - w, x) : x;
-	}
-	if (first->kind == SPEC_DERIVED && first->expr && t->depth < 8) {
-		t->depth++;
-		Z3_ast r = spec_expr_fold(first->expr, z3_tr_build, t);
-		t->depth--;
-		return r;
-	}
-	return NULL;
-}
-
-static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
-                         void *const kids[3])
-{
-	z3_tr *t = ctx;
-	z3_base *b = t->b;
-	Z3_context c = b->ctx;
-	Z3_ast x = kids[0], y = kids[1], z = kids[2];
-	int64_t k;
-	switch (op) {
-	case SPEC_OP_NUM: return z3_num(b, num);
-	case SPEC_OP_FIELD: return z3_field(t, name);
-	case SPEC_OP_GPU_ID: return Z3_mk_zero_ext(c, 32, b->g);
-	case SPEC_OP_NOT: return z3_bool01(b, Z3_mk_eq(c, x, z3_num(b, 0)));
-	case SPEC_OP_BITNOT: return Z3_mk_bvnot(c, x);
-	case SPEC_OP_NEG: return Z3_mk_bvneg(c, x);
-	case SPEC_OP_POS: return x;
-	case SPEC_OP_MUL: return Z3_mk_bvmul(c, x, y);
-	case SPEC_OP_ADD: return Z3_mk_bvadd(c, x, y);
-	case SPEC_OP_SUB: return Z3_mk_bvsub(c, x, y);
-	case SPEC_OP_DIV:
-	case SPEC_OP_MOD:
-		/* the decoder fails on 0 and on INT64_MIN / -1: constants only */
-		if (!z3_const_of(b, y, &k) || k == 0 || k == -1)
-			return NULL;
-		return op == SPEC_OP_DIV ? Z3_mk_bvsdiv(c, x, y) : Z3_mk_bvsrem(c, x, y);
-	case SPEC_OP_SHL:
-	case SPEC_OP_SHR:
-		if (!z3_const_of(b, y, &k) || k < 0 || k > 63)
-			return NULL;
-		return op == SPEC_OP_SHL ? Z3_mk_bvshl(c, x, y) : Z3_mk_bvashr(c, x, y);
-	case SPEC_OP_LT: return z3_bool01(b, Z3_mk_bvslt(c, x, y));
-	case SPEC_OP_GT: return z3_bool01(b, Z3_mk_bvsgt(c, x, y));
-	case SPEC_OP_LE: return z3_bool01(b, Z3_mk_bvsle(c, x, y));
-	case SPEC_OP_GE: return z3_bool01(b, Z3_mk_bvsge(c, x, y));
-	case SPEC_OP_EQ: return z3_bool01(b, Z3_mk_eq(c, x, y));
-	case SPEC_OP_NE: return z3_bool01(b, Z3_mk_not(c, Z3_mk_eq(c, x, y)));
-	case SPEC_OP_BITAND: return Z3_mk_bvand(c, x, y);
-	case SPEC_OP_BITXOR: return Z3_mk_bvxor(c, x, y);
-	case SPEC_OP_BITOR: return Z3_mk_bvor(c, x, y);
-	case SPEC_OP_AND: {
-		Z3_ast both[2] = {z3_true(b, x), z3_true(b, y)};
-		return z3_bool01(b, Z3_mk_and(c, 2, both));
-	}
-	case SPEC_OP_OR: {
-		Z3_ast either[2] = {z3_true(b, x), z3_true(b, y)};
-		return z3_bool01(b, Z3_mk_or(c, 2, either));
-	}
-	case SPEC_OP_COND: return Z3_mk_ite(c, z3_true(b, x), y, z);
-	}
-	return NULL;
-}
-
-/* The word of a model (bits the model leaves free are 0). */
-static void z3_model_word(z3_base *b, Z3_model m, uint64_t *w, uint32_t *gen)
-{
-	for (unsigned i = 0; i < words_for(b->size); i++) {
-		unsigned hi = (i + 1) * 64 - 1 < b->size - 1 ? (i + 1) * 64 - 1 : b->size - 1;
-		Z3_ast part = Z3_mk_extract(b->ctx, hi, i * 64, b->w), v;
-		uint64_t u = 0;
-		if (Z3_model_eval(b->ctx, m, part, true, &v))
-			Z3_get_numeral_uint64(b->ctx, v, &u);
-		w[i] = u;
-	}
-	Z3_ast v;
-	uint64_t g = 0;
-	if (Z3_model_eval(b->ctx, m, b->g, true, &v))
-		Z3_get_numeral_uint64(b->ctx, v, &g);
-	*gen = (uint32_t)g;
-}
-
 typedef enum z3_text_answer {
 	Z3_TEXT_EQUAL,   /* every differing component is an expression that
 	                    agrees on every word of the cube */
@@ -1256,16 +1121,15 @@ static z3_text_answer z3_exprs_agree(text_ctx *t, const tsig *a, const tsig *b,
 	Z3_ast where[2] = {z3_in_cube(&zb, pc->fixed, pc->value), z3_in_gen(&zb, g)};
 	Z3_solver_assert(zb.ctx, zb.solver, Z3_mk_and(zb.ctx, 2, where));
 	for (size_t k = 0; k < nexpr && ans == Z3_TEXT_EQUAL; k++) {
-		z3_tr to = {&zb, lo, 0}, tn = {&zb, ln, 0};
-		Z3_ast eo = spec_expr_fold(xs[k]->expr, z3_tr_build, &to);
-		Z3_ast en = spec_expr_fold(ys[k]->expr, z3_tr_build, &tn);
+		Z3_ast eo = z3_expr(&zb, lo, xs[k]->expr);
+		Z3_ast en = z3_expr(&zb, ln, ys[k]->expr);
 		if (!eo || !en || Z3_get_error_code(zb.ctx) != Z3_OK) {
 			ans = Z3_TEXT_UNKNOWN;
 			break;
 		}
 		/* a condition matters by its truth, a derived value by itself */
 		Z3_ast differ = xs[k]->is_condition
-		                    ? Z3_mk_xor(zb.ctx, z3_true(&zb, eo), z3_true(&zb, en))
+		                    ? Z3_mk_xor(zb.ctx, z3_is_true(&zb, eo), z3_is_true(&zb, en))
 		                    : Z3_mk_not(zb.ctx, Z3_mk_eq(zb.ctx, eo, en));
 		Z3_solver_push(zb.ctx, zb.solver);
 		Z3_solver_assert(zb.ctx, zb.solver, differ);

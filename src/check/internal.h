@@ -162,9 +162,13 @@ void z3_start_run(prove_options *opt);
  * past its deadline (each query still has its own timeout). */
 Z3_lbool z3_solve(z3_base *b, Z3_solver s);
 
-/* False when Z3 cannot start (ctx NULL).  Z3 errors do not abort: they
- * stay in Z3_get_error_code for the caller to look at. */
+/* False when Z3 cannot start: libz3 not loaded (prove_z3_available, asked
+ * first, so that no Z3 function runs without it) or ctx NULL.  Z3 errors
+ * do not abort: they stay in Z3_get_error_code for the caller to look at. */
 bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt);
+/* After z3_base_init failed: a fatal "solver" diagnostic at loc saying
+ * why (libz3 missing, or the context could not be made). */
+void z3_cannot_start(spec_diags *diags, spec_loc loc);
 /* Frees what init made; b may be all zero. */
 void z3_base_free(z3_base *b);
 /* Another solver of b's context under the same limits (referenced). */
@@ -179,6 +183,42 @@ z3_answer z3_answer_of(Z3_lbool r);
 /* Whether q can hold together with what b->solver holds (asked in a
  * push/pop scope, counted in b->queries). */
 z3_answer z3_check(z3_base *b, Z3_ast q);
+
+/* ------------------------------ z3expr.c: expressions as terms */
+
+/* Where an expression is evaluated: a leaf, the term of its word (as
+ * wide as the leaf's root), and, for a sub-bitset decoded from a field
+ * of an enclosing leaf, that field (its <param>s) and the enclosing
+ * scope.  complete: the chain of scopes is the whole decoding, up to a
+ * root decoded alone, so a name found nowhere reads as the decoder
+ * reads it (0, after an error) rather than unknown. */
+typedef struct z3_memo z3_memo;
+typedef struct z3_scope {
+	const spec_bitset *leaf;
+	Z3_ast word;
+	const spec_field *via;
+	const struct z3_scope *outer;
+	bool complete;
+	/* the scope's translated expressions, as Mesa caches their values
+	 * per scope; NULL: none kept.  Made with z3_memo_new. */
+	z3_memo *memo;
+} z3_scope;
+/* A memo for a scope's translations, and its end; NULL when memory runs
+ * out (translating then works without). */
+z3_memo *z3_memo_new(void);
+void z3_memo_free(z3_memo *m);
+/* Expression x in scope, as the decoder evaluates it (see z3_expr). */
+Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x);
+/* Expression x of leaf as a 64-bit term over b's word and generation,
+ * as the decoder evaluates it: a name is looked up as Mesa's find_field
+ * does, the expression on top of the stack counting as true (an
+ * override's own condition, while it is evaluated).  NULL when x cannot
+ * be translated exactly (see z3expr.c): unknown, never a guess. */
+Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x);
+/* A term taken as a condition: it is not 0. */
+Z3_ast z3_is_true(z3_base *b, Z3_ast v);
+/* The word and generation of a model (bits it leaves free are 0). */
+void z3_model_word(z3_base *b, Z3_model m, uint64_t *w, uint32_t *gen);
 
 /* Registers p with the result, to be freed by diff_result_free; NULL
  * when p is NULL or memory runs out (p is then freed). */

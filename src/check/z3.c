@@ -89,6 +89,8 @@ Z3_lbool z3_solve(z3_base *b, Z3_solver s)
 bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt)
 {
 	*b = (z3_base){.size = size, .deadline = opt->deadline_, .timeout_ms = opt->timeout_ms};
+	if (!prove_z3_available(NULL, 0)) /* libz3 not loaded: no Z3 call may run */
+		return false;
 	Z3_config cfg = Z3_mk_config();
 	b->ctx = cfg ? Z3_mk_context(cfg) : NULL;
 	if (cfg)
@@ -103,6 +105,15 @@ bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt)
 	b->w = Z3_mk_const(c, Z3_mk_string_symbol(c, "w"), b->word_sort);
 	b->g = Z3_mk_const(c, Z3_mk_string_symbol(c, "g"), b->gen_sort);
 	return true;
+}
+
+void z3_cannot_start(spec_diags *diags, spec_loc loc)
+{
+	char why[512];
+	if (prove_z3_available(why, sizeof why))
+		spec_diag_add(diags, SPEC_FATAL, "solver", loc, "cannot start the Z3 solver");
+	else
+		spec_diag_add(diags, SPEC_FATAL, "solver", loc, "%s; use --solver=cube", why);
 }
 
 void z3_base_free(z3_base *b)
@@ -185,8 +196,7 @@ z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diag
 		return NULL;
 	z->v = v;
 	if (!z3_base_init(&z->b, v->size, opt)) {
-		spec_diag_add(diags, SPEC_FATAL, "solver", v->root->bitset->loc,
-		              "cannot start the Z3 solver");
+		z3_cannot_start(diags, v->root->bitset->loc);
 		free(z);
 		return NULL;
 	}

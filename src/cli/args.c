@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 bool parse_uint_arg(const char *s, unsigned *out)
 {
@@ -26,4 +28,18 @@ bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out)
 	errno = 0;
 	*out = strtoul(s, &end, 0);
 	return !*end && !errno && *out <= max;
+}
+
+const char *parse_jobs_arg(int argc, char **argv, int *i, unsigned max, unsigned *jobs)
+{
+	const char *a = argv[*i];
+	const char *v = !strncmp(a, "--jobs=", 7) ? a + 7 : a[2] ? a + 2
+	                : *i + 1 < argc ? argv[++*i] : "";
+	return parse_uint_arg(v, jobs) && *jobs >= 1 && *jobs <= max ? NULL : v;
+}
+
+unsigned default_jobs(unsigned max)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores < 1 ? 1 : (unsigned long)cores > max ? max : (unsigned)cores;
 }

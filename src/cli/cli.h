@@ -50,6 +50,12 @@ bool parse_uint_arg(const char *s, unsigned *out);
 /* A number as C writes it (decimal, 0x hex, 0 octal) up to max (--gen=N,
  * --top=N). */
 bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out);
+/* -j N, -jN or --jobs=N at argv[*i], 1..max, into *jobs (*i moves past a
+ * separate N): NULL, or the value that is not a number of jobs ("" when
+ * it is missing). */
+const char *parse_jobs_arg(int argc, char **argv, int *i, unsigned max, unsigned *jobs);
+/* The cores online, 1..max: what -j defaults to. */
+unsigned default_jobs(unsigned max);
 
 /* 32-bit words of memory, growing (hexwords.c). */
 typedef struct word_buf {

@@ -2001,7 +2001,7 @@ static void write_sarif(FILE *f, const compared *cs, size_t n, const prove_optio
 				copy_fatal_diags(&sides[i].diags, &cs[i].old_diags);
 			}
 			rf[i] = (report_file){cs[i].in->new_name, usable ? cs[i].new_model : NULL,
-			                      &sides[i].diags, usable ? &sides[i].result : NULL};
+			                      &sides[i].diags, usable ? &sides[i].result : NULL, NULL};
 		}
 		report r = {"diff", rf, n, NULL, NULL, NULL, opt->engine, exit_code};
 		report_write_sarif(f, &r);
@@ -2073,6 +2073,12 @@ int cmd_diff(int argc, char **argv)
 	if (rev ? nargs < 1 : nargs != 2) {
 		fprintf(stderr, "isacheck diff: %s\n%s",
 		        rev ? "no FILE given" : "give OLD and NEW (or --git=REV FILE...)", diff_usage);
+		free(args);
+		return EXIT_UNUSABLE;
+	}
+	char why[512];
+	if (opt.engine == PROVE_ENGINE_Z3 && !prove_z3_available(why, sizeof why)) {
+		fprintf(stderr, "isacheck diff: %s; use --solver=cube\n", why);
 		free(args);
 		return EXIT_UNUSABLE;
 	}
@@ -2186,6 +2192,9 @@ int cmd_diff(int argc, char **argv)
 	for (size_t i = 0; i < in.n; i++)
 		for (size_t k = 0; cs[i].diffed && k < cs[i].diff_diags.count; k++)
 			print_diag_text(stderr, &cs[i].diff_diags.items[k]);
+	/* the expression proofs need Z3, which the cube engine runs without */
+	if (unknown && !prove_z3_available(why, sizeof why))
+		fprintf(stderr, "isacheck diff: note: %s: changed expressions were not proved\n", why);
 	if (!output_commit(&o))
 		code = EXIT_UNUSABLE;
 	for (size_t i = 0; i < in.n; i++)

@@ -26,6 +26,10 @@ static const char prove_usage[] =
 	"                       own folder and below); may be repeated\n"
 	"  --holes=N            largest unallocated cubes listed per interval (default 8);\n"
 	"                       0..10000\n"
+	"  --semantic           also prove what instructions mean, with Z3: every\n"
+	"                       <override> holds for some word and decides what it\n"
+	"                       defines (rules override-dead, override-shadowed;\n"
+	"                       semantic-unknown where Z3 cannot decide: exit 3)\n"
 	"  -j N, --jobs=N       files checked at once (default: the cores online); the\n"
 	"                       report is the same for any N\n"
 	"%s"
@@ -68,7 +72,13 @@ static int exit_code_of(const report *r)
 			unusable = true;
 			continue;
 		}
-		findings |= rf->diags->count > 0;
+		for (size_t i = 0; i < rf->diags->count; i++) {
+			/* an undecided meaning proof is unknown, not a finding */
+			if (!strcmp(rf->diags->items[i].rule, "semantic-unknown"))
+				unknown = true;
+			else
+				findings = true;
+		}
 		const prove_result *pr = rf->result;
 		if (!pr)
 			continue;
@@ -99,11 +109,12 @@ typedef struct check_run {
 	int nfiles;
 	const spec_load_options *load_opt;
 	const prove_options *opt;
-	bool lint;
+	bool lint, semantic;
 	const char *ignore;
 	spec_diags *diags;
 	spec_model **models;
 	prove_result *results;
+	semantic_stats *semantic_stats; /* per file, for --semantic */
 	report_file *rf;
 	atomic_int next;
 } check_run;
@@ -117,6 +128,8 @@ static void check_file(check_run *c, int i)
 	size_t loaded = c->diags[i].count;
 	if (c->models[i])
 		proved = prove_model(c->models[i], c->opt, &c->results[i], &c->diags[i]);
+	if (proved && c->semantic)
+		proved = prove_semantic(c->models[i], c->opt, &c->diags[i], &c->semantic_stats[i]);
 	filter_diags(&c->diags[i], c->lint, c->ignore, loaded);
 	spec_diags_sort(&c->diags[i]);
 	if (c->models[i] && !proved) { /* the solver or memory failed: unusable */
@@ -124,7 +137,8 @@ static void check_file(check_run *c, int i)
 		c->models[i] = NULL;
 	}
 	c->rf[i] = (report_file){c->files[i], c->models[i], &c->diags[i],
-	                         c->models[i] ? &c->results[i] : NULL};
+	                         c->models[i] ? &c->results[i] : NULL,
+	                         c->models[i] && c->semantic ? &c->semantic_stats[i] : NULL};
 }
 
 static void *check_worker(void *arg)
@@ -155,21 +169,6 @@ static void check_files(check_run *c, unsigned jobs)
 		pthread_join(tid[j], NULL);
 }
 
-/* -j N, -jN or --jobs=N (1..256); *i moves past a separate N. */
-static bool parse_jobs(int argc, char **argv, int *i, unsigned *jobs)
-{
-	const char *a = argv[*i], *v;
-	if (!strncmp(a, "--jobs=", 7))
-		v = a + 7;
-	else if (a[2])
-		v = a + 2;
-	else if (*i + 1 < argc)
-		v = argv[++*i];
-	else
-		return false;
-	return parse_uint_arg(v, jobs) && *jobs >= 1 && *jobs <= 256;
-}
-
 int cmd_prove(int argc, char **argv, bool lint)
 {
 	const char *cmd = lint ? "check" : "prove";
@@ -188,9 +187,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 		free(import_dirs);
 		return EXIT_UNUSABLE;
 	}
-	bool options_done = false;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned jobs = cores < 1 ? 1 : cores > 256 ? 256 : (unsigned)cores;
+	bool options_done = false, semantic = false;
+	unsigned jobs = default_jobs(256);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool ok = true;
@@ -199,12 +197,14 @@ int cmd_prove(int argc, char **argv, bool lint)
 		} else if (!strcmp(a, "--")) {
 			options_done = true;
 		} else if (!strncmp(a, "--jobs=", 7) || !strncmp(a, "-j", 2)) {
-			ok = parse_jobs(argc, argv, &i, &jobs);
+			ok = !parse_jobs_arg(argc, argv, &i, 256, &jobs);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(prove_usage, cmd, what, extra);
 			free(files);
 			free(import_dirs);
 			return EXIT_CLEAN;
+		} else if (!strcmp(a, "--semantic")) {
+			semantic = true;
 		} else if (!strncmp(a, "--format=", 9)) {
 			format = a + 9;
 			ok = !strcmp(format, "text") || !strcmp(format, "json") ||
@@ -257,6 +257,14 @@ int cmd_prove(int argc, char **argv, bool lint)
 		free(import_dirs);
 		return EXIT_UNUSABLE;
 	}
+	char why[512];
+	if ((opt.engine == PROVE_ENGINE_Z3 || semantic) && !prove_z3_available(why, sizeof why)) {
+		fprintf(stderr, "isacheck %s: %s; %s\n", cmd, why,
+		        semantic ? "--semantic needs it" : "use --solver=cube");
+		free(files);
+		free(import_dirs);
+		return EXIT_UNUSABLE;
+	}
 	/* the inputs an --output must not be: the specs and the allowlist */
 	const char **inputs = calloc((size_t)nfiles + 1, sizeof *inputs);
 	output_file o;
@@ -283,7 +291,9 @@ int cmd_prove(int argc, char **argv, bool lint)
 	spec_diags *diags = calloc((size_t)nfiles, sizeof *diags);
 	spec_model **models = calloc((size_t)nfiles, sizeof *models);
 	prove_result *results = calloc((size_t)nfiles, sizeof *results);
-	if (!rf || !diags || !models || !results) {
+	semantic_stats *sstats = calloc((size_t)nfiles, sizeof *sstats);
+	if (!rf || !diags || !models || !results || !sstats) {
+		free(sstats);
 		free(rf);
 		free(diags);
 		free(models);
@@ -294,8 +304,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 		return EXIT_UNUSABLE;
 	}
 	check_run run = {.files = files, .nfiles = nfiles, .load_opt = &load_opt, .opt = &opt,
-	                 .lint = lint, .ignore = ignore, .diags = diags, .models = models,
-	                 .results = results, .rf = rf};
+	                 .lint = lint, .semantic = semantic, .ignore = ignore, .diags = diags, .models = models,
+	                 .results = results, .semantic_stats = sstats, .rf = rf};
 	atomic_init(&run.next, 0);
 	check_files(&run, jobs);
 	spec_diags_sort(&allow_diags);
@@ -319,6 +329,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 	}
 	prove_allowlist_free(&allow);
 	spec_diags_free(&allow_diags);
+	free(sstats);
 	free(rf);
 	free(diags);
 	free(models);

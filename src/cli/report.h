@@ -17,6 +17,7 @@ typedef struct report_file {
 	const spec_diags *diags;     /* loading and lint diagnostics, sorted;
 	                                for `prove` only the fatal ones */
 	const prove_result *result;  /* NULL when model is NULL */
+	const semantic_stats *semantic; /* --semantic's counts; NULL: not asked */
 } report_file;
 
 typedef struct report {

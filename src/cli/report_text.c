@@ -173,6 +173,7 @@ static void print_coverage(FILE *f, const prove_result *pr)
 void report_write_text(FILE *f, const report *r)
 {
 	size_t overlaps = 0, accepted = 0, accounting = 0, stale = 0, unknown = 0, lint = 0;
+	size_t meaning = 0; /* prove --semantic's findings */
 	if (r->allow_diags)
 		for (size_t i = 0; i < r->allow_diags->count; i++)
 			print_diag_text(f, &r->allow_diags->items[i]);
@@ -180,7 +181,16 @@ void report_write_text(FILE *f, const report *r)
 		const report_file *rf = &r->files[n];
 		for (size_t i = 0; i < rf->diags->count; i++)
 			print_diag_text(f, &rf->diags->items[i]);
-		lint += rf->diags->count;
+		for (size_t i = 0; i < rf->diags->count; i++) {
+			const char *rule = rf->diags->items[i].rule;
+			if (!strcmp(rule, "semantic-unknown"))
+				unknown++;
+			else if (!strcmp(rule, "override-dead") || !strcmp(rule, "override-shadowed") ||
+			         !strcmp(rule, "enum-value-dead"))
+				meaning++;
+			else
+				lint++;
+		}
 		const prove_result *pr = rf->result;
 		if (!pr)
 			continue;
@@ -215,15 +225,26 @@ void report_write_text(FILE *f, const report *r)
 			        pr->not_asked);
 		unknown += pr->not_asked;
 		print_coverage(f, pr);
+		if (rf->semantic)
+			fprintf(f, "meaning of %s: %zu overrides: %zu selected and deciding all they "
+			        "define, %zu never selected, %zu not deciding something they define, %zu "
+			        "unknown; %zu enum values: %zu never held, %zu unknown (%zu Z3 queries)\n",
+			        rf->path, rf->semantic->cases, rf->semantic->live, rf->semantic->dead,
+			        rf->semantic->shadowed, rf->semantic->unknown, rf->semantic->enum_values,
+			        rf->semantic->enum_dead, rf->semantic->enum_unknown, rf->semantic->queries);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"
 	                      : r->exit_code == EXIT_FINDINGS ? "findings"
 	                      : r->exit_code == EXIT_UNKNOWN  ? "unknown"
 	                                                      : "unusable input";
+	char meanings[64] = "";
+	if (meaning)
+		snprintf(meanings, sizeof meanings, ", %zu meaning finding%s", meaning,
+		         meaning == 1 ? "" : "s");
 	fprintf(f, "isacheck %s: %s: %zu overlap%s (%zu accepted), %zu lea%s with unaccounted or "
-	        "doubly claimed bits, %zu stale allowlist entr%s, %zu unknown, %zu %s finding%s "
+	        "doubly claimed bits, %zu stale allowlist entr%s, %zu unknown, %zu %s finding%s%s "
 	        "(%s engine)\n", r->command, verdict, overlaps, overlaps == 1 ? "" : "s", accepted,
 	        accounting, accounting == 1 ? "f" : "ves", stale, stale == 1 ? "y" : "ies", unknown,
 	        lint, !strcmp(r->command, "check") ? "lint" : "load", lint == 1 ? "" : "s",
-	        r->engine == PROVE_ENGINE_Z3 ? "z3" : "cube");
+	        meanings, r->engine == PROVE_ENGINE_Z3 ? "z3" : "cube");
 }

@@ -9,6 +9,8 @@
  * first line with tabs and a "hex..." column makes a TSV; other text is
  * hex, one instruction per line or whole dumps (8-digit words, low word
  * first, across lines), through the same parser as `disasm --hex`.
+ * Instructions go to the triage through a triage_queue, which decodes
+ * them on -j threads; the report is the same for any number.
  */
 #include "cli.h"
 #include "codec.h"
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_INPUT_BYTES (256u << 20)
 #define MAX_DIR_DEPTH 16
@@ -55,6 +58,8 @@ static const char triage_usage[] =
 	"                     0..1000000\n"
 	"  --nearest=N        nearest leaves kept per unmatched word (default 3); 1..16\n"
 	"  --examples=N       example instructions kept per cluster (default 3); 1..100\n"
+	"  -j N, --jobs=N     threads decoding at once (default: the cores online); the\n"
+	"                     results are the same for any N\n"
 	"exit: 0 everything explained, 1 unexplained instructions found, 2 unusable input\n";
 
 typedef enum input_kind { INPUT_AUTO, INPUT_BIN, INPUT_HEX, INPUT_TSV } input_kind;
@@ -65,6 +70,7 @@ typedef struct run {
 	codec *c;
 	const spec_root *root;
 	triage *t;
+	triage_queue *q;           /* feeds t, on one thread or more (-j) */
 	unsigned iw;               /* 32-bit words per instruction */
 	bool spec_has_gen, have_gen;
 	uint32_t gen;
@@ -163,7 +169,7 @@ static bool add_item(run *r, const uint32_t *words, uint32_t gen, int source, bo
 	for (unsigned k = 0; k < r->iw; k++)
 		w[k / 2] |= (uint64_t)words[k] << (32 * (k % 2));
 	triage_origin o = {.source = source, .is_line = is_line, .pos = pos};
-	if (!triage_add(r->t, r->root, w, gen, &o)) {
+	if (!triage_queue_add(r->q, r->root, w, gen, &o)) {
 		snprintf(err, errlen, "%s: error: out of memory", path);
 		return false;
 	}
@@ -210,8 +216,8 @@ static bool triage_program(run *r, const char *path, const uint32_t *w, size_t n
 		                        : it->bit / 8};
 		uint64_t iw[SPEC_MAX_BITS / 64] = {0};
 		memcpy(iw, it->w, ((it->bits + 63) / 64) * sizeof *iw);
-		if (part ? !triage_add(r->t, it->root, iw, gen, &o)
-		         : !triage_add_data(r->t, it->step, iw, it->bits, &o)) {
+		if (part ? !triage_queue_add(r->q, it->root, iw, gen, &o)
+		         : !triage_queue_add_data(r->q, it->step, iw, it->bits, &o)) {
 			snprintf(err, errlen, "%s: error: out of memory", path);
 			ok = false;
 		}
@@ -602,6 +608,7 @@ int cmd_triage(int argc, char **argv)
 	           *html_path = NULL;
 	unsigned long gen = 0, top = 0, nearest = 0, examples = 0;
 	bool json = false, have_top = false, no_program = false;
+	unsigned jobs = default_jobs(TRIAGE_MAX_JOBS);
 	const char *program = NULL; /* --program: "" for the spec's only one */
 	run r = {.cmd = "triage", .gen_column = "decoder_gpu_id"};
 	const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
@@ -650,6 +657,18 @@ int cmd_triage(int argc, char **argv)
 			         : !strcmp(k, "hex") ? INPUT_HEX : !strcmp(k, "tsv") ? INPUT_TSV
 			         : (input_kind)-1;
 			ok = (int)r.kind >= 0;
+		} else if (!strncmp(a, "--jobs=", 7) || !strncmp(a, "-j", 2)) {
+			const char *bad = parse_jobs_arg(argc, argv, &i, TRIAGE_MAX_JOBS, &jobs);
+			if (bad) {
+				if (*bad)
+					fprintf(stderr, "isacheck triage: bad number of jobs '%s': give 1..%u "
+					        "(-j N, -jN or --jobs=N)\n", bad, TRIAGE_MAX_JOBS);
+				else
+					fprintf(stderr, "isacheck triage: '%s' needs a number of jobs, 1..%u\n",
+					        a, TRIAGE_MAX_JOBS);
+				free(inputs);
+				return EXIT_UNUSABLE;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			ok = false;
 		} else if (!spec_path) {
@@ -726,7 +745,8 @@ int cmd_triage(int argc, char **argv)
 	r.iw = (r.root->bitset->size + 31) / 32;
 	triage_options topt = {.nearest_max = (unsigned)nearest, .examples = (unsigned)examples};
 	r.t = triage_new(r.c, &topt);
-	if (!r.t) {
+	r.q = r.t ? triage_queue_new(r.t, jobs) : NULL;
+	if (!r.q) {
 		fprintf(stderr, "isacheck triage: out of memory\n");
 		goto done;
 	}
@@ -735,6 +755,10 @@ int cmd_triage(int argc, char **argv)
 			fprintf(stderr, "%s\n", err);
 			goto done;
 		}
+	if (!triage_queue_flush(r.q)) {
+		fprintf(stderr, "isacheck triage: out of memory\n");
+		goto done;
+	}
 	triage_finish(r.t);
 
 	triage_report rep = {
@@ -757,6 +781,7 @@ done:
 		output_abort(&o); /* no half report over an old one */
 	else if (!output_commit(&o))
 		rc = EXIT_UNUSABLE;
+	triage_queue_free(r.q);
 	triage_free(r.t);
 	codec_free(r.c);
 	spec_model_free(r.m);

@@ -557,9 +557,14 @@ static int case_nested(cx *x, fscope *s, int k, fstack *st)
 	if (!codec_vm_run(ce->prog, pv, (int64_t)x->gen, &r))
 		return -1;
 	st->n--;
+	/* a re-entrant evaluation nested in this one (Mesa searches not the
+	 * stack's first slot) may have decided k already: this, the outer
+	 * evaluation, has the last word, as decode.c's cache has it */
 	s->known |= bit;
 	if (r)
 		s->truth |= bit;
+	else
+		s->truth &= ~bit;
 	return r != 0;
 }
 

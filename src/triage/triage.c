@@ -12,8 +12,7 @@
  * which each differs, which is the pattern a reverse engineer looks for
  * ("one bit away from add.f, at bit 52").
  */
-#include "triage.h"
-
+#include "internal.h"
 #include "nearest.h"
 
 #include <stdlib.h>
@@ -36,6 +35,7 @@ typedef struct arena_block {
 
 typedef struct arena {
 	arena_block *head;
+	arena_block *spare;          /* blocks arena_reset gave back, for reuse */
 } arena;
 
 /* Memory the caller fills completely (no zeroing). */
@@ -43,13 +43,18 @@ static void *arena_alloc_raw(arena *a, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
 	if (!a->head || a->head->cap - a->head->used < n) {
-		size_t cap = n > (1u << 20) ? n : (1u << 20);
-		arena_block *b = malloc(sizeof *b + cap);
-		if (!b)
-			return NULL;
+		arena_block *b = a->spare;
+		if (b && b->cap >= n) {
+			a->spare = b->next;
+		} else {
+			size_t cap = n > (1u << 20) ? n : (1u << 20);
+			b = malloc(sizeof *b + cap);
+			if (!b)
+				return NULL;
+			b->cap = cap;
+		}
 		b->next = a->head;
 		b->used = 0;
-		b->cap = cap;
 		a->head = b;
 	}
 	void *p = a->head->data + a->head->used;
@@ -65,13 +70,31 @@ static void *arena_alloc(arena *a, size_t n)
 	return p;
 }
 
-static void arena_free(arena *a)
+static void blocks_free(arena_block *b)
 {
-	for (arena_block *b = a->head, *n; b; b = n) {
+	for (arena_block *n; b; b = n) {
 		n = b->next;
 		free(b);
 	}
-	a->head = NULL;
+}
+
+static void arena_free(arena *a)
+{
+	blocks_free(a->head);
+	blocks_free(a->spare);
+	a->head = a->spare = NULL;
+}
+
+/* Everything allocated is given up; the blocks are kept for what comes
+ * next (a batch of findings after the last one). */
+static void arena_reset(arena *a)
+{
+	while (a->head) {
+		arena_block *b = a->head;
+		a->head = b->next;
+		b->next = a->spare;
+		a->spare = b;
+	}
 }
 
 static char *arena_strdup(arena *a, const char *s)
@@ -122,9 +145,9 @@ static bool slots_grow(slot **tab, size_t *cap)
 /* ------------------------------------------------------------- state */
 
 typedef struct situation situation;
-typedef struct memo memo;
 typedef struct memo_sub memo_sub;
 typedef struct memo_enum memo_enum;
+typedef struct found_sub found_sub;
 
 /* Distinct words whose triage is remembered (blobs repeat themselves);
  * past half of it, new words are triaged without being remembered. */
@@ -179,14 +202,12 @@ struct triage {
 	triage_spec_problem *problems;
 	size_t nproblems, cap_problems;
 	leaf_rec **leaf_by_index;    /* by spec_bitset.index */
-	near_index **near;           /* by root index, built when first needed */
+	analyser *own;               /* triage_add's */
 	slot *memos;                 /* by hash of (root, gen, words); at most MEMO_SLOTS */
 	size_t memo_cap;
 	size_t nmemos, memo_hits, memo_lookups;
-	situation *scratch_situation;
 	memo *scratch_memo;
 	memo_sub *scratch_subs;      /* MAX_VALUES */
-	memo_enum *scratch_enums;    /* MAX_ISSUES */
 	size_t *scratch_probs;       /* MAX_ISSUES */
 	uint32_t *name_rank;         /* by bitset index (rank_names) */
 	data_rec **data;             /* unexplained data clusters, sorted by triage_finish */
@@ -230,8 +251,8 @@ triage *triage_new(const codec *c, const triage_options *opt)
 	if (!t->opt.examples)
 		t->opt.examples = 3;
 	t->leaf_by_index = calloc(t->m->nbitsets ? t->m->nbitsets : 1, sizeof *t->leaf_by_index);
-	t->near = calloc(t->m->nroots ? t->m->nroots : 1, sizeof *t->near);
-	if (!t->leaf_by_index || !slots_grow(&t->table, &t->table_cap) || !t->near ||
+	t->own = analyser_new(t);
+	if (!t->leaf_by_index || !slots_grow(&t->table, &t->table_cap) || !t->own ||
 	    !alloc_scratch(t) || !rank_names(t)) {
 		triage_free(t);
 		return NULL;
@@ -248,14 +269,10 @@ void triage_free(triage *t)
 			free(t->leaf_by_index[i]->enums);
 	free(t->leaf_by_index);
 	free(t->problems);
-	for (size_t i = 0; i < t->m->nroots && t->near; i++)
-		near_index_free(t->near[i]);
-	free(t->near);
+	analyser_free(t->own);
 	free(t->memos);
-	free(t->scratch_situation);
 	free(t->scratch_memo);
 	free(t->scratch_subs);
-	free(t->scratch_enums);
 	free(t->scratch_probs);
 	for (size_t i = 0; i < t->nsources; i++)
 		free(t->sources[i]);
@@ -412,21 +429,6 @@ size_t triage_nearest(const spec_root *root, const uint64_t *w, uint32_t gen,
 	return a.ties;
 }
 
-/* The same answer through the root's index, built when first needed. */
-static size_t nearest_fast(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
-                           const spec_bitset **leaves, unsigned *distance, uint64_t *diffs,
-                           size_t max)
-{
-	size_t ri = (size_t)(root - t->m->roots), n = SIZE_MAX;
-	if (!t->near[ri])
-		t->near[ri] = near_index_new(root);
-	if (t->near[ri])
-		n = near_index_search(t->near[ri], w, gen, t->have_popcnt, leaves, distance, diffs,
-		                      max);
-	/* short of memory for the index, the plain scan still answers */
-	return n != SIZE_MAX ? n : triage_nearest(root, w, gen, leaves, distance, diffs, max);
-}
-
 /* ----------------------------------------------------------- leaves */
 
 static leaf_rec *leaf_get(triage *t, const spec_bitset *b)
@@ -498,7 +500,48 @@ static triage_kind kind_of(codec_issue_kind k)
 	}
 }
 
-/* What one instruction leaves unexplained, before it becomes a key. */
+/* What triaging one distinct word found, kept so that the same word met
+ * again (blobs repeat themselves) costs a hash look-up instead of a
+ * decoding: applying a memo to the counters is all counting does. */
+struct memo_sub {
+	leaf_rec *r;
+	uint64_t sub;                /* the bitset field's bits */
+	bool unexplained;
+};
+
+struct memo_enum {
+	const spec_bitset *owner;
+	const spec_field *f;
+	uint64_t v;
+};
+
+struct memo {
+	uint64_t hash;
+	const spec_root *root;
+	uint32_t gen;
+	const uint64_t *w;
+	leaf_rec *lr;
+	cluster_rec *cl;             /* NULL: explained */
+	unsigned kinds;
+	bool spec_error;
+	const memo_sub *subs;
+	size_t nsubs;
+	const memo_enum *enums;
+	size_t nenums;
+	const size_t *probs;         /* indexes into t->problems */
+	size_t nprobs;
+};
+
+/* A bitset field's sub-leaf as analysis finds it (memo_sub once its
+ * leaf record is looked up): the sub-leaf gets a histogram of its own. */
+struct found_sub {
+	const spec_bitset *leaf;
+	uint64_t sub;                /* the field's bits */
+	bool unexplained;
+};
+
+/* What one instruction leaves unexplained, before it becomes a key, and
+ * the decoding it comes from: an analyser's scratch. */
 struct situation {
 	const spec_root *root;
 	uint32_t gen;
@@ -513,7 +556,134 @@ struct situation {
 	size_t nnear, ties;
 	const codec_issue *details[MAX_ISSUES];
 	size_t ndetails;
+	/* what the counters get besides */
+	bool spec_error;
+	found_sub subs[MAX_VALUES];
+	size_t nsubs;
+	memo_enum enums[MAX_ISSUES];
+	size_t nenums;
+	const char *probs[MAX_ISSUES]; /* the texts of the spec problems met, in order */
+	size_t nprobs;
+	uint64_t key[MAX_KEY];
+	/* the decoding */
+	codec_value values[MAX_VALUES];
+	codec_issue issues[MAX_ISSUES];
 };
+
+/* What analysing one instruction found (internal.h): its situation,
+ * packed into the analyser's memory, with the records of the triage it
+ * concerns (leaves, spec problems, cluster) named but not looked up or
+ * made: only the counting thread touches the triage (resolve). */
+struct finding {
+	uint64_t hash;               /* of (root, gen, words): the memo's */
+	const spec_root *root;
+	uint32_t gen;
+	const uint64_t *w;           /* the words, where the analyser's caller keeps them */
+	bool ok;                     /* false: memory ran out */
+	bool spec_error;
+	const spec_bitset *leaf;
+	const spec_bitset *matches[2];
+	unsigned kinds, nw;
+	const found_sub *subs;
+	size_t nsubs;
+	const memo_enum *enums;
+	size_t nenums;
+	const char *const *probs;    /* as situation.probs */
+	size_t nprobs;
+	/* the cluster (kinds != 0): its key, and what a new one is made of */
+	const uint64_t *key;
+	size_t keylen;
+	uint64_t key_hash;
+	const spec_bitset *const *near;
+	const unsigned *dist;
+	size_t nnear, ties;
+	const triage_detail *details; /* texts in the analyser's memory */
+	size_t ndetails;
+	const memo *kept;            /* set by the counting thread: remembered as this */
+};
+
+/* Findings of one batch an analyser remembers by hash, so that a word
+ * met again in the batch (before the triage's memo has it) is not
+ * decoded again. */
+#define RECENT_SLOTS 4096u
+
+/* Analysis reads only what the triage fixes when it is made (the
+ * codec, the model, the options), never what counting changes: threads
+ * may analyse while the triage counts. */
+struct analyser {
+	const triage *t;
+	near_index **near;           /* by root index, built when first needed (an index
+	                                keeps scratch, so each analyser has its own) */
+	const uint64_t **reserved;   /* by bitset index: triage_reserved_bits, when first needed */
+	arena keep;                  /* the reserved bits */
+	arena mem[2];                /* findings of the two batches that may be in flight */
+	unsigned slot;               /* ... of the one being analysed */
+	bool recall;                 /* look words up in recent */
+	finding *recent[RECENT_SLOTS];
+	situation s;
+};
+
+analyser *analyser_new(const triage *t)
+{
+	analyser *an = calloc(1, sizeof *an);
+	if (!an)
+		return NULL;
+	an->t = t;
+	an->near = calloc(t->m->nroots ? t->m->nroots : 1, sizeof *an->near);
+	an->reserved = calloc(t->m->nbitsets ? t->m->nbitsets : 1, sizeof *an->reserved);
+	if (!an->near || !an->reserved) {
+		analyser_free(an);
+		return NULL;
+	}
+	return an;
+}
+
+void analyser_free(analyser *an)
+{
+	if (!an)
+		return;
+	for (size_t i = 0; i < an->t->m->nroots && an->near; i++)
+		near_index_free(an->near[i]);
+	free(an->near);
+	free(an->reserved);
+	arena_free(&an->keep);
+	arena_free(&an->mem[0]);
+	arena_free(&an->mem[1]);
+	free(an);
+}
+
+/* The bits of b nothing accounts for (the blob may not set them), made
+ * when first needed: at least one word.  NULL when memory runs out. */
+static const uint64_t *reserved_of(analyser *an, const spec_bitset *b)
+{
+	if (b->index >= an->t->m->nbitsets)
+		return NULL;
+	const uint64_t **r = &an->reserved[b->index];
+	if (!*r) {
+		unsigned nw = (b->size + 63) / 64;
+		uint64_t *p = arena_alloc(&an->keep, (nw ? nw : 1) * sizeof *p);
+		if (p)
+			triage_reserved_bits(b, p, nw);
+		*r = p;
+	}
+	return *r;
+}
+
+/* triage_nearest's answer through the root's index, built when first
+ * needed. */
+static size_t nearest_fast(analyser *an, const spec_root *root, const uint64_t *w,
+                           uint32_t gen, const spec_bitset **leaves, unsigned *distance,
+                           uint64_t *diffs, size_t max)
+{
+	size_t ri = (size_t)(root - an->t->m->roots), n = SIZE_MAX;
+	if (!an->near[ri])
+		an->near[ri] = near_index_new(root);
+	if (an->near[ri])
+		n = near_index_search(an->near[ri], w, gen, an->t->have_popcnt, leaves, distance, diffs,
+		                      max);
+	/* short of memory for the index, the plain scan still answers */
+	return n != SIZE_MAX ? n : triage_nearest(root, w, gen, leaves, distance, diffs, max);
+}
 
 static int cmp_issue(const void *a, const void *b)
 {
@@ -564,8 +734,7 @@ static size_t make_key(const situation *s, uint64_t *k)
  * read from the key, which holds them (make_key); room for one example
  * and its words comes with the cluster, room for more with its second
  * instruction (apply). */
-static cluster_rec *cluster_new(triage *t, const situation *s, const uint64_t *key,
-                                size_t keylen, uint64_t hash)
+static cluster_rec *cluster_new(triage *t, const finding *f)
 {
 	if ((t->nclusters + 1) * 2 > t->table_cap && !slots_grow(&t->table, &t->table_cap))
 		return NULL;
@@ -573,63 +742,61 @@ static cluster_rec *cluster_new(triage *t, const situation *s, const uint64_t *k
 	if (!p)
 		return NULL;
 	t->clusters = p;
-	unsigned nw = s->nw;
+	unsigned nw = f->nw;
+	size_t keylen = f->keylen;
 	size_t off_key = (sizeof(cluster_rec) + 15) & ~(size_t)15;
 	size_t off_ex = off_key + keylen * sizeof(uint64_t);
 	size_t off_w = off_ex + sizeof(triage_example);
 	size_t off_near = off_w + nw * sizeof(uint64_t);
-	size_t off_det = off_near + s->nnear * sizeof(triage_near);
-	size_t total = off_det + s->ndetails * sizeof(triage_detail);
+	size_t off_det = off_near + f->nnear * sizeof(triage_near);
+	size_t total = off_det + f->ndetails * sizeof(triage_detail);
 	unsigned char *mem = arena_alloc_raw(&t->mem, total);
 	if (!mem)
 		return NULL;
 	cluster_rec *r = (cluster_rec *)mem;
 	uint64_t *k = (uint64_t *)(mem + off_key);
-	triage_near *near = s->nnear ? (triage_near *)(mem + off_near) : NULL;
-	triage_detail *det = s->ndetails ? (triage_detail *)(mem + off_det) : NULL;
-	memcpy(k, key, keylen * sizeof *k);
+	triage_near *near = f->nnear ? (triage_near *)(mem + off_near) : NULL;
+	triage_detail *det = f->ndetails ? (triage_detail *)(mem + off_det) : NULL;
+	memcpy(k, f->key, keylen * sizeof *k);
 	/* make_key's layout: 6 words, the mask, nnear, then per nearest
 	 * leaf its index and diff */
 	const uint64_t *mask = k + 6, *diffs = k + 6 + nw + 1;
-	for (size_t j = 0; j < s->nnear; j++)
-		near[j] = (triage_near){s->near[j], s->dist[j], diffs + j * (1 + nw) + 1};
-	for (size_t j = 0; j < s->ndetails; j++) {
-		const codec_issue *is = s->details[j];
-		det[j] = (triage_detail){kind_of(is->kind), is->leaf, is->other, is->field, is->bits,
-		                         arena_strdup(&t->mem, is->text)};
+	for (size_t j = 0; j < f->nnear; j++)
+		near[j] = (triage_near){f->near[j], f->dist[j], diffs + j * (1 + nw) + 1};
+	for (size_t j = 0; j < f->ndetails; j++) {
+		det[j] = f->details[j];
+		det[j].text = arena_strdup(&t->mem, f->details[j].text);
 		if (!det[j].text)
 			return NULL;
 	}
 	*r = (cluster_rec){
 		.pub = {
-			.root = s->root, .gen = s->gen, .leaf = s->leaf,
-			.matches = {s->matches[0], s->matches[1]}, .kinds = s->kinds, .nwords = nw,
-			.mask = mask, .nearest = near, .nnearest = s->nnear, .nearest_ties = s->ties,
-			.details = det, .ndetails = s->ndetails, .ones = NULL,
+			.root = f->root, .gen = f->gen, .leaf = f->leaf,
+			.matches = {f->matches[0], f->matches[1]}, .kinds = f->kinds, .nwords = nw,
+			.mask = mask, .nearest = near, .nnearest = f->nnear, .nearest_ties = f->ties,
+			.details = det, .ndetails = f->ndetails, .ones = NULL,
 			.examples = (triage_example *)(mem + off_ex),
 		},
-		.hash = hash, .key = k, .keylen = keylen, .ex = (triage_example *)(mem + off_ex),
+		.hash = f->key_hash, .key = k, .keylen = keylen, .ex = (triage_example *)(mem + off_ex),
 		.cap_ex = 1, .ex_words = (uint64_t *)(mem + off_w),
 	};
-	slot_put(t->table, t->table_cap, hash, r);
+	slot_put(t->table, t->table_cap, f->key_hash, r);
 	t->clusters[t->nclusters++] = r;
 	t->sum.clusters = t->nclusters;
 	t->sorted = false;
 	return r;
 }
 
-static cluster_rec *cluster_find(triage *t, const situation *s)
+static cluster_rec *cluster_find(triage *t, const finding *f)
 {
-	uint64_t key[MAX_KEY];
-	size_t n = make_key(s, key);
-	uint64_t h = hash_key(key, n);
-	for (size_t j = (size_t)h & (t->table_cap - 1); t->table[j].rec;
+	for (size_t j = (size_t)f->key_hash & (t->table_cap - 1); t->table[j].rec;
 	     j = (j + 1) & (t->table_cap - 1)) {
 		cluster_rec *r = t->table[j].rec;
-		if (t->table[j].hash == h && r->keylen == n && !memcmp(r->key, key, n * sizeof *key))
+		if (t->table[j].hash == f->key_hash && r->keylen == f->keylen &&
+		    !memcmp(r->key, f->key, f->keylen * sizeof *f->key))
 			return r;
 	}
-	return cluster_new(t, s, key, n, h);
+	return cluster_new(t, f);
 }
 
 /* ---------------------------------------------------------- triage */
@@ -706,47 +873,12 @@ static bool is_top_field(const codec_decoded *d, const spec_field *f)
 	return false;
 }
 
-/* What triaging one distinct word found, kept so that the same word met
- * again (blobs repeat themselves) costs a hash look-up instead of a
- * decoding: applying a memo to the counters is all triage_add does. */
-struct memo_sub {
-	leaf_rec *r;
-	uint64_t sub;                /* the bitset field's bits */
-	bool unexplained;
-};
-
-struct memo_enum {
-	const spec_bitset *owner;
-	const spec_field *f;
-	uint64_t v;
-};
-
-struct memo {
-	uint64_t hash;
-	const spec_root *root;
-	uint32_t gen;
-	const uint64_t *w;
-	leaf_rec *lr;
-	cluster_rec *cl;             /* NULL: explained */
-	unsigned kinds;
-	bool spec_error;
-	memo_sub *subs;
-	size_t nsubs;
-	memo_enum *enums;
-	size_t nenums;
-	size_t *probs;               /* indexes into t->problems */
-	size_t nprobs;
-};
-
 static bool alloc_scratch(triage *t)
 {
-	t->scratch_situation = malloc(sizeof *t->scratch_situation);
 	t->scratch_memo = malloc(sizeof *t->scratch_memo);
 	t->scratch_subs = malloc(MAX_VALUES * sizeof *t->scratch_subs);
-	t->scratch_enums = malloc(MAX_ISSUES * sizeof *t->scratch_enums);
 	t->scratch_probs = malloc(MAX_ISSUES * sizeof *t->scratch_probs);
-	return t->scratch_situation && t->scratch_memo && t->scratch_subs && t->scratch_enums &&
-	       t->scratch_probs;
+	return t->scratch_memo && t->scratch_subs && t->scratch_probs;
 }
 
 static uint64_t memo_hash(const spec_root *root, uint32_t gen, const uint64_t *w, unsigned nw)
@@ -755,14 +887,14 @@ static uint64_t memo_hash(const spec_root *root, uint32_t gen, const uint64_t *w
 	return h ^ ((uint64_t)(uintptr_t)root * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)gen << 32 | gen);
 }
 
-static memo *memo_find(const triage *t, uint64_t h, const spec_root *root, uint32_t gen,
-                       const uint64_t *w, unsigned nw)
+static const memo *memo_find(const triage *t, uint64_t h, const spec_root *root, uint32_t gen,
+                             const uint64_t *w, unsigned nw)
 {
 	if (!t->memos)
 		return NULL;
 	for (size_t j = (size_t)h & (t->memo_cap - 1); t->memos[j].rec;
 	     j = (j + 1) & (t->memo_cap - 1)) {
-		memo *m = t->memos[j].rec;
+		const memo *m = t->memos[j].rec;
 		if (t->memos[j].hash == h && m->root == root && m->gen == gen &&
 		    !memcmp(m->w, w, nw * sizeof *w))
 			return m;
@@ -770,23 +902,52 @@ static memo *memo_find(const triage *t, uint64_t h, const spec_root *root, uint3
 	return NULL;
 }
 
-/* Keeps the scratch memo for good, when there is room. */
-static void memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
+/* Whether a memo would be kept now: input that hardly repeats (random
+ * words) is not worth remembering. */
+static bool memo_open(const triage *t)
 {
-	/* input that hardly repeats (random words) is not worth remembering */
-	if (t->nmemos >= MEMO_SLOTS / 2 || (t->nmemos >= MEMO_TRIAL && t->memo_hits < t->nmemos))
-		return;
+	return t->nmemos < MEMO_SLOTS / 2 && (t->nmemos < MEMO_TRIAL || t->memo_hits >= t->nmemos);
+}
+
+/* Input that hardly ever repeats a word (random words) is looked up for
+ * one word in 64 only (to see whether it starts repeating): every
+ * look-up is a cache miss.  The memo only saves work, so whether it is
+ * asked changes no result. */
+bool triage_memo_worth_asking(const triage *t)
+{
+	return t->memo_lookups < MEMO_TRIAL * 4 || t->memo_hits * 64 >= t->memo_lookups;
+}
+
+const memo *triage_memo_ask(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
+                            bool always, uint64_t *hash)
+{
+	unsigned nw = (root->bitset->size + 63) / 64;
+	*hash = memo_hash(root, gen, w, nw);
+	if (!always && !triage_memo_worth_asking(t))
+		return NULL;
+	const memo *m = memo_find(t, *hash, root, gen, w, nw);
+	t->memo_lookups++;
+	t->memo_hits += m != NULL;
+	return m;
+}
+
+/* Keeps the scratch memo for good, when there is room: the memo kept,
+ * or NULL. */
+static const memo *memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
+{
+	if (!memo_open(t))
+		return NULL;
 	/* the table grows with what it holds, so that input which soon
 	 * stops being remembered is looked up in a small table */
 	if ((t->nmemos + 1) * 2 > t->memo_cap && !slots_grow(&t->memos, &t->memo_cap))
-		return;
+		return NULL;
 	memo *m = arena_alloc_raw(&t->mem, sizeof *m);
 	uint64_t *wc = arena_alloc_raw(&t->mem, nw * sizeof *wc);
 	memo_sub *subs = sm->nsubs ? arena_alloc_raw(&t->mem, sm->nsubs * sizeof *subs) : NULL;
 	memo_enum *enums = sm->nenums ? arena_alloc_raw(&t->mem, sm->nenums * sizeof *enums) : NULL;
 	size_t *probs = sm->nprobs ? arena_alloc_raw(&t->mem, sm->nprobs * sizeof *probs) : NULL;
 	if (!m || !wc || (sm->nsubs && !subs) || (sm->nenums && !enums) || (sm->nprobs && !probs))
-		return;
+		return NULL;
 	*m = *sm;
 	memcpy(wc, w, nw * sizeof *wc);
 	m->w = wc;
@@ -801,17 +962,92 @@ static void memo_keep(triage *t, const memo *sm, const uint64_t *w, unsigned nw)
 	m->probs = probs;
 	slot_put(t->memos, t->memo_cap, m->hash, m);
 	t->nmemos++;
+	return m;
 }
 
-/* Decodes w and works out its situation into the scratch memo; the
- * cluster is found (or made, with no instruction yet). */
-static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_t gen,
-                    memo *out)
+/* n bytes rounded up to 8, the alignment of everything a finding holds. */
+static size_t round8(size_t n)
 {
+	return (n + 7) & ~(size_t)7;
+}
+
+/* The next n bytes of a finding's block. */
+static void *take(unsigned char **p, size_t n)
+{
+	void *r = *p;
+	*p += round8(n);
+	return r;
+}
+
+/* The situation as a finding, in one block of the analyser's memory.
+ * NULL when memory runs out. */
+static finding *pack(analyser *an, situation *s, const uint64_t *w, uint64_t hash, bool ok)
+{
+	size_t keylen = s->kinds ? make_key(s, s->key) : 0, text = 0;
+	for (size_t i = 0; i < s->nprobs; i++)
+		text += strlen(s->probs[i]) + 1;
+	for (size_t i = 0; i < s->ndetails; i++)
+		text += strlen(s->details[i]->text) + 1;
+	const size_t sizes[] = {
+		sizeof(finding), keylen * sizeof(uint64_t), s->nsubs * sizeof(found_sub),
+		s->nenums * sizeof(memo_enum), s->ndetails * sizeof(triage_detail),
+		s->nprobs * sizeof(char *), s->nnear * sizeof(spec_bitset *),
+		s->nnear * sizeof(unsigned), text,
+	};
+	size_t total = 0;
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+		total += round8(sizes[i]);
+	unsigned char *p = arena_alloc_raw(&an->mem[an->slot], total);
+	if (!p)
+		return NULL;
+	finding *f = take(&p, sizes[0]);
+	uint64_t *key = take(&p, sizes[1]);
+	found_sub *subs = take(&p, sizes[2]);
+	memo_enum *enums = take(&p, sizes[3]);
+	triage_detail *det = take(&p, sizes[4]);
+	const char **probs = take(&p, sizes[5]);
+	const spec_bitset **near = take(&p, sizes[6]);
+	unsigned *dist = take(&p, sizes[7]);
+	char *txt = take(&p, sizes[8]);
+	memcpy(key, s->key, sizes[1]);
+	memcpy(subs, s->subs, sizes[2]);
+	memcpy(enums, s->enums, sizes[3]);
+	memcpy(near, s->near, sizes[6]);
+	memcpy(dist, s->dist, sizes[7]);
+	for (size_t i = 0; i < s->nprobs; i++) {
+		size_t n = strlen(s->probs[i]) + 1;
+		probs[i] = memcpy(txt, s->probs[i], n);
+		txt += n;
+	}
+	for (size_t j = 0; j < s->ndetails; j++) {
+		const codec_issue *is = s->details[j];
+		size_t n = strlen(is->text) + 1;
+		det[j] = (triage_detail){kind_of(is->kind), is->leaf, is->other, is->field, is->bits,
+		                         memcpy(txt, is->text, n)};
+		txt += n;
+	}
+	uint64_t key_hash = keylen ? hash_key(key, keylen) : 0;
+	*f = (finding){
+		.hash = hash, .root = s->root, .gen = s->gen, .w = w, .ok = ok,
+		.spec_error = s->spec_error, .leaf = s->leaf, .matches = {s->matches[0], s->matches[1]},
+		.kinds = s->kinds, .nw = s->nw, .subs = subs, .nsubs = s->nsubs, .enums = enums,
+		.nenums = s->nenums, .probs = probs, .nprobs = s->nprobs,
+		.key = key, .keylen = keylen, .key_hash = key_hash, .near = near, .dist = dist,
+		.nnear = s->nnear, .ties = s->ties, .details = det, .ndetails = s->ndetails,
+	};
+	return f;
+}
+
+/* Decodes w and works out its situation, as a finding in the analyser's
+ * memory (NULL when memory runs out).  Reads the triage, changes only
+ * the analyser. */
+static finding *analyse(analyser *an, const spec_root *root, const uint64_t *w, uint32_t gen,
+                        uint64_t hash)
+{
+	const triage *t = an->t;
+	situation *s = &an->s;
 	unsigned size = root->bitset->size, nw = (size + 63) / 64;
-	codec_value values[MAX_VALUES];
-	codec_issue issues[MAX_ISSUES];
-	codec_decoded d = {.values = values, .cap_values = MAX_VALUES, .issues = issues,
+	codec_decoded d = {.values = s->values, .cap_values = MAX_VALUES, .issues = s->issues,
 	                   .cap_issues = MAX_ISSUES};
 	/* Classification alone tells a word no leaf matches (most of random
 	 * or corrupt input); decoding it would only say so, in a message.
@@ -820,7 +1056,6 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 	if (codec_classify(t->c, root, w, gen, hit, 2))
 		codec_decode(t->c, root, w, gen, &d);
 
-	situation *s = t->scratch_situation;
 	s->root = root;
 	s->gen = gen;
 	s->leaf = d.leaf;
@@ -830,23 +1065,18 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 	memset(s->mask, 0, nw * sizeof *s->mask);
 	s->nnear = s->ties = 0;
 	s->ndetails = 0;
-	out->subs = t->scratch_subs;
-	out->enums = t->scratch_enums;
-	out->probs = t->scratch_probs;
-	out->nsubs = out->nenums = out->nprobs = 0;
-	out->spec_error = false;
-	out->cl = NULL;
+	s->nsubs = s->nenums = s->nprobs = 0;
+	s->spec_error = false;
 
-	leaf_rec *lr = NULL;
 	bool ok = true;
 	if (d.leaf) {
-		lr = leaf_get(t, d.leaf);
-		ok = lr != NULL;
+		const uint64_t *res = reserved_of(an, d.leaf);
+		ok = res != NULL;
 		/* don't-care and reserved bits of the leaf, then of the
 		 * sub-leaves of its bitset fields, at their place */
 		for (unsigned k = 0; k < nw; k++) {
 			uint64_t dc = k < d.leaf->dontcare.nwords ? w[k] & d.leaf->dontcare.w[k] : 0;
-			uint64_t rs = lr ? w[k] & lr->reserved[k] : 0;
+			uint64_t rs = res ? w[k] & res[k] : 0;
 			s->mask[k] |= dc | rs;
 			s->kinds |= (dc ? 1u << TRIAGE_DONTCARE : 0) | (rs ? 1u << TRIAGE_RESERVED : 0);
 		}
@@ -855,14 +1085,14 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 			if (v->depth || !v->sub || !v->field || v->field->kind != SPEC_FIELD ||
 			    v->field->high - v->field->low >= 64)
 				continue;
-			leaf_rec *sr = leaf_get(t, v->sub);
-			if (!sr)
+			const uint64_t *sres = reserved_of(an, v->sub);
+			if (!sres)
 				continue;
 			uint64_t sub = extract64(w, nw, v->field->low, v->field->high);
 			uint64_t dc = v->sub->dontcare.nwords ? sub & v->sub->dontcare.w[0] : 0;
-			uint64_t rs = sub & sr->reserved[0];
+			uint64_t rs = sub & sres[0];
 			/* the sub-leaf gets its own histogram, over its own bits */
-			out->subs[out->nsubs++] = (memo_sub){sr, sub, (dc | rs) != 0};
+			s->subs[s->nsubs++] = (found_sub){v->sub, sub, (dc | rs) != 0};
 			or_at(s->mask, nw, dc | rs, v->field->low);
 			s->kinds |= (dc ? 1u << TRIAGE_DONTCARE : 0) | (rs ? 1u << TRIAGE_RESERVED : 0);
 		}
@@ -871,12 +1101,8 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 		const codec_issue *is = &d.issues[i];
 		triage_kind k = kind_of(is->kind);
 		if (k == TRIAGE_SPEC_ERROR) {
-			out->spec_error = true;
-			size_t pi = spec_problem(t, d.leaf, is->text);
-			if (pi == SIZE_MAX)
-				ok = false;
-			else if (pi != SIZE_MAX - 1)
-				out->probs[out->nprobs++] = pi;
+			s->spec_error = true;
+			s->probs[s->nprobs++] = is->text;
 			continue;
 		}
 		s->kinds |= 1u << k;
@@ -900,27 +1126,79 @@ static bool analyse(triage *t, const spec_root *root, const uint64_t *w, uint32_
 			mark_field(&d, w, size, is->leaf, f, is->bits, &f->assert_value, s->mask);
 		} else if (is->kind == CODEC_ENUM_MISSING) {
 			mark_field(&d, w, size, is->leaf, f, is->bits, NULL, s->mask);
-			out->enums[out->nenums++] = (memo_enum){is->leaf, f, is->bits};
+			s->enums[s->nenums++] = (memo_enum){is->leaf, f, is->bits};
 		} else if (is->kind == CODEC_NO_MATCH && is_top_field(&d, f)) {
 			set_range(s->mask, nw, f->low, f->high);
 		}
 	}
 	if (!d.leaf && !s->matches[0]) {
 		s->kinds |= 1u << TRIAGE_NO_MATCH;
-		s->ties = nearest_fast(t, root, w, gen, s->near, s->dist, s->diffs,
+		s->ties = nearest_fast(an, root, w, gen, s->near, s->dist, s->diffs,
 		                       t->opt.nearest_max);
 		s->nnear = s->ties < t->opt.nearest_max ? s->ties : t->opt.nearest_max;
 	}
 	if (s->ndetails > 1)
 		qsort(s->details, s->ndetails, sizeof *s->details, cmp_issue);
-	out->root = root;
-	out->gen = gen;
-	out->lr = lr;
-	out->kinds = s->kinds;
-	if (s->kinds) {
-		out->cl = cluster_find(t, s);
-		if (!out->cl)
+	return pack(an, s, w, hash, ok);
+}
+
+void analyser_begin(analyser *an, unsigned which, bool recall)
+{
+	an->slot = which & 1;
+	arena_reset(&an->mem[an->slot]);
+	memset(an->recent, 0, sizeof an->recent);
+	an->recall = recall;
+}
+
+void analyser_item(analyser *an, const spec_root *root, const uint64_t *w, uint32_t gen,
+                   uint64_t hash, triage_found *out)
+{
+	unsigned nw = (root->bitset->size + 63) / 64;
+	finding **recent = &an->recent[hash & (RECENT_SLOTS - 1)];
+	finding *r = *recent;
+	out->hit = NULL;
+	if (an->recall && r && r->hash == hash && r->root == root && r->gen == gen &&
+	    !memcmp(r->w, w, nw * sizeof *w)) {
+		out->f = r;
+		return;
+	}
+	out->f = analyse(an, root, w, gen, hash);
+	if (an->recall)
+		*recent = out->f;
+}
+
+/* The memo of a finding: the triage's records it concerns (leaves,
+ * spec problems, cluster) looked up, or made when first met.  Only the
+ * counting thread calls this, in input order, so problems are listed
+ * in the order one thread meets them.  False when memory runs out. */
+static bool resolve(triage *t, const finding *f, memo *out)
+{
+	bool ok = f->ok;
+	memo_sub *subs = t->scratch_subs;
+	size_t *probs = t->scratch_probs;
+	*out = (memo){.hash = f->hash, .root = f->root, .gen = f->gen, .kinds = f->kinds,
+	              .spec_error = f->spec_error, .subs = subs, .enums = f->enums,
+	              .nenums = f->nenums, .probs = probs};
+	if (f->leaf) {
+		out->lr = leaf_get(t, f->leaf);
+		ok &= out->lr != NULL;
+	}
+	for (size_t i = 0; i < f->nsubs; i++) {
+		leaf_rec *sr = leaf_get(t, f->subs[i].leaf);
+		if (sr)
+			subs[out->nsubs++] = (memo_sub){sr, f->subs[i].sub, f->subs[i].unexplained};
+		ok &= sr != NULL;
+	}
+	for (size_t i = 0; i < f->nprobs; i++) {
+		size_t pi = spec_problem(t, f->leaf, f->probs[i]);
+		if (pi == SIZE_MAX)
 			ok = false;
+		else if (pi != SIZE_MAX - 1)
+			probs[out->nprobs++] = pi;
+	}
+	if (f->kinds) {
+		out->cl = cluster_find(t, f);
+		ok &= out->cl != NULL;
 	}
 	return ok;
 }
@@ -993,42 +1271,64 @@ static bool apply(triage *t, const memo *m, const uint64_t *w, unsigned nw,
 	return ok;
 }
 
+bool triage_count_found(triage *t, const spec_root *root, const uint64_t *w,
+                        const triage_found *fd, const triage_origin *origin, bool ask)
+{
+	unsigned nw = (root->bitset->size + 63) / 64;
+	const memo *m = fd->hit;
+	finding *f = fd->f;
+	t->sorted = false;
+	if (!m && !f) { /* analysis ran out of memory */
+		t->sum.instructions++;
+		return false;
+	}
+	if (!m)
+		m = f->kept;
+	if (!m && ask && memo_open(t)) {
+		/* analysed in a batch before the memo had it, perhaps met and
+		 * remembered since */
+		m = memo_find(t, f->hash, root, f->gen, w, nw);
+		t->memo_lookups++;
+		t->memo_hits += m != NULL;
+	}
+	if (m)
+		return apply(t, m, w, nw, origin);
+	memo *sm = t->scratch_memo;
+	bool ok = resolve(t, f, sm);
+	if (ok)
+		f->kept = memo_keep(t, sm, w, nw);
+	return apply(t, sm, w, nw, origin) && ok;
+}
+
+bool triage_check_root(const triage *t, const spec_root **root)
+{
+	if (!*root)
+		*root = codec_default_root(t->c);
+	return *root && *root >= t->m->roots && *root < t->m->roots + t->m->nroots;
+}
+
+void triage_copy_bits(uint64_t *out, const uint64_t *w, unsigned bits)
+{
+	unsigned nw = (bits + 63) / 64;
+	memcpy(out, w, nw * sizeof *out);
+	if (bits % 64)
+		out[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+}
+
 bool triage_add(triage *t, const spec_root *root, const uint64_t *win, uint32_t gen,
                 const triage_origin *origin)
 {
-	const spec_model *m = t->m;
-	if (!root)
-		root = codec_default_root(t->c);
-	if (!root || root < m->roots || root >= m->roots + m->nroots || !win)
+	if (!triage_check_root(t, &root) || !win)
 		return false;
-	unsigned size = root->bitset->size, nw = (size + 63) / 64;
-	uint64_t w[MAX_WORDS];
-	memcpy(w, win, nw * sizeof *w);
-	if (size % 64)
-		w[nw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
-	t->sorted = false;
-	uint64_t h = memo_hash(root, gen, w, nw);
-	/* input that hardly ever repeats a word (random words) is looked up
-	 * for one word in 64 only (to see whether it starts repeating):
-	 * every look-up is a cache miss.  The memo only saves work, so
-	 * whether it is asked changes no result. */
-	const memo *mm = NULL;
-	if (t->memo_lookups < MEMO_TRIAL * 4 || t->memo_hits * 64 >= t->memo_lookups ||
-	    t->sum.instructions % 64 == 0) {
-		mm = memo_find(t, h, root, gen, w, nw);
-		t->memo_lookups++;
-		t->memo_hits += mm != NULL;
+	uint64_t w[MAX_WORDS], h;
+	triage_copy_bits(w, win, root->bitset->size);
+	triage_found fd = {triage_memo_ask(t, root, w, gen, t->sum.instructions % 64 == 0, &h),
+	                   NULL};
+	if (!fd.hit) {
+		arena_reset(&t->own->mem[0]);
+		fd.f = analyse(t->own, root, w, gen, h);
 	}
-	bool ok = true;
-	if (!mm) {
-		memo *sm = t->scratch_memo;
-		ok = analyse(t, root, w, gen, sm);
-		sm->hash = h;
-		if (ok)
-			memo_keep(t, sm, w, nw);
-		mm = sm;
-	}
-	return apply(t, mm, w, nw, origin) && ok;
+	return triage_count_found(t, root, w, &fd, origin, false);
 }
 
 /* -------------------------------------------------- unexplained data */
@@ -1090,17 +1390,20 @@ static bool data_seen(triage *t, data_rec *r, const uint64_t *w, unsigned nw)
 	return true;
 }
 
+bool triage_check_data(const spec_step *step, const uint64_t *w, unsigned bits)
+{
+	return step && step->kind == SPEC_STEP_DATA && step->unexplained && w && bits &&
+	       bits <= SPEC_MAX_BITS;
+}
+
 bool triage_add_data(triage *t, const spec_step *step, const uint64_t *win, unsigned bits,
                      const triage_origin *origin)
 {
-	if (!step || step->kind != SPEC_STEP_DATA || !step->unexplained || !win || !bits ||
-	    bits > SPEC_MAX_BITS)
+	if (!triage_check_data(step, win, bits))
 		return false;
 	unsigned nw = (bits + 63) / 64;
 	uint64_t w[MAX_WORDS];
-	memcpy(w, win, nw * sizeof *w);
-	if (bits % 64)
-		w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	triage_copy_bits(w, win, bits);
 	data_rec *r = data_find(t, step, bits);
 	if (!r)
 		return false;

@@ -20,6 +20,8 @@
  * Nothing here reads files or prints: the caller (src/cli) does input
  * and reports.  No global state; memory grows with the number of
  * distinct situations (bounded by the input), never per instruction.
+ * A triage is used from one thread at a time; a triage_queue (below)
+ * spreads the decoding of its instructions over several.
  */
 #ifndef ISACHECK_TRIAGE_H
 #define ISACHECK_TRIAGE_H
@@ -230,6 +232,52 @@ typedef struct triage_data_cluster {
 /* Sorted by triage_finish: most items first, then name, reason, size. */
 size_t triage_data_cluster_count(const triage *t);
 const triage_data_cluster *triage_data_cluster_at(const triage *t, size_t i);
+
+/* ------------------------------------------------ on several threads */
+
+/* A queue in front of a triage that does the costly part of triaging
+ * (classifying and decoding each instruction, working out its situation
+ * and cluster key) on other threads.  Items wait in a batch (their words
+ * copied) until TRIAGE_BATCH_ITEMS wait or their words fill it (twice
+ * as many 64-bit words: wider instructions than 128 bits fill it
+ * first); then threads analyse that batch while the caller goes on
+ * filling the next, and once that one is full too, the caller counts the
+ * analysed batch, item by item in input order (and hands the threads the
+ * full one).
+ * Only counting changes the triage, in the order triage_add and
+ * triage_add_data would, so every result (counts, clusters, examples,
+ * per-bit counts, the order spec problems are met in) is what calling
+ * those in the same order gives, for any number of threads.  Memory
+ * grows with two batches, not with the input.
+ *
+ * While items wait, the triage is not up to date: flush before reading
+ * results or triage_finish, and feed the triage only through the queue
+ * while it is in use (items added directly would be counted before the
+ * waiting ones). */
+typedef struct triage_queue triage_queue;
+
+#define TRIAGE_BATCH_ITEMS 16384u
+#define TRIAGE_MAX_JOBS 256u
+
+/* A queue for t on up to jobs threads, the caller's among them (0 counts
+ * as 1, more than TRIAGE_MAX_JOBS as that many).  With 1 there is no
+ * batch: each item goes straight to triage_add or triage_add_data.
+ * NULL when memory runs out. */
+triage_queue *triage_queue_new(triage *t, unsigned jobs);
+/* Frees the queue; items still waiting are dropped, not counted. */
+void triage_queue_free(triage_queue *q);
+
+/* triage_add and triage_add_data through the queue: false at once,
+ * nothing added, when they would refuse the item (a root that is not the
+ * model's, a step that is no unexplained <data>, a bad size); false also
+ * when memory ran out, here or while a batch this call made full was
+ * triaged (some of its items may then be counted, not clustered). */
+bool triage_queue_add(triage_queue *q, const spec_root *root, const uint64_t *w, uint32_t gen,
+                      const triage_origin *origin);
+bool triage_queue_add_data(triage_queue *q, const spec_step *step, const uint64_t *w,
+                           unsigned bits, const triage_origin *origin);
+/* Triages every waiting item; false when memory ran out meanwhile. */
+bool triage_queue_flush(triage_queue *q);
 
 /* ---------------------------------------------------------- helpers */
 
