@@ -300,6 +300,21 @@ TEST(random_overrides_against_the_disassembler)
 	CHECK(t.unknown * 2 <= t.overrides);
 }
 
+/* Loads a hand-made spec and runs the meaning proofs on it: its
+ * findings in *sd, its counts in *st; NULL (a failed check) when it does
+ * not load. */
+static spec_model *load_and_prove(const char *name, const char *xml, spec_diags *d,
+                                  spec_diags *sd, semantic_stats *st)
+{
+	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", d);
+	CHECK(m != NULL);
+	if (!m)
+		return NULL;
+	prove_options opt = prove_default_options();
+	CHECK(prove_semantic(m, &opt, sd, st));
+	return m;
+}
+
 /* A hand-made spec with one override of each kind, and its messages. */
 TEST(each_verdict_by_hand)
 {
@@ -316,13 +331,10 @@ TEST(each_verdict_by_hand)
 		"<pattern low=\"4\" high=\"31\">0000000000000000000000000000</pattern>\n"
 		"</bitset>\n</isa>\n";
 	spec_diags d = {0}, sd = {0};
-	spec_model *m = spec_load_buffer("hand.xml", xml, strlen(xml), ".", &d);
-	CHECK(m != NULL);
+	semantic_stats st;
+	spec_model *m = load_and_prove("hand.xml", xml, &d, &sd, &st);
 	if (!m)
 		return;
-	semantic_stats st;
-	prove_options opt = prove_default_options();
-	CHECK(prove_semantic(m, &opt, &sd, &st));
 	CHECK_INT((long)st.cases, 4);
 	CHECK_INT((long)st.dead, 1);
 	CHECK_INT((long)st.shadowed, 1);
@@ -403,13 +415,10 @@ TEST(enum_values_by_hand)
 		"<pattern low=\"4\" high=\"31\">0000000000000000000000000000</pattern>\n"
 		"</bitset>\n</isa>\n";
 	spec_diags d = {0}, sd = {0};
-	spec_model *m = spec_load_buffer("enums.xml", xml, strlen(xml), ".", &d);
-	CHECK(m != NULL);
+	semantic_stats st;
+	spec_model *m = load_and_prove("enums.xml", xml, &d, &sd, &st);
 	if (!m)
 		return;
-	semantic_stats st;
-	prove_options opt = prove_default_options();
-	CHECK(prove_semantic(m, &opt, &sd, &st));
 	CHECK_INT((long)st.enum_values, 7);
 	CHECK_INT((long)st.enum_dead, 3);
 	CHECK_INT((long)st.enum_unknown, 0);
