@@ -138,6 +138,7 @@ endfunction()
 # ------------------------------------------------------------------ rows
 isacheck_fuzz_target(spec_loader SOURCE spec_loader.c)
 isacheck_fuzz_target(expr SOURCE expr.c)
+isacheck_fuzz_target(cache SOURCE cache.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
 isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c

@@ -502,6 +502,21 @@ TEST(disasm_general_and_compiled_agree)
 	unlink(small);
 }
 
+/* Whether the command opens the library lib (glibc's loader says which
+ * it opens, under LD_DEBUG=files): 1 or 0; -1 when the loader says
+ * nothing here (another C library), which fails the caller's check. */
+static int opens_library(const char *command, const char *lib)
+{
+	char cmd[2600], file[64];
+	snprintf(cmd, sizeof cmd, "LD_DEBUG=files %s 2>&1 >/dev/null", command);
+	snprintf(file, sizeof file, "file=%s", lib);
+	char *said = NULL;
+	testlib_run_capture(cmd, &said);
+	int r = !said || !strstr(said, "file=libc") ? -1 : strstr(said, file) != NULL;
+	free(said);
+	return r;
+}
+
 /* libz3 is opened when Z3 is first used (src/check/z3_lazy.c): what does
  * not use it runs without it, --solver=z3 without it is unusable input
  * (2) with one line saying why, and ISACHECK_Z3_LIBRARY names the file. */
@@ -542,20 +557,93 @@ TEST(z3_loaded_on_first_use)
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
 	CHECK(strstr(out, "(z3 engine)") != NULL);
 	/* glibc's loader says which libraries it opens: libz3 only for Z3 */
-	char *said = NULL;
-	snprintf(cmd, sizeof cmd, "LD_DEBUG=files %s disasm %s --hex 5 2>&1 >/dev/null",
-	         ISACHECK_BINARY, clean);
-	testlib_run_capture(cmd, &said);
-	if (said && strstr(said, "file=libxml2")) {
-		CHECK(strstr(said, "file=libz3") == NULL);
-		free(said);
-		snprintf(cmd, sizeof cmd, "LD_DEBUG=files %s check --solver=z3 %s 2>&1 >/dev/null",
-		         ISACHECK_BINARY, clean);
-		testlib_run_capture(cmd, &said);
-		CHECK(said && strstr(said, "file=libz3") != NULL);
-	}
-	free(said);
+	snprintf(cmd, sizeof cmd, "%s disasm %s --hex 5", ISACHECK_BINARY, clean);
+	CHECK_INT(opens_library(cmd, "libz3"), 0);
+	snprintf(cmd, sizeof cmd, "%s check --solver=z3 %s", ISACHECK_BINARY, clean);
+	CHECK_INT(opens_library(cmd, "libz3"), 1);
 #endif
+}
+
+/* How many entries a cache folder holds (ls, for the test's simplicity). */
+static int cache_entries(const char *cache)
+{
+	char cmd[900], out[64];
+	snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null | grep -c '\\.tree$'", cache);
+	testlib_run(cmd, out, sizeof out);
+	return atoi(out);
+}
+
+/* The cache of parsed files (docs/cache.md): where it is, that a warm
+ * command needs no XML parser (nor opens libxml2), --no-cache. */
+TEST(cache_of_parsed_files)
+{
+	char out[4096], cmd[2400], cache[600], xdg[600], home[600];
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+	snprintf(home, sizeof home, "%s/home", dir);
+	snprintf(cmd, sizeof cmd, "ISACHECK_CACHE_DIR='%s' %s disasm %s --hex 00000005", cache,
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "#i 5\n");
+	CHECK_INT(cache_entries(cache), 1);
+	/* --no-cache neither reads nor writes it */
+	snprintf(cmd, sizeof cmd, "ISACHECK_CACHE_DIR='%s/none' %s disasm --no-cache %s --hex 00000005",
+	         dir, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s/none", dir);
+	CHECK_INT(cache_entries(cmd), 0);
+#if ISACHECK_XML_LAZY
+	/* warm, every command runs without libxml2; cold it cannot */
+	const char *noxml = "ISACHECK_XML_LIBRARY=/nonexistent/libxml2.so.2";
+	snprintf(cmd, sizeof cmd, "%s ISACHECK_CACHE_DIR='%s' %s disasm %s --hex 00000005", noxml,
+	         cache, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK_STR(out, "#i 5\n");
+	snprintf(cmd, sizeof cmd, "%s ISACHECK_CACHE_DIR='%s' %s lint %s", noxml, cache,
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s ISACHECK_CACHE_DIR='%s' %s disasm --no-cache %s --hex 5 2>&1",
+	         noxml, cache, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	char head[700];
+	snprintf(head, sizeof head, "%s: error: the XML library cannot be loaded (", clean);
+	CHECK(!strncmp(out, head, strlen(head)));
+	CHECK(strstr(out, "[xml-library]\n") == out + strlen(out) - 14); /* one line */
+	snprintf(cmd, sizeof cmd, "ISACHECK_CACHE_DIR='%s' %s disasm %s --hex 5", cache,
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(opens_library(cmd, "libxml2"), 0);
+	snprintf(cmd, sizeof cmd, "%s disasm --no-cache %s --hex 5", ISACHECK_BINARY, clean);
+	CHECK_INT(opens_library(cmd, "libxml2"), 1);
+#endif
+	/* without ISACHECK_CACHE_DIR: $XDG_CACHE_HOME/isacheck, else
+	 * $HOME/.cache/isacheck (a relative XDG_CACHE_HOME is ignored) */
+	snprintf(cmd, sizeof cmd, "env -u ISACHECK_CACHE_DIR XDG_CACHE_HOME='%s' HOME='%s' "
+	         "%s check %s", xdg, home, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s/isacheck", xdg);
+	CHECK_INT(cache_entries(cmd), 1);
+	snprintf(cmd, sizeof cmd, "cd '%s' && echo 00000005 | env -u ISACHECK_CACHE_DIR "
+	         "XDG_CACHE_HOME=rel HOME='%s' %s triage %s --input=hex -", dir, home,
+	         ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "%s/.cache/isacheck", home);
+	CHECK_INT(cache_entries(cmd), 1);
+	snprintf(cmd, sizeof cmd, "%s/rel", dir);
+	CHECK_INT(cache_entries(cmd), 0);
+	/* an empty ISACHECK_CACHE_DIR is as if unset */
+	snprintf(cmd, sizeof cmd, "ISACHECK_CACHE_DIR= XDG_CACHE_HOME='%s' %s asm %s - </dev/null",
+	         xdg, ISACHECK_BINARY, clean);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	/* every command that loads a spec takes --no-cache */
+	static const char *const cmds[] = {"lint", "check", "prove", "disasm", "decode", "asm",
+	                                   "triage"};
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		bool words = i == 3 || i == 4;
+		snprintf(cmd, sizeof cmd, "%s | %s %s --no-cache %s %s >/dev/null",
+		         i == 5 ? "true" : "echo 00000005", ISACHECK_BINARY, cmds[i], clean,
+		         words ? "--hex 00000005" : i == 5 ? "-" : i == 6 ? "--input=hex -" : "");
+		CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	}
 }
 
 /* prove --semantic: its findings, its exit codes (3 for unknown alone)
@@ -661,6 +749,7 @@ int main(void)
 	RUN(prove_semantic_cli);
 	RUN(disasm_general_and_compiled_agree);
 	RUN(z3_loaded_on_first_use);
+	RUN(cache_of_parsed_files);
 	unlink(clean);
 	unlink(faulty);
 	rmdir(dir);

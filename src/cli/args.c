@@ -43,3 +43,22 @@ unsigned default_jobs(unsigned max)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	return cores < 1 ? 1 : (unsigned long)cores > max ? max : (unsigned)cores;
 }
+
+const char *cache_dir_for(bool disabled, char *buf, size_t len)
+{
+	if (disabled)
+		return NULL;
+	const char *dir = getenv("ISACHECK_CACHE_DIR");
+	if (dir && *dir)
+		return dir;
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+	/* the XDG base directory rules: a relative XDG_CACHE_HOME is ignored */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/isacheck", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/isacheck", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < len ? buf : NULL;
+}

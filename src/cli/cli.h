@@ -56,6 +56,11 @@ bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out);
 const char *parse_jobs_arg(int argc, char **argv, int *i, unsigned max, unsigned *jobs);
 /* The cores online, 1..max: what -j defaults to. */
 unsigned default_jobs(unsigned max);
+/* The folder of parsed specs (docs/cache.md): ISACHECK_CACHE_DIR when
+ * set and not empty, else $XDG_CACHE_HOME/isacheck, else
+ * $HOME/.cache/isacheck, written into buf; NULL when disabled (--no-cache)
+ * or there is none. */
+const char *cache_dir_for(bool disabled, char *buf, size_t len);
 
 /* 32-bit words of memory, growing (hexwords.c). */
 typedef struct word_buf {

@@ -30,6 +30,8 @@ static const char codec_usage[] =
 	"                     NAME picks a program or a variant (a2xx: vs, fs print Mesa's\n"
 	"                     export comments of that stage; the default, a2xx, none)\n"
 	"%s"
+	"  --no-cache         parse SPEC's files, neither reading nor writing the cache of\n"
+	"                     parsed files (docs/cache.md)\n"
 	"  FILE               raw little-endian instructions; '-' reads standard input\n"
 	"  --hex WORD...      8-digit WORDs are 32-bit memory words, low word first; a\n"
 	"                     longer WORD (or one with '_') is a whole instruction, high word first\n"
@@ -147,21 +149,28 @@ typedef struct session {
 
 static bool session_open(session *ss, const char *cmd, const char *spec_path,
                          const char *root_name, bool have_gen, unsigned long gen,
-                         bool general, spec_diags *diags)
+                         bool general, bool no_cache, spec_diags *diags)
 {
-	ss->m = spec_load(spec_path, diags);
+	char cache[4096];
+	/* lint's findings are never shown here: only what makes a spec
+	 * unusable, which the loader reports */
+	spec_load_options lo = {.cache_dir = cache_dir_for(no_cache, cache, sizeof cache),
+	                        .skip_lint = true};
+	ss->m = spec_load_with(spec_path, &lo, diags);
 	if (!ss->m) {
 		spec_diags_sort(diags);
 		print_fatal_diags(stderr, diags);
 		return false;
 	}
-	ss->c = general ? codec_new_general(ss->m, diags) : codec_new(ss->m, diags);
-	if (!ss->c) {
-		print_fatal_diags(stderr, diags); /* codec_new says why */
-		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
-		return false;
+	if (general) {
+		ss->c = codec_new_general(ss->m, diags);
+		if (!ss->c) {
+			print_fatal_diags(stderr, diags); /* codec_new says why */
+			fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
+			return false;
+		}
 	}
-	ss->root = root_name ? spec_find_root(ss->m, root_name) : codec_default_root(ss->c);
+	ss->root = root_name ? spec_find_root(ss->m, root_name) : codec_model_default_root(ss->m);
 	if (!ss->root) {
 		fprintf(stderr, "isacheck %s: '%s' has no root '%s'\n", cmd, spec_path,
 		        root_name ? root_name : "#instruction");
@@ -184,11 +193,11 @@ static bool session_open(session *ss, const char *cmd, const char *spec_path,
 	return true;
 }
 
-/* Replaces a session's general codec by the compiled one. */
-static bool session_compile(session *ss, const char *cmd, const char *spec_path,
-                            spec_diags *diags)
+/* Builds a session's codec, or replaces its general codec, with c (NULL
+ * when it could not be built). */
+static bool session_set_codec(session *ss, codec *c, const char *cmd, const char *spec_path,
+                              spec_diags *diags)
 {
-	codec *c = codec_new(ss->m, diags);
 	if (!c) {
 		print_fatal_diags(stderr, diags);
 		fprintf(stderr, "isacheck %s: cannot build a codec for '%s'\n", cmd, spec_path);
@@ -260,7 +269,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 		  "                     pipe-register comments (no register database)\n";
 	const char *spec_path = NULL, *file = NULL, *root_name = NULL;
 	const char *program = NULL; /* --program: "" for the spec's only one */
-	bool have_gen = false, hex_mode = false, json = json_decode;
+	bool have_gen = false, hex_mode = false, json = json_decode, no_cache = false;
 	unsigned long gen = 0;
 	codec_disasm_options opt = {.show_errors = true, .no_match = CODEC_NO_MATCH_MESA};
 	char **hex = calloc((size_t)argc + 1, sizeof *hex);
@@ -279,6 +288,8 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--hex")) {
 			hex_mode = true;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = true;
 		} else if (!strcmp(a, "--program") || !strncmp(a, "--program=", 10)) {
 			program = a[9] ? a + 10 : "";
 		} else if (!strncmp(a, "--gen=", 6)) {
@@ -327,7 +338,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	session ss = {0};
 	word_buf ws = {0};
 	char err[512];
-	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, true, &diags))
+	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, false, no_cache, &diags))
 		goto out;
 	const spec_root *root = ss.root;
 	opt.gen = (uint32_t)gen;
@@ -339,8 +350,17 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	} else {
 		ok = read_binary(file, &ws, err, sizeof err);
 	}
-	if (ok && ws.n / iw > SESSION_GENERAL_MAX && !session_compile(&ss, cmd, spec_path, &diags))
-		goto out;
+	if (ok) {
+		/* the compiled codec for many instructions; for a few, a general
+		 * one, and for a few whole instructions of one root, only their
+		 * leaves (codec_new_for_words) */
+		size_t ninstr = ws.n / iw;
+		codec *built = ninstr > SESSION_GENERAL_MAX ? codec_new(ss.m, &diags)
+		               : program || ws.n % iw ? codec_new_general(ss.m, &diags)
+		               : codec_new_for_words(ss.m, root, ws.w, iw, ninstr, opt.gen, &diags);
+		if (!session_set_codec(&ss, built, cmd, spec_path, &diags))
+			goto out;
+	}
 	codec *c = ss.c;
 	if (ok && program) {
 		if (refuse_bad_program(cmd, &diags)) {
@@ -433,13 +453,15 @@ out:
 }
 
 static const char asm_usage[] =
-	"usage: isacheck asm SPEC [--gen=N] [--format=hex|bin] [--output=FILE] (FILE | -)\n"
+	"usage: isacheck asm SPEC [--gen=N] [--format=hex|bin] [--output=FILE] [--no-cache]\n"
+	"                    (FILE | -)\n"
 	"  assemble text, one instruction a line, as `isacheck disasm` prints it, by parsing\n"
 	"  against SPEC's display templates; each result is checked by disassembling it again\n"
 	"  empty lines and lines starting with ';' are skipped; a \"\\t; ...\" error\n"
 	"  suffix is ignored\n"
 	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
 	"  --format=bin  raw little-endian words\n"
+	"  --no-cache    parse SPEC's files, bypassing the cache of parsed files (docs/cache.md)\n"
 	"  a line that does not assemble is reported and nothing is written past it (every\n"
 	"  later line is still checked): instructions never shift into its slot; an\n"
 	"  --output file is then not written at all\n"
@@ -448,7 +470,7 @@ static const char asm_usage[] =
 int cmd_asm(int argc, char **argv)
 {
 	const char *spec_path = NULL, *file = NULL, *output = NULL;
-	bool have_gen = false, binary = false;
+	bool have_gen = false, binary = false, no_cache = false;
 	unsigned long gen = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -465,6 +487,8 @@ int cmd_asm(int argc, char **argv)
 			binary = true;
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
 			output = a + 9;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = true;
 		} else if (a[0] == '-' && a[1]) {
 			ok = false;
 		} else if (!spec_path) {
@@ -496,7 +520,7 @@ int cmd_asm(int argc, char **argv)
 			fclose(in);
 		return EXIT_UNUSABLE;
 	}
-	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, &diags))
+	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, no_cache, &diags))
 		goto done;
 	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;
@@ -531,7 +555,7 @@ int cmd_asm(int argc, char **argv)
 			continue;
 		/* the first lines with the general codec, then the compiled one */
 		if (++assembled == ASM_GENERAL_LINES + 1 &&
-		    !(compiled = session_compile(&ss, "asm", spec_path, &diags)))
+		    !(compiled = session_set_codec(&ss, codec_new(ss.m, &diags), "asm", spec_path, &diags)))
 			break;
 		uint64_t w[SPEC_MAX_BITS / 64] = {0};
 		char err[256];
@@ -558,7 +582,7 @@ int cmd_asm(int argc, char **argv)
 			fputc('\n', out);
 	}
 	free(line);
-	if (!compiled) /* session_compile said why */
+	if (!compiled) /* session_set_codec said why */
 		goto done;
 	if (ferror(in)) {
 		fprintf(stderr, "isacheck asm: error reading '%s': %s\n", file, strerror(errno));

@@ -7,10 +7,11 @@
 
 static const char lint_usage[] =
 	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays]\n"
-	"                     [--import-dir=DIR]... FILE...\n"
+	"                     [--import-dir=DIR]... [--no-cache] FILE...\n"
 	"  Loads each FILE (an isaspec XML file; imports are read relative to it, from\n"
 	"  its folder and below, or from a DIR named with --import-dir)\n"
 	"  and reports every finding as file:line:col: severity: message [rule].\n"
+	"  --no-cache parses every file, bypassing the cache of parsed files (docs/cache.md).\n"
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
 	"  --displays also reports each leaf whose text cannot be parsed back into\n"
 	"  its bits (rule display-not-invertible: what the assembler cannot invert).\n"
@@ -55,7 +56,9 @@ int cmd_lint(int argc, char **argv)
 	int nfiles = 0;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	const char **import_dirs = calloc((size_t)argc + 1, sizeof *import_dirs);
-	spec_load_options load_opt = {import_dirs, 0};
+	spec_load_options load_opt = {.import_dirs = import_dirs};
+	char cache_buf[4096];
+	bool no_cache = false;
 	if (!files || !import_dirs) {
 		free(files);
 		free(import_dirs);
@@ -75,6 +78,8 @@ int cmd_lint(int argc, char **argv)
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--displays")) {
 			displays = true;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = true;
 		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
 			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strcmp(a, "--format=text")) {
@@ -95,6 +100,7 @@ int cmd_lint(int argc, char **argv)
 			return EXIT_UNUSABLE;
 		}
 	}
+	load_opt.cache_dir = cache_dir_for(no_cache, cache_buf, sizeof cache_buf);
 	if (!nfiles) {
 		fprintf(stderr, "isacheck lint: no FILE given\n%s", lint_usage);
 		free(files);

@@ -24,12 +24,19 @@ static const char prove_usage[] =
 	"  --allow=FILE         accepted overlaps (format: docs/prove.md)\n"
 	"  --import-dir=DIR     also allow imports from DIR (default: only the spec's\n"
 	"                       own folder and below); may be repeated\n"
+	"  --no-cache           parse every file, bypassing the cache of parsed files\n"
+	"                       (docs/cache.md)\n"
 	"  --holes=N            largest unallocated cubes listed per interval (default 8);\n"
 	"                       0..10000\n"
 	"  --semantic           also prove what instructions mean, with Z3: every\n"
 	"                       <override> holds for some word and decides what it\n"
-	"                       defines (rules override-dead, override-shadowed;\n"
-	"                       semantic-unknown where Z3 cannot decide: exit 3)\n"
+	"                       defines (rules override-dead, override-shadowed),\n"
+	"                       every enum value can be printed (enum-value-dead), no\n"
+	"                       expression overflows, divides by 0 or shifts out of\n"
+	"                       range, no derived value loses bits to its width\n"
+	"                       (expr-overflow, expr-divide-by-zero, expr-shift-range,\n"
+	"                       derived-value-lost); semantic-unknown where Z3 cannot\n"
+	"                       decide: exit 3)\n"
 	"  -j N, --jobs=N       files checked at once (default: the cores online); the\n"
 	"                       report is the same for any N\n"
 	"%s"
@@ -181,7 +188,9 @@ int cmd_prove(int argc, char **argv, bool lint)
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	int nfiles = 0;
 	const char **import_dirs = calloc((size_t)argc + 1, sizeof *import_dirs);
-	spec_load_options load_opt = {import_dirs, 0};
+	spec_load_options load_opt = {.import_dirs = import_dirs};
+	char cache_buf[4096];
+	bool no_cache = false;
 	if (!files || !import_dirs) {
 		free(files);
 		free(import_dirs);
@@ -226,6 +235,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 			ok = parse_uint_arg(a + 8, &opt.max_holes) && opt.max_holes <= 10000;
 		} else if (!strncmp(a, "--allow=", 8) && a[8]) {
 			allow_path = a + 8;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = true;
 		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
 			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
@@ -250,6 +261,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 			return EXIT_UNUSABLE;
 		}
 	}
+	load_opt.cache_dir = cache_dir_for(no_cache, cache_buf, sizeof cache_buf);
 	if (!nfiles) {
 		fprintf(stderr, "isacheck %s: no FILE given\n", cmd);
 		fprintf(stderr, prove_usage, cmd, what, extra);

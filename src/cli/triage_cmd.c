@@ -60,6 +60,8 @@ static const char triage_usage[] =
 	"  --examples=N       example instructions kept per cluster (default 3); 1..100\n"
 	"  -j N, --jobs=N     threads decoding at once (default: the cores online); the\n"
 	"                     results are the same for any N\n"
+	"  --no-cache         parse SPEC's files, bypassing the cache of parsed files\n"
+	"                     (docs/cache.md)\n"
 	"exit: 0 everything explained, 1 unexplained instructions found, 2 unusable input\n";
 
 typedef enum input_kind { INPUT_AUTO, INPUT_BIN, INPUT_HEX, INPUT_TSV } input_kind;
@@ -607,7 +609,7 @@ int cmd_triage(int argc, char **argv)
 	const char *spec_path = NULL, *root_name = NULL, *output = NULL, *json_path = NULL,
 	           *html_path = NULL;
 	unsigned long gen = 0, top = 0, nearest = 0, examples = 0;
-	bool json = false, have_top = false, no_program = false;
+	bool json = false, have_top = false, no_program = false, no_cache = false;
 	unsigned jobs = default_jobs(TRIAGE_MAX_JOBS);
 	const char *program = NULL; /* --program: "" for the spec's only one */
 	run r = {.cmd = "triage", .gen_column = "decoder_gpu_id"};
@@ -634,6 +636,8 @@ int cmd_triage(int argc, char **argv)
 			program = a[9] ? a + 10 : "";
 		} else if (!strcmp(a, "--no-program")) {
 			no_program = true;
+		} else if (!strcmp(a, "--no-cache")) {
+			no_cache = true;
 		} else if (!strcmp(a, "--format=text")) {
 			json = false;
 		} else if (!strcmp(a, "--format=json")) {
@@ -699,7 +703,9 @@ int cmd_triage(int argc, char **argv)
 		return EXIT_UNUSABLE;
 	}
 	FILE *out = o.f;
-	r.m = spec_load(spec_path, &diags);
+	char cache[4096];
+	spec_load_options lo = {.cache_dir = cache_dir_for(no_cache, cache, sizeof cache)};
+	r.m = spec_load_with(spec_path, &lo, &diags);
 	if (!r.m) {
 		spec_diags_sort(&diags);
 		print_fatal_diags(stderr, &diags);

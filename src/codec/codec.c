@@ -1788,7 +1788,82 @@ codec *codec_new_opt(const spec_model *m, spec_diags *diags, bool fast)
 	return codec_new_tuned(m, diags, fast, CODEC_TABLE_BUDGET);
 }
 
+const spec_root *codec_model_default_root(const spec_model *m)
+{
+	if (!m || !m->nroots)
+		return NULL;
+	const spec_root *r = spec_find_root(m, "#instruction");
+	if (!r) {
+		r = &m->roots[0];
+		for (size_t i = 1; i < m->nroots; i++)
+			if (m->roots[i].bitset->size > r->bitset->size)
+				r = &m->roots[i];
+	}
+	return r;
+}
+
+/* Which leaves of one root a codec is built for (the other roots' are
+ * all built): codec_new_for_words. */
+typedef struct codec_subset {
+	size_t root_index;
+	const uint8_t *want; /* per bitset index */
+} codec_subset;
+
+static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget,
+                          const codec_subset *sub);
+
 codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget)
+{
+	return codec_build(m, diags, fast, table_budget, NULL);
+}
+
+/* Whether some field of m decodes root's bitset as a sub-bitset: its
+ * leaves are then met anywhere, not only at the top. */
+static bool root_is_field_type(const spec_model *m, const spec_bitset *root)
+{
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t ci = 0; ci < m->bitsets[i]->ncases; ci++) {
+			const spec_case *k = &m->bitsets[i]->cases[ci];
+			for (size_t fi = 0; fi < k->nfields; fi++)
+				if (k->fields[fi].type == SPEC_TYPE_BITSET && k->fields[fi].bitset == root)
+					return true;
+		}
+	return false;
+}
+
+/* The words a restricted codec scans every leaf for (at build, then at
+ * each decode): above this many leaf tests the classifier is cheaper. */
+#define CODEC_LINEAR_TESTS 4000000u
+
+codec *codec_new_for_words(const spec_model *m, const spec_root *root, const uint32_t *words,
+                           unsigned iw, size_t ninstr, uint32_t gen, spec_diags *diags)
+{
+	if (!m || !root || root < m->roots || root >= m->roots + m->nroots || !iw ||
+	    iw > SPEC_MAX_BITS / 32 || (root->nleaves && ninstr > CODEC_LINEAR_TESTS / root->nleaves) ||
+	    root_is_field_type(m, root->bitset))
+		return codec_new_general(m, diags);
+	uint8_t *want = calloc(m->nbitsets ? m->nbitsets : 1, 1);
+	if (!want)
+		return codec_new_general(m, diags);
+	for (size_t n = 0; n < ninstr; n++) {
+		uint64_t w64[SPEC_MAX_BITS / 64] = {0};
+		for (unsigned k = 0; k < iw; k++)
+			w64[k / 2] |= (uint64_t)words[n * iw + k] << (32 * (k % 2));
+		/* decoding looks at the first two matches (a third only makes
+		 * the ambiguity the same); all are built */
+		const spec_bitset *hit[64];
+		size_t nh = classify_linear(root, w64, gen, hit, 64);
+		for (size_t h = 0; h < nh && h < 64; h++)
+			want[hit[h]->index] = 1;
+	}
+	codec_subset sub = {(size_t)(root - m->roots), want};
+	codec *c = codec_build(m, diags, false, CODEC_TABLE_BUDGET, &sub);
+	free(want);
+	return c;
+}
+
+static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget,
+                          const codec_subset *sub)
 {
 	spec_loc loc = {m ? m->path : NULL, 0, 0};
 	if (!m || !m->nroots) {
@@ -1800,13 +1875,7 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 		goto oom;
 	c->m = m;
 	c->fast_budget = table_budget;
-	c->defroot = spec_find_root(m, "#instruction");
-	if (!c->defroot) {
-		c->defroot = &m->roots[0];
-		for (size_t i = 1; i < m->nroots; i++)
-			if (m->roots[i].bitset->size > c->defroot->bitset->size)
-				c->defroot = &m->roots[i];
-	}
+	c->defroot = codec_model_default_root(m);
 	c->defroot_index = (size_t)(c->defroot - m->roots);
 	unsigned bits = m->bitsize ? m->bitsize : 1;
 	if (bits > SPEC_MAX_BITS)
@@ -1822,6 +1891,8 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 	if (!c->cls || !c->leaf)
 		goto oom;
 	for (size_t i = 0; i < m->nroots; i++) {
+		if (sub && i == sub->root_index)
+			continue; /* classified by a scan: codec_classify */
 		c->cls[i] = classifier_build(&m->roots[i]);
 		if (!c->cls[i])
 			goto oom;
@@ -1833,6 +1904,8 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 	for (size_t r = 0; r < m->nroots && B.ok; r++)
 		for (size_t i = 0; i < m->roots[r].nleaves && B.ok; i++) {
 			const spec_bitset *b = m->roots[r].leaves[i];
+			if (sub && r == sub->root_index && b->index < m->nbitsets && !sub->want[b->index])
+				continue;
 			if (b->index < m->nbitsets && !c->leaf[b->index])
 				c->leaf[b->index] = compile_leaf(&B, b);
 		}
@@ -1915,6 +1988,8 @@ size_t codec_classify(const codec *c, const spec_root *root, const uint64_t *w,
 	size_t i = root_idx(c, root);
 	if (i >= c->m->nroots)
 		return 0;
+	if (!c->cls[i])
+		return classify_linear(&c->m->roots[i], w, gen, out, max);
 	return classifier_run(c->cls[i], w, gen, out, max);
 }
 

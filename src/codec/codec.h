@@ -37,11 +37,23 @@ codec *codec_new(const spec_model *m, spec_diags *diags);
  * more, the build costs less.  For callers that decode each leaf a few
  * times, such as lint's printing probe on a spec of 10^5 leaves. */
 codec *codec_new_general(const spec_model *m, spec_diags *diags);
+/* A general codec for these words only: ninstr instructions of root, iw
+ * 32-bit words each (low first), decoded at generation gen.  Only the
+ * leaves of root they match are compiled (every leaf of every other
+ * root is), and root is classified by a scan, not the classifier: one
+ * instruction of ir3 costs a fifth of codec_new_general's build.  Other
+ * words of root, or other generations, must not be given to it.  Falls
+ * back to codec_new_general where that is not cheaper or not sound (a
+ * root that is also a field's type; too many words for a scan). */
+codec *codec_new_for_words(const spec_model *m, const spec_root *root, const uint32_t *words,
+                           unsigned iw, size_t ninstr, uint32_t gen, spec_diags *diags);
 void codec_free(codec *c);
 const spec_model *codec_model(const codec *c);
 /* The root instructions are decoded against: "#instruction" when there
  * is one, else the widest root. */
 const spec_root *codec_default_root(const codec *c);
+/* The same for a model, before any codec is built. */
+const spec_root *codec_model_default_root(const spec_model *m);
 
 /* -------------------------------------------------------- classification */
 

@@ -235,9 +235,13 @@ const spec_bitset *cx_find_bitset(cx *x, size_t root_index, const uint64_t *w)
 {
 	const spec_bitset *hit[2];
 	uint32_t bi;
-	size_t n = classifier_run_index(x->c->cls[root_index], w, x->gen, hit, 2, &bi);
+	const classifier *cls = x->c->cls[root_index];
+	size_t n = cls ? classifier_run_index(cls, w, x->gen, hit, 2, &bi)
+	               : classify_linear(&x->c->m->roots[root_index], w, x->gen, hit, 2);
 	if (n == 0)
 		return NULL;
+	if (!cls)
+		bi = hit[0]->index;
 	if (n > 1) {
 		cx_issue(x, CODEC_AMBIGUOUS, hit[0], hit[1], NULL, 0, "bitset conflict: %s vs %s",
 		         spec_display_name(hit[0]), spec_display_name(hit[1]));

@@ -91,6 +91,7 @@ static const spec_rule rules[] = {
 	{"io", SPEC_FATAL, "a file cannot be read"},
 	{"file-too-large", SPEC_FATAL, "a file is larger than the 16 MiB limit"},
 	{"xml-syntax", SPEC_FATAL, "the file is not well-formed XML"},
+	{"xml-library", SPEC_FATAL, "the XML library (libxml2) cannot be loaded"},
 	{"xml-dtd", SPEC_FATAL, "a DOCTYPE (and so any entity declaration) is present"},
 	{"xml-depth", SPEC_FATAL, "elements are nested deeper than 64 levels"},
 	{"too-many-elements", SPEC_FATAL, "more than a million elements"},

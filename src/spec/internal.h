@@ -19,8 +19,10 @@
 /* Every allocation of a model comes from one arena and is freed with it:
  * a model is built once and never edited, so nothing is freed alone. */
 typedef struct arena_chunk arena_chunk;
+typedef struct arena_mapping arena_mapping;
 typedef struct arena {
 	arena_chunk *head;
+	arena_mapping *maps; /* file mappings unmapped with the arena */
 	size_t bytes; /* held in chunks; never above SPEC_MAX_MODEL_BYTES */
 	bool failed;  /* an allocation failed; callers check once at the end */
 } arena;
@@ -30,6 +32,10 @@ char *arena_strdup(arena *a, const char *s);
 /* spec_strdup_printf with a va_list (ap is left used). */
 char *spec_vstrdup_printf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 char *arena_strndup(arena *a, const char *s, size_t n);
+/* Hands the mapping at p (n bytes, from mmap) to the arena, which unmaps
+ * it in arena_free; false (the mapping is then unmapped) when memory
+ * runs out. */
+bool arena_adopt_mapping(arena *a, void *p, size_t n);
 void arena_free(arena *a);
 
 /* ------------------------------------------------------------- XML tree */
@@ -67,6 +73,22 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
                     size_t *element_budget, spec_diags *diags);
 
 const char *xml_attr_get(const xml_elem *e, const char *name);
+/* Whether the XML library can be used (xml_lazy.c opens it on first
+ * use); false with the reason in why. */
+bool xml_library_available(char *why, size_t len);
+/* The kind of an element name (EL_OTHER when the dialect has none). */
+xml_kind xml_kind_of(const char *name);
+
+/* tree_cache.c: the tree xml_parse made from these bytes, saved in dir
+ * by an earlier load, read into a (its locations naming file; its
+ * strings in a mapping of the entry that a owns), with *element_budget
+ * decreased as xml_parse would; NULL when dir has no valid entry for the
+ * bytes (nothing is reported: the caller parses). */
+xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char *data,
+                         size_t len, size_t *element_budget);
+/* Saves root, parsed from these bytes, in dir (created 0700 when
+ * missing); a failure is silent, as the cache only saves time. */
+void xml_cache_store(const char *dir, const char *data, size_t len, const xml_elem *root);
 const xml_attr *xml_attr_find(const xml_elem *e, const char *name);
 
 /* --------------------------------------------------------- bit vectors */

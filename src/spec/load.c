@@ -440,7 +440,12 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 		return false;
 	}
 	L->bytes_left -= len;
-	xml_elem *root = xml_parse(L->a, name, data, len, &L->budget, L->diags);
+	const char *cache = L->opt ? L->opt->cache_dir : NULL;
+	xml_elem *root = xml_cache_load(L->a, cache, name, data, len, &L->budget);
+	if (!root) {
+		root = xml_parse(L->a, name, data, len, &L->budget, L->diags);
+		xml_cache_store(cache, data, len, root);
+	}
 	if (owned)
 		free(data);
 	if (!root)
@@ -1795,7 +1800,8 @@ unusable:
 		return NULL;
 	}
 	loader_release(&L);
-	spec_lint_model(m, diags);
+	if (!opt || !opt->skip_lint)
+		spec_lint_model(m, diags);
 	return m;
 }
 

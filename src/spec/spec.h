@@ -388,7 +388,22 @@ spec_model *spec_load(const char *path, spec_diags *diags);
 typedef struct spec_load_options {
 	const char *const *import_dirs;
 	size_t nimport_dirs;
+	/* A folder of parsed files (NULL: none): a file whose bytes were
+	 * parsed before is read from there instead of through the XML
+	 * parser, and a file parsed now is saved there (docs/cache.md).
+	 * The model is the same either way. */
+	const char *cache_dir;
+	/* Skips the lint that follows building (spec_lint_model's findings
+	 * only: the model is the same), for callers that never show them. */
+	bool skip_lint;
 } spec_load_options;
+/* Whether buf is a well-formed entry of a cache_dir (for any file):
+ * every check of the reader but the match with a file's bytes. */
+bool spec_cache_entry_valid(const void *buf, size_t n);
+/* Rewrites the checksum of the entry in buf to match its contents (false
+ * when it is too short to have one): how tests and the fuzz target put
+ * altered entries past the checksum, to the structural checks. */
+bool spec_cache_entry_seal(void *buf, size_t n);
 spec_model *spec_load_with(const char *path, const spec_load_options *opt, spec_diags *diags);
 /* Readies the XML library for loads on several threads at once: libxml2
  * sets itself up on its first use, which two threads must not do

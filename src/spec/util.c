@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct arena_chunk {
 	arena_chunk *next;
@@ -71,8 +72,30 @@ char *arena_strdup(arena *a, const char *s)
 	return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+struct arena_mapping {
+	arena_mapping *next;
+	void *p;
+	size_t n;
+};
+
+bool arena_adopt_mapping(arena *a, void *p, size_t n)
+{
+	arena_mapping *m = arena_alloc(a, sizeof *m);
+	if (!m) {
+		munmap(p, n);
+		return false;
+	}
+	*m = (arena_mapping){a->maps, p, n};
+	a->maps = m;
+	return true;
+}
+
 void arena_free(arena *a)
 {
+	/* the records live in the chunks: unmap before freeing those */
+	for (arena_mapping *m = a->maps; m; m = m->next)
+		munmap(m->p, m->n);
+	a->maps = NULL;
 	arena_chunk *c = a->head;
 	while (c) {
 		arena_chunk *n = c->next;

@@ -159,7 +159,7 @@ static size_t locate_attrs(xml_reader *r, xml_elem *e, size_t start)
 	}
 }
 
-static xml_kind elem_kind(const char *name)
+xml_kind xml_kind_of(const char *name)
 {
 	static const char *const names[] = {
 		NULL, "isa", "import", "bitset", "enum", "value", "expr", "template", "doc", "gen", "meta", "pattern", "field", "param", "assert", "derived", "override", "display", "encode", "map", "decode",
@@ -212,7 +212,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		return;
 	}
 	e->name = arena_strdup(r->a, (const char *)localname);
-	e->kind = e->name ? elem_kind(e->name) : EL_OTHER;
+	e->kind = e->name ? xml_kind_of(e->name) : EL_OTHER;
 	e->loc = loc;
 	e->text = (char *)"";
 	e->nattrs = (unsigned)nb_attributes;
@@ -462,6 +462,11 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
 	}
 	if (!attributes_within_budget(&r))
 		return NULL;
+	char why[300];
+	if (!xml_library_available(why, sizeof why)) {
+		spec_diag_add(diags, SPEC_FATAL, "xml-library", (spec_loc){file, 0, 0}, "%s", why);
+		return NULL;
+	}
 	r.pos = 0; /* the line cursor starts again for the parse */
 	r.line = 1;
 	r.line_start = 0;
@@ -518,5 +523,6 @@ const char *xml_attr_get(const xml_elem *e, const char *name)
 
 void spec_load_prepare(void)
 {
-	xmlInitParser();
+	if (xml_library_available(NULL, 0))
+		xmlInitParser();
 }
