@@ -177,15 +177,25 @@ typedef struct semantic_stats {
 	size_t enum_values;  /* values of enums some field has as its type */
 	size_t enum_dead;    /* of those, never held by such a field (enum-value-dead) */
 	size_t enum_unknown; /* of those, undecided (semantic-unknown) */
+	/* expression safety: override conditions and derived values (each
+	 * expression once per derived field it is the value of) */
+	size_t exprs;         /* asked about, in some leaf */
+	size_t expr_safe;     /* proved never to overflow, divide by 0, shift out
+	                         of range or (derived) lose bits to its width */
+	size_t expr_findings; /* a word shown to do one of these */
+	size_t expr_unknown;  /* else, a question Z3 could not answer */
 } semantic_stats;
 
 /* The meaning proofs, with Z3: every <override> case holds for some word
  * of some leaf below its bitset at some generation, and decides each
  * thing it defines (its display, its fields) for some word, the
  * decoder's look-up order considered; every value of an enum that a
- * field has as its type is held by such a field for some word.
+ * field has as its type is held by such a field for some word; no word
+ * of a leaf makes one of its expressions overflow, divide by zero or
+ * shift out of range, or a derived value lose bits to its width.
  * Findings go to diags (rules override-dead, override-shadowed,
- * enum-value-dead; semantic-unknown where Z3 cannot decide, never
+ * enum-value-dead, expr-overflow, expr-divide-by-zero, expr-shift-range,
+ * derived-value-lost; semantic-unknown where Z3 cannot decide, never
  * counted as proved).  Returns false only when memory or
  * Z3 cannot be set up (a fatal diagnostic says why). */
 bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *diags,

@@ -202,6 +202,13 @@ typedef struct z3_scope {
 	/* the scope's translated expressions, as Mesa caches their values
 	 * per scope; NULL: none kept.  Made with z3_memo_new. */
 	z3_memo *memo;
+	/* Not NULL: a name that cannot be translated exactly (a <param> of a
+	 * sub-bitset taken alone, a value Mesa's expression stack decides)
+	 * is any 64-bit value, a fresh constant, and *free_names is set: a
+	 * question with no answer for any value has none for the real one,
+	 * but an answer found may not be real.  NULL: such a name makes the
+	 * translation NULL (unknown). */
+	bool *free_names;
 } z3_scope;
 /* A memo for a scope's translations, and its end; NULL when memory runs
  * out (translating then works without). */
@@ -215,6 +222,31 @@ Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x);
  * override's own condition, while it is evaluated).  NULL when x cannot
  * be translated exactly (see z3expr.c): unknown, never a guess. */
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x);
+/* semantic.c: the words of leaf in a term of its root's size, at its
+ * generations; NULL when the leaf matches no word. */
+Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);
+/* safety.c: expression safety, the part of prove_semantic that asks
+ * every leaf about every expression its decoding can evaluate; counts
+ * go to st (exprs, expr_*), queries added to st->queries. */
+bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                             semantic_stats *st);
+
+/* What can go wrong evaluating an expression (z3_expr_hazards). */
+typedef enum z3_hazard {
+	Z3_HAZARD_OVERFLOW, /* int64 overflow of + - * unary -, bits lost by <<, INT64_MIN / -1 */
+	Z3_HAZARD_DIVIDE,   /* a division or remainder by 0 */
+	Z3_HAZARD_SHIFT,    /* a shift count outside 0..63 */
+	Z3_HAZARDS
+} z3_hazard;
+/* For each hazard, a formula over b's word and generation that holds for
+ * exactly the words whose evaluation of x in scope meets it, following
+ * the short-circuits of && || ?: as C and the decoder do (false: never);
+ * and in *value (unless NULL) x's value, exact for the words that meet
+ * none (where one is met, what Z3's operations give).  A name inside is
+ * translated as z3_expr_in does; false (every hz and *value NULL) when
+ * it cannot be: unknown. */
+bool z3_expr_hazards(z3_base *b, const z3_scope *scope, const spec_expr *x,
+                     Z3_ast hz[Z3_HAZARDS], Z3_ast *value);
 /* A term taken as a condition: it is not 0. */
 Z3_ast z3_is_true(z3_base *b, Z3_ast v);
 /* The word and generation of a model (bits it leaves free are 0). */

@@ -354,9 +354,7 @@ static Z3_ast bits_numeral(z3_base *b, const uint64_t *w, unsigned size)
 	return Z3_mk_bv_numeral(b->ctx, size, bit);
 }
 
-/* The words of leaf in a term of its root's size, at its generations;
- * NULL when the leaf matches no word. */
-static Z3_ast leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word)
+Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word)
 {
 	leaf_cube lc;
 	uint64_t fixed[SEM_WORDS], value[SEM_WORDS];
@@ -433,11 +431,11 @@ static void visit(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where, bool 
 				}
 				Z3_ast word = Z3_mk_extract(b->ctx, fd->high, fd->low, s->word);
 				for (size_t l = 0; l < sub->nleaves; l++) {
-					Z3_ast in = leaf_holds(b, sub->leaves[l], word);
+					Z3_ast in = semantic_leaf_holds(b, sub->leaves[l], word);
 					if (!in)
 						continue;
 					Z3_ast both[2] = {reach, in};
-					z3_scope inner = {sub->leaves[l], word, fd, s, true, z3_memo_new()};
+					z3_scope inner = {sub->leaves[l], word, fd, s, true, z3_memo_new(), NULL};
 					visit(r, b, &inner, Z3_mk_and(b->ctx, 2, both), sub_loose, depth + 1);
 					z3_memo_free(inner.memo);
 				}
@@ -623,10 +621,10 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 			}
 			for (size_t l = 0; l < root->nleaves &&
 			                   (root_pending(&r, root->bitset, 0) || enums_open(&r)); l++) {
-				Z3_ast in = leaf_holds(&b, root->leaves[l], b.w);
+				Z3_ast in = semantic_leaf_holds(&b, root->leaves[l], b.w);
 				if (!in)
 					continue;
-				z3_scope s = {root->leaves[l], b.w, NULL, NULL, true, z3_memo_new()};
+				z3_scope s = {root->leaves[l], b.w, NULL, NULL, true, z3_memo_new(), NULL};
 				visit(&r, &b, &s, in, false, 0);
 				z3_memo_free(s.memo);
 			}
@@ -659,6 +657,8 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 			}
 		}
 	}
+	/* then every expression, leaf by leaf (safety.c) */
+	ok = ok && prove_expression_safety(m, &r.opt, diags, st);
 	for (size_t e = 0; r.enum_state && e < m->nenums; e++)
 		free(r.enum_state[e]);
 	free(r.enum_state);

@@ -79,6 +79,12 @@ struct z3_memo {
 	memo_key *keys;
 	Z3_ast *vals;  /* NULL: not translatable there */
 	size_t n, cap;
+	/* an open hash index over keys (entry + 1; 0 empty), nslots a power
+	 * of two above twice n: a scope translates hundreds of expressions
+	 * on the way of every look-up (Midgard's leaves), so a linear search
+	 * made the meaning proofs quadratic */
+	uint32_t *slots;
+	size_t nslots;
 };
 
 z3_memo *z3_memo_new(void)
@@ -91,6 +97,7 @@ void z3_memo_free(z3_memo *m)
 	if (m) {
 		free(m->keys);
 		free(m->vals);
+		free(m->slots);
 		free(m);
 	}
 }
@@ -107,18 +114,36 @@ static bool key_eq(const memo_key *a, const memo_key *b)
 	return a->x == b->x && a->sp == b->sp && !memcmp(a->stack, b->stack, a->sp * sizeof *a->stack);
 }
 
+static size_t key_hash(const memo_key *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)k->x * 0x9e3779b97f4a7c15ull ^ k->sp;
+	for (unsigned i = 0; i < k->sp; i++)
+		h = (h ^ (uint64_t)(uintptr_t)k->stack[i]) * 0xbf58476d1ce4e5b9ull;
+	return (size_t)(h ^ (h >> 31));
+}
+
 /* The entry of k in m, or -1. */
 static long memo_find(const z3_memo *m, const memo_key *k)
 {
-	for (size_t i = 0; m && i < m->n; i++)
-		if (key_eq(&m->keys[i], k))
-			return (long)i;
+	if (!m || !m->nslots)
+		return -1;
+	for (size_t i = key_hash(k) & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1))
+		if (key_eq(&m->keys[m->slots[i] - 1], k))
+			return (long)m->slots[i] - 1;
 	return -1;
+}
+
+static void memo_index(z3_memo *m, size_t e)
+{
+	size_t i = key_hash(&m->keys[e]) & (m->nslots - 1);
+	while (m->slots[i])
+		i = (i + 1) & (m->nslots - 1);
+	m->slots[i] = (uint32_t)e + 1;
 }
 
 static void memo_put(z3_memo *m, const memo_key *k, Z3_ast v)
 {
-	if (!m)
+	if (!m || m->n >= UINT32_MAX - 1)
 		return;
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 16;
@@ -132,8 +157,20 @@ static void memo_put(z3_memo *m, const memo_key *k, Z3_ast v)
 		m->vals = v2;
 		m->cap = cap;
 	}
+	if ((m->n + 1) * 2 > m->nslots) {
+		size_t ns = m->nslots ? m->nslots * 2 : 64;
+		uint32_t *sl = calloc(ns, sizeof *sl);
+		if (!sl)
+			return;
+		free(m->slots);
+		m->slots = sl;
+		m->nslots = ns;
+		for (size_t e = 0; e < m->n; e++)
+			memo_index(m, e);
+	}
 	m->keys[m->n] = *k;
-	m->vals[m->n++] = v;
+	m->vals[m->n] = v;
+	memo_index(m, m->n++);
 }
 
 /* x evaluated on top of t's stack, in t's scope (the caller has made
@@ -235,7 +272,13 @@ static Z3_ast z3_lookup(z3_tr *t, const spec_bitset *from, size_t case0, const c
 
 static Z3_ast z3_field(z3_tr *t, const char *name)
 {
-	return z3_lookup(t, t->scope->leaf, 0, name);
+	Z3_ast r = z3_lookup(t, t->scope->leaf, 0, name);
+	if (!r && t->scope->free_names) {
+		/* whatever the decoder would read there: any value */
+		*t->scope->free_names = true;
+		return Z3_mk_fresh_const(t->b->ctx, "any", Z3_mk_bv_sort(t->b->ctx, 64));
+	}
+	return r;
 }
 
 static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
@@ -290,6 +333,148 @@ static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *na
 	return NULL;
 }
 
+/* ------------------------------------------------ expression hazards */
+
+/* A node of the hazard fold: the value, as z3_tr_build makes it, and for
+ * each hazard the words whose evaluation of the node meets it. */
+typedef struct hz_node {
+	Z3_ast v;
+	Z3_ast h[Z3_HAZARDS];
+	struct hz_node *next; /* every node of a fold, to free them */
+} hz_node;
+
+typedef struct hz_fold {
+	z3_tr t;
+	hz_node *nodes;
+} hz_fold;
+
+static Z3_ast hz_or(z3_base *b, Z3_ast x, Z3_ast y)
+{
+	Z3_ast both[2] = {x, y};
+	return Z3_mk_or(b->ctx, 2, both);
+}
+
+static Z3_ast hz_and(z3_base *b, Z3_ast x, Z3_ast y)
+{
+	Z3_ast both[2] = {x, y};
+	return Z3_mk_and(b->ctx, 2, both);
+}
+
+static Z3_ast hz_negative(z3_base *b, Z3_ast x)
+{
+	return Z3_mk_bvslt(b->ctx, x, z3_num(b, 0));
+}
+
+/* What the node's own operator adds: signed overflow of + - * and unary
+ * -, bits a << pushes out (C's undefined behaviour, which Mesa's
+ * generated decoder has; ours wraps), a division or remainder by 0 or of
+ * INT64_MIN by -1, a shift count outside 0..63. */
+static void hz_own(z3_base *b, spec_expr_op op, Z3_ast x, Z3_ast y, Z3_ast r,
+                   Z3_ast h[Z3_HAZARDS])
+{
+	Z3_context c = b->ctx;
+	switch (op) {
+	case SPEC_OP_ADD: /* operands of one sign, a result of the other */
+		h[Z3_HAZARD_OVERFLOW] = hz_negative(b, Z3_mk_bvand(c, Z3_mk_bvxor(c, x, r),
+		                                                   Z3_mk_bvxor(c, y, r)));
+		break;
+	case SPEC_OP_SUB:
+		h[Z3_HAZARD_OVERFLOW] = hz_negative(b, Z3_mk_bvand(c, Z3_mk_bvxor(c, x, y),
+		                                                   Z3_mk_bvxor(c, x, r)));
+		break;
+	case SPEC_OP_MUL:
+		h[Z3_HAZARD_OVERFLOW] = Z3_mk_not(c, hz_and(b, Z3_mk_bvmul_no_overflow(c, x, y, true),
+		                                            Z3_mk_bvmul_no_underflow(c, x, y)));
+		break;
+	case SPEC_OP_NEG:
+		h[Z3_HAZARD_OVERFLOW] = Z3_mk_eq(c, x, z3_num(b, INT64_MIN));
+		break;
+	case SPEC_OP_DIV:
+	case SPEC_OP_MOD:
+		h[Z3_HAZARD_DIVIDE] = Z3_mk_eq(c, y, z3_num(b, 0));
+		h[Z3_HAZARD_OVERFLOW] = hz_and(b, Z3_mk_eq(c, x, z3_num(b, INT64_MIN)),
+		                               Z3_mk_eq(c, y, z3_num(b, -1)));
+		break;
+	case SPEC_OP_SHL: /* bits lost only by a shift that is in range */
+		h[Z3_HAZARD_SHIFT] = Z3_mk_not(c, Z3_mk_bvule(c, y, z3_num(b, 63)));
+		h[Z3_HAZARD_OVERFLOW] = hz_and(b, Z3_mk_bvule(c, y, z3_num(b, 63)),
+		                               Z3_mk_not(c, Z3_mk_eq(c, Z3_mk_bvashr(c, r, y), x)));
+		break;
+	case SPEC_OP_SHR:
+		h[Z3_HAZARD_SHIFT] = Z3_mk_not(c, Z3_mk_bvule(c, y, z3_num(b, 63)));
+		break;
+	default:
+		break;
+	}
+}
+
+static void *hz_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
+                      void *const kids[3])
+{
+	hz_fold *F = ctx;
+	z3_base *b = F->t.b;
+	Z3_context c = b->ctx;
+	const hz_node *k[3] = {kids[0], kids[1], kids[2]};
+	hz_node *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->next = F->nodes;
+	F->nodes = n;
+	Z3_ast x = k[0] ? k[0]->v : NULL, y = k[1] ? k[1]->v : NULL;
+	switch (op) {
+	case SPEC_OP_DIV: n->v = Z3_mk_bvsdiv(c, x, y); break;
+	case SPEC_OP_MOD: n->v = Z3_mk_bvsrem(c, x, y); break;
+	case SPEC_OP_SHL: n->v = Z3_mk_bvshl(c, x, y); break;
+	case SPEC_OP_SHR: n->v = Z3_mk_bvashr(c, x, y); break;
+	default: {
+		void *vals[3] = {x, y, k[2] ? k[2]->v : NULL};
+		n->v = z3_tr_build(&F->t, op, num, name, vals);
+	}
+	}
+	if (!n->v)
+		return NULL; /* a name that cannot be translated: unknown */
+	Z3_ast own[Z3_HAZARDS] = {0};
+	hz_own(b, op, x, y, n->v, own);
+	for (unsigned h = 0; h < Z3_HAZARDS; h++) {
+		Z3_ast any = own[h] ? own[h] : Z3_mk_false(c);
+		/* a kid is evaluated only where C's && || ?: get to it */
+		for (unsigned i = 0; i < 3; i++) {
+			if (!k[i])
+				continue;
+			Z3_ast kid = k[i]->h[h];
+			if (i > 0 && (op == SPEC_OP_AND || (op == SPEC_OP_COND && i == 1)))
+				kid = hz_and(b, z3_is_true(b, x), kid);
+			else if (i > 0 && (op == SPEC_OP_OR || op == SPEC_OP_COND))
+				kid = hz_and(b, Z3_mk_not(c, z3_is_true(b, x)), kid);
+			any = hz_or(b, any, kid);
+		}
+		n->h[h] = any;
+	}
+	return n;
+}
+
+bool z3_expr_hazards(z3_base *b, const z3_scope *scope, const spec_expr *x,
+                     Z3_ast hz[Z3_HAZARDS], Z3_ast *value)
+{
+	hz_fold F = {.t = {.b = b, .scope = scope}};
+	if (!x)
+		return false;
+	/* evaluated as z3_eval does: x on the stack while it is folded */
+	F.t.stack[F.t.sp++] = x;
+	const hz_node *top = spec_expr_fold(x, hz_build, &F);
+	bool ok = top && Z3_get_error_code(b->ctx) == Z3_OK;
+	for (unsigned h = 0; h < Z3_HAZARDS; h++)
+		hz[h] = ok ? top->h[h] : NULL;
+	if (value)
+		*value = ok ? top->v : NULL;
+	while (F.nodes) {
+		hz_node *next = F.nodes->next;
+		free(F.nodes);
+		F.nodes = next;
+	}
+	return ok;
+}
+
 Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x)
 {
 	z3_tr t = {.b = b, .scope = scope};
@@ -299,7 +484,7 @@ Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x)
 
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x)
 {
-	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new()};
+	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL};
 	Z3_ast r = z3_expr_in(b, &s, x);
 	z3_memo_free(s.memo);
 	return r;

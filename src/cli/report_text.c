@@ -170,6 +170,19 @@ static void print_coverage(FILE *f, const prove_result *pr)
 	}
 }
 
+/* The findings of the meaning proofs (prove --semantic), as against
+ * lint's and the loader's. */
+static bool is_meaning_rule(const char *rule)
+{
+	static const char *const rules[] = {"override-dead", "override-shadowed", "enum-value-dead",
+	                                    "expr-overflow", "expr-divide-by-zero",
+	                                    "expr-shift-range", "derived-value-lost"};
+	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+		if (!strcmp(rule, rules[i]))
+			return true;
+	return false;
+}
+
 void report_write_text(FILE *f, const report *r)
 {
 	size_t overlaps = 0, accepted = 0, accounting = 0, stale = 0, unknown = 0, lint = 0;
@@ -185,8 +198,7 @@ void report_write_text(FILE *f, const report *r)
 			const char *rule = rf->diags->items[i].rule;
 			if (!strcmp(rule, "semantic-unknown"))
 				unknown++;
-			else if (!strcmp(rule, "override-dead") || !strcmp(rule, "override-shadowed") ||
-			         !strcmp(rule, "enum-value-dead"))
+			else if (is_meaning_rule(rule))
 				meaning++;
 			else
 				lint++;
@@ -228,10 +240,13 @@ void report_write_text(FILE *f, const report *r)
 		if (rf->semantic)
 			fprintf(f, "meaning of %s: %zu overrides: %zu selected and deciding all they "
 			        "define, %zu never selected, %zu not deciding something they define, %zu "
-			        "unknown; %zu enum values: %zu never held, %zu unknown (%zu Z3 queries)\n",
+			        "unknown; %zu enum values: %zu never held, %zu unknown; %zu expressions: "
+			        "%zu safe, %zu with a finding, %zu unknown (%zu Z3 queries)\n",
 			        rf->path, rf->semantic->cases, rf->semantic->live, rf->semantic->dead,
 			        rf->semantic->shadowed, rf->semantic->unknown, rf->semantic->enum_values,
-			        rf->semantic->enum_dead, rf->semantic->enum_unknown, rf->semantic->queries);
+			        rf->semantic->enum_dead, rf->semantic->enum_unknown, rf->semantic->exprs,
+			        rf->semantic->expr_safe, rf->semantic->expr_findings,
+			        rf->semantic->expr_unknown, rf->semantic->queries);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"
 	                      : r->exit_code == EXIT_FINDINGS ? "findings"
