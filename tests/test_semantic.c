@@ -522,6 +522,38 @@ TEST(expression_safety_by_hand)
 	spec_model_free(m);
 }
 
+/* Asserts: one its pattern contradicts, one its override's condition
+ * contradicts, one that can hold. */
+TEST(asserts_by_hand)
+{
+	const char *xml =
+		"<isa>\n"                                                                 /* 1 */
+		"<bitset name=\"#instruction\" size=\"16\">\n"                            /* 2 */
+		"<display>{A}</display>\n"                                                /* 3 */
+		"<field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"                /* 4 */
+		"<override><expr>{A} &lt; 2</expr>\n"                                     /* 5 */
+		"<assert low=\"0\" high=\"3\">0101</assert>\n"                            /* 6 */
+		"<display>small</display></override>\n"                                   /* 7 */
+		"<assert low=\"12\" high=\"15\">1010</assert>\n"                          /* 8 */
+		"<assert low=\"8\" high=\"9\">01</assert>\n"                              /* 9 */
+		"<pattern low=\"12\" high=\"15\">0000</pattern>\n"                        /* 10 */
+		"</bitset>\n</isa>\n";
+	spec_diags d = {0}, sd = {0};
+	semantic_stats st;
+	spec_model *m = load_and_prove("asserts.xml", xml, &d, &sd, &st);
+	if (!m)
+		return;
+	CHECK_INT((long)st.asserts, 3);
+	CHECK_INT((long)st.asserts_never, 2);
+	CHECK_INT((long)st.asserts_unknown, 0);
+	CHECK(finding_at(&sd, 6, "assert-never-holds") != NULL);
+	CHECK(finding_at(&sd, 8, "assert-never-holds") != NULL);
+	CHECK(!finding_at(&sd, 9, "assert-never-holds"));
+	spec_diags_free(&sd);
+	spec_diags_free(&d);
+	spec_model_free(m);
+}
+
 /* Random expressions, each proved and checked against an evaluator of
  * this file's own over all 4,096 words: A bits 0-3, B 4-7, C 8-11. */
 typedef struct rex {
@@ -774,6 +806,7 @@ int main(int argc, char **argv)
 	RUN(reentrant_override_in_both_codecs);
 	RUN(enum_values_by_hand);
 	RUN(expression_safety_by_hand);
+	RUN(asserts_by_hand);
 	RUN(random_expressions_against_brute_force);
 	RUN(random_overrides_against_the_disassembler);
 	return testlib_finish();

@@ -184,6 +184,9 @@ typedef struct semantic_stats {
 	                         of range or (derived) lose bits to its width */
 	size_t expr_findings; /* a word shown to do one of these */
 	size_t expr_unknown;  /* else, a question Z3 could not answer */
+	size_t asserts;          /* <assert>s of the leaves' chains */
+	size_t asserts_never;    /* proved never to hold where their case holds */
+	size_t asserts_unknown;  /* undecided */
 } semantic_stats;
 
 /* The meaning proofs, with Z3: every <override> case holds for some word
@@ -192,10 +195,11 @@ typedef struct semantic_stats {
  * decoder's look-up order considered; every value of an enum that a
  * field has as its type is held by such a field for some word; no word
  * of a leaf makes one of its expressions overflow, divide by zero or
- * shift out of range, or a derived value lose bits to its width.
+ * shift out of range, or a derived value lose bits to its width; every
+ * <assert> holds for some word where its case holds.
  * Findings go to diags (rules override-dead, override-shadowed,
  * enum-value-dead, expr-overflow, expr-divide-by-zero, expr-shift-range,
- * derived-value-lost; semantic-unknown where Z3 cannot decide, never
+ * derived-value-lost, assert-never-holds; semantic-unknown where Z3 cannot decide, never
  * counted as proved).  Returns false only when memory or
  * Z3 cannot be set up (a fatal diagnostic says why). */
 bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *diags,

@@ -40,12 +40,16 @@
 #define SAFE_WORDS (SPEC_MAX_BITS / 64u)
 /* The hazards of z3_expr_hazards, then a derived value's width. */
 #define SAFE_LOST Z3_HAZARDS
-#define SAFE_KINDS (Z3_HAZARDS + 1)
+/* ...and, of an <assert>, that its bits can hold their value (here a
+ * found word is the good outcome; never found, the finding) */
+#define SAFE_ASSERT (Z3_HAZARDS + 1)
+#define SAFE_KINDS (Z3_HAZARDS + 2)
 
 enum { SAFE_YET, SAFE_UNKNOWN, SAFE_FOUND };
 
 typedef struct safe_item {
-	const spec_expr *x;
+	const spec_expr *x;        /* NULL: an assert's item */
+	const spec_field *assert;  /* the assert (SAFE_ASSERT's question) */
 	const spec_field *derived; /* the derived field x is the value of; NULL: a condition */
 	const spec_bitset *owner;  /* the bitset whose case holds it */
 	uint8_t state[SAFE_KINDS];
@@ -63,7 +67,7 @@ typedef struct safe_item {
  * reads the same give the same formula, asked once over all their words
  * (ir3's leaves share most of their ancestors' expressions). */
 typedef struct safe_question {
-	safe_item *it;
+	size_t it;        /* index in the run's items, which grow */
 	unsigned kind;
 	Z3_ast q;         /* the words of the scope (its leaf aside) that meet it */
 	Z3_ast term;      /* derived-value-lost: the value; else NULL */
@@ -80,6 +84,20 @@ typedef struct safe_run {
 	size_t nq, qcap;
 	semantic_stats *st;
 } safe_run;
+
+static safe_item *assert_item(safe_run *r, const spec_field *a, const spec_bitset *owner)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->items[i].assert == a)
+			return &r->items[i];
+	safe_item *v = spec_grow(r->items, r->n + 1, &r->cap, sizeof *v, 64);
+	if (!v)
+		return NULL;
+	r->items = v;
+	safe_item *it = &r->items[r->n++];
+	*it = (safe_item){.assert = a, .owner = owner};
+	return it;
+}
 
 static safe_item *item_of(safe_run *r, const spec_expr *x, const spec_field *derived,
                           const spec_bitset *owner)
@@ -120,8 +138,8 @@ static void queue(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_it
 		return;
 	}
 	r->qs = v;
-	r->qs[r->nq++] = (safe_question){it, k, q, term, s->free_names && *s->free_names,
-	                                 s->leaf, in};
+	r->qs[r->nq++] = (safe_question){(size_t)(it - r->items), k, q, term,
+	                                 s->free_names && *s->free_names, s->leaf, in};
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -134,7 +152,7 @@ static int cmp_ptr(const void *a, const void *b)
 static int cmp_question(const void *pa, const void *pb)
 {
 	const safe_question *a = pa, *b = pb;
-	int c = cmp_ptr(a->it, b->it);
+	int c = (a->it > b->it) - (a->it < b->it);
 	if (!c)
 		c = (a->kind > b->kind) - (a->kind < b->kind);
 	if (!c)
@@ -157,7 +175,7 @@ static bool same_question(const safe_question *a, const safe_question *b)
  * derived value) the value. */
 static void ask_group(safe_run *r, z3_base *b, const safe_question *g, size_t n)
 {
-	safe_item *it = g->it;
+	safe_item *it = &r->items[g->it];
 	unsigned k = g->kind;
 	if (it->state[k] == SAFE_FOUND)
 		return;
@@ -170,8 +188,11 @@ static void ask_group(safe_run *r, z3_base *b, const safe_question *g, size_t n)
 		ins[i] = g[i].in;
 	Z3_ast parts[2] = {g->q, n == 1 ? ins[0] : Z3_mk_or(b->ctx, (unsigned)n, ins)};
 	free(ins);
+	/* made before the push: an AST lives until a pop below the level it
+	 * was made at */
+	Z3_ast query = Z3_mk_and(b->ctx, 2, parts);
 	Z3_solver_push(b->ctx, b->solver);
-	Z3_solver_assert(b->ctx, b->solver, Z3_mk_and(b->ctx, 2, parts));
+	Z3_solver_assert(b->ctx, b->solver, query);
 	r->st->queries++;
 	z3_answer a = z3_answer_of(z3_solve(b, b->solver));
 	/* a word found where a name stood for any value may not be real */
@@ -272,6 +293,10 @@ static Z3_ast value_lost(z3_base *b, const spec_field *f, Z3_ast v)
 
 static Z3_ast both(z3_base *b, Z3_ast x, Z3_ast y)
 {
+	if (is_false(b, x))
+		return x;
+	if (is_false(b, y))
+		return y;
 	Z3_ast xy[2] = {x, y};
 	return Z3_mk_and(b->ctx, 2, xy);
 }
@@ -311,6 +336,34 @@ static void expr_questions(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in
 	      both(b, both(b, reach, none), value_lost(b, it->derived, v)), v);
 }
 
+/* Whether assert a can hold: its bits equal its value for some word of
+ * s's leaf where its case holds (`reach`, NULL: cannot be stated). */
+static void assert_question(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in,
+                            safe_item *it, Z3_ast reach)
+{
+	const spec_field *a = it->assert;
+	if (a->high >= s->leaf->size || a->high < a->low) {
+		it->applies[SAFE_ASSERT] = true; /* lint reports it: nothing to prove here */
+		return;
+	}
+	if (!reach) {
+		all_unknown(it, SAFE_ASSERT, SAFE_ASSERT + 1);
+		return;
+	}
+	unsigned n = a->high - a->low + 1;
+	bool *bits = malloc(n * sizeof *bits);
+	if (!bits) {
+		all_unknown(it, SAFE_ASSERT, SAFE_ASSERT + 1);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		bits[i] = spec_bit(a->assert_value, a->low + i);
+	Z3_ast eq = Z3_mk_eq(b->ctx, Z3_mk_extract(b->ctx, a->high, a->low, s->word),
+	                     Z3_mk_bv_numeral(b->ctx, n, bits));
+	free(bits);
+	queue(r, b, s, in, it, SAFE_ASSERT, both(b, reach, eq), NULL);
+}
+
 /* Every expression the decoding of s's leaf can evaluate. */
 static void scope_safety(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in)
 {
@@ -328,6 +381,12 @@ static void scope_safety(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in)
 			}
 			for (size_t f = 0; f < c->nfields; f++) {
 				const spec_field *fd = &c->fields[f];
+				if (fd->kind == SPEC_ASSERT) {
+					safe_item *it = assert_item(r, fd, lv);
+					if (it)
+						assert_question(r, b, s, in, it, holds);
+					continue;
+				}
 				if (fd->kind != SPEC_DERIVED || !fd->expr)
 					continue;
 				safe_item *it = item_of(r, fd->expr, fd, lv);
@@ -338,10 +397,52 @@ static void scope_safety(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in)
 }
 
 static const char *const kind_rule[SAFE_KINDS] = {
-	"expr-overflow", "expr-divide-by-zero", "expr-shift-range", "derived-value-lost"};
+	"expr-overflow", "expr-divide-by-zero", "expr-shift-range", "derived-value-lost",
+	"assert-never-holds"};
+
+/* An assert's verdict: it holds for some word (nothing to say), never
+ * does (assert-never-holds), or that is unknown. */
+static void report_assert(const safe_item *it, spec_diags *diags, semantic_stats *st)
+{
+	if (!it->applies[SAFE_ASSERT])
+		return;
+	const spec_field *a = it->assert;
+	st->asserts++;
+	if (it->state[SAFE_ASSERT] == SAFE_FOUND)
+		return;
+	char want[SPEC_MAX_BITS + 1];
+	unsigned n = a->high - a->low + 1, k = 0;
+	for (unsigned i = n; i-- > 0 && k + 1 < sizeof want;)
+		want[k++] = spec_bit(a->assert_value, a->low + i) ? '1' : '0';
+	want[k] = '\0';
+	if (it->state[SAFE_ASSERT] == SAFE_UNKNOWN) {
+		st->asserts_unknown++;
+		spec_diag_add(diags, SPEC_WARNING, "semantic-unknown", a->loc,
+		              "whether the assert of bits %u..%u (%s) in '%s' ever holds is unknown "
+		              "(a name is not exactly translatable for Z3, or Z3 gave up)", a->low,
+		              a->high, want, it->owner->name);
+		return;
+	}
+	st->asserts_never++;
+	bool in_override = false;
+	for (size_t c = 0; c + 1 < it->owner->ncases && !in_override; c++)
+		in_override = a >= it->owner->cases[c].fields &&
+		              a < it->owner->cases[c].fields + it->owner->cases[c].nfields;
+	spec_diag_add(diags, SPEC_WARNING, "assert-never-holds", a->loc,
+	              "the assert of bits %u..%u (%s) in '%s' never holds: no word of any leaf "
+	              "that has it, where its case holds, has those bits, so the decoder warns on "
+	              "every such word it checks it for (proved by Z3)%s", a->low, a->high, want,
+	              it->owner->name,
+	              in_override ? "; in an <override>, that flags every word the override "
+	                            "selects, which is by design if it is meant as a warning" : "");
+}
 
 static void report(const safe_item *it, spec_diags *diags, semantic_stats *st)
 {
+	if (it->assert) {
+		report_assert(it, diags, st);
+		return;
+	}
 	const char *text = spec_expr_text(it->x);
 	spec_loc loc = spec_expr_loc(it->x);
 	char what[160];
@@ -357,7 +458,7 @@ static void report(const safe_item *it, spec_diags *diags, semantic_stats *st)
 			continue;
 		any = true;
 		if (it->state[k] == SAFE_UNKNOWN) {
-			static const char *const asks[SAFE_KINDS] = {
+			static const char *const asks[SAFE_LOST + 1] = {
 				"can overflow int64", "can divide by zero", "can shift by a count outside 0..63",
 				"can lose bits to its width"};
 			int n = snprintf(unknown + ul, sizeof unknown - ul, "%s%s", ul ? ", " : "", asks[k]);
@@ -439,7 +540,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 				for (size_t k = 0; k < lv->ncases && !has_expr; k++) {
 					has_expr = lv->cases[k].expr != NULL;
 					for (size_t f = 0; f < lv->cases[k].nfields && !has_expr; f++)
-						has_expr = lv->cases[k].fields[f].kind == SPEC_DERIVED;
+						has_expr = lv->cases[k].fields[f].kind != SPEC_FIELD;
 				}
 			if (!has_expr)
 				continue;

@@ -348,14 +348,29 @@ typedef struct hz_fold {
 	hz_node *nodes;
 } hz_fold;
 
+static bool hz_never(z3_base *b, Z3_ast x)
+{
+	return Z3_get_bool_value(b->ctx, x) == Z3_L_FALSE;
+}
+
+/* x or y, and x and y, kept literally false where a side is: most
+ * expressions have no hazard at all, and a false formula is not asked */
 static Z3_ast hz_or(z3_base *b, Z3_ast x, Z3_ast y)
 {
+	if (hz_never(b, x))
+		return y;
+	if (hz_never(b, y))
+		return x;
 	Z3_ast both[2] = {x, y};
 	return Z3_mk_or(b->ctx, 2, both);
 }
 
 static Z3_ast hz_and(z3_base *b, Z3_ast x, Z3_ast y)
 {
+	if (hz_never(b, x))
+		return x;
+	if (hz_never(b, y))
+		return y;
 	Z3_ast both[2] = {x, y};
 	return Z3_mk_and(b->ctx, 2, both);
 }

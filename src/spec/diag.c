@@ -150,6 +150,7 @@ static const spec_rule rules[] = {
 	{"expr-overflow", SPEC_ERROR, "(prove --semantic) an expression overflows int64 for some word (undefined in Mesa's generated C)"},
 	{"expr-divide-by-zero", SPEC_ERROR, "(prove --semantic) an expression divides or takes a remainder by zero for some word"},
 	{"expr-shift-range", SPEC_ERROR, "(prove --semantic) an expression shifts by a count outside 0..63 for some word"},
+	{"assert-never-holds", SPEC_WARNING, "(prove --semantic) an <assert> whose bits never hold their value in a word where its case holds"},
 	{"derived-value-lost", SPEC_WARNING, "(prove --semantic) a derived value does not fit the width it is printed through, for some word"},
 	{"semantic-unknown", SPEC_WARNING, "(prove --semantic) a meaning proof Z3 could not decide (an expression it cannot be given exactly, or a timeout)"},
 	{"disasm-fails", SPEC_ERROR, "a leaf disasm cannot print: a word it matches gives no field, no display, a failed expression or too much text"},
