@@ -1806,7 +1806,8 @@ const spec_root *codec_model_default_root(const spec_model *m)
  * all built): codec_new_for_words. */
 typedef struct codec_subset {
 	size_t root_index;
-	const uint8_t *want; /* per bitset index */
+	const uint8_t *want;  /* per bitset index */
+	const uint8_t *roots; /* per root: its leaves can be met (others are not built) */
 } codec_subset;
 
 static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, size_t table_budget,
@@ -1856,8 +1857,39 @@ codec *codec_new_for_words(const spec_model *m, const spec_root *root, const uin
 		for (size_t h = 0; h < nh && h < 64; h++)
 			want[hit[h]->index] = 1;
 	}
-	codec_subset sub = {(size_t)(root - m->roots), want};
+	/* the roots the decoding can reach from those leaves, through
+	 * bitset-typed fields of any case of their chains, transitively */
+	size_t ri = (size_t)(root - m->roots);
+	uint8_t *roots = calloc(m->nroots, 1);
+	if (!roots) {
+		free(want);
+		return codec_new_general(m, diags);
+	}
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t r = 0; r < m->nroots; r++)
+			for (size_t l = 0; l < m->roots[r].nleaves; l++) {
+				const spec_bitset *lf = m->roots[r].leaves[l];
+				if (r == ri ? !want[lf->index] : !roots[r])
+					continue;
+				for (const spec_bitset *b = lf; b; b = b->parent)
+					for (size_t k = 0; k < b->ncases; k++)
+						for (size_t f = 0; f < b->cases[k].nfields; f++) {
+							const spec_field *fd = &b->cases[k].fields[f];
+							if (fd->type != SPEC_TYPE_BITSET || !fd->bitset)
+								continue;
+							for (size_t t = 0; t < m->nroots; t++)
+								if (m->roots[t].bitset == fd->bitset && !roots[t] && t != ri) {
+									roots[t] = 1;
+									grew = true;
+								}
+						}
+			}
+	}
+	roots[ri] = 1;
+	codec_subset sub = {ri, want, roots};
 	codec *c = codec_build(m, diags, false, CODEC_TABLE_BUDGET, &sub);
+	free(roots);
 	free(want);
 	return c;
 }
@@ -1891,8 +1923,8 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	if (!c->cls || !c->leaf)
 		goto oom;
 	for (size_t i = 0; i < m->nroots; i++) {
-		if (sub && i == sub->root_index)
-			continue; /* classified by a scan: codec_classify */
+		if (sub && (i == sub->root_index || !sub->roots[i]))
+			continue; /* classified by a scan (codec_classify), or never met */
 		c->cls[i] = classifier_build(&m->roots[i]);
 		if (!c->cls[i])
 			goto oom;
@@ -1904,7 +1936,8 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	for (size_t r = 0; r < m->nroots && B.ok; r++)
 		for (size_t i = 0; i < m->roots[r].nleaves && B.ok; i++) {
 			const spec_bitset *b = m->roots[r].leaves[i];
-			if (sub && r == sub->root_index && b->index < m->nbitsets && !sub->want[b->index])
+			if (sub && (!sub->roots[r] ||
+			            (r == sub->root_index && b->index < m->nbitsets && !sub->want[b->index])))
 				continue;
 			if (b->index < m->nbitsets && !c->leaf[b->index])
 				c->leaf[b->index] = compile_leaf(&B, b);

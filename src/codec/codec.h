@@ -39,9 +39,9 @@ codec *codec_new(const spec_model *m, spec_diags *diags);
 codec *codec_new_general(const spec_model *m, spec_diags *diags);
 /* A general codec for these words only: ninstr instructions of root, iw
  * 32-bit words each (low first), decoded at generation gen.  Only the
- * leaves of root they match are compiled (every leaf of every other
- * root is), and root is classified by a scan, not the classifier: one
- * instruction of ir3 costs a fifth of codec_new_general's build.  Other
+ * leaves of root they match are compiled, with every leaf of the roots
+ * their bitset-typed fields reach (transitively), and root is classified
+ * by a scan, not the classifier.  Other
  * words of root, or other generations, must not be given to it.  Falls
  * back to codec_new_general where that is not cheaper or not sound (a
  * root that is also a field's type; too many words for a scan). */

@@ -143,12 +143,12 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 		return NULL;
 
 	xml_elem *elems = arena_alloc(a, sizeof *elems * nelems);
-	xml_attr *attrs = arena_alloc(a, sizeof *attrs * ((size_t)nattrs + nelems));
+	xml_attr *attrs = arena_alloc(a, sizeof *attrs * (nattrs ? nattrs : 1));
 	unsigned char *depth = malloc(nelems);
 	/* the strings stay where they are: buf lives as long as the tree */
 	char *copy = (char *)strs;
 	bool ok = elems && attrs && depth;
-	size_t next_attr = 0, slot = 0;
+	size_t next_attr = 0;
 	for (uint32_t i = 0; i < nelems && ok; i++) {
 		const unsigned char *r = ep + (size_t)i * ELEM_U32 * 4;
 		uint32_t f[ELEM_U32];
@@ -177,8 +177,8 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 		e->text_loc = (spec_loc){file, f[6], f[7]};
 		e->has_text = f[8];
 		e->text_ws_loc = (spec_loc){file, f[9], f[10]};
-		/* one zeroed entry after each element's attributes, as xml.c leaves */
-		e->attrs = &attrs[slot];
+		/* every reader stops at nattrs: no entry after them, unlike xml.c's */
+		e->attrs = &attrs[next_attr];
 		e->nattrs = f[2];
 		for (uint32_t j = 0; j < f[2] && ok; j++) {
 			const unsigned char *q = ap + (next_attr + j) * ATTR_U32 * 4;
@@ -186,11 +186,10 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 			const char *av = table_string(strs, strbytes, get32(q + 4));
 			ok = an && *an && av;
 			if (ok)
-				attrs[slot + j] = (xml_attr){copy + get32(q), copy + get32(q + 4),
+				attrs[next_attr + j] = (xml_attr){copy + get32(q), copy + get32(q + 4),
 				                             {file, get32(q + 8), get32(q + 12)}};
 		}
 		next_attr += f[2];
-		slot += f[2] + 1u;
 		if (i) {
 			xml_elem *p = &elems[f[1] - 1];
 			e->parent = p;
