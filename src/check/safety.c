@@ -60,6 +60,9 @@ typedef struct safe_item {
 	unsigned size[SAFE_KINDS];
 	const spec_bitset *leaf[SAFE_KINDS];
 	int64_t value; /* derived-value-lost: the value */
+	/* unknown taken alone (a sub-bitset's param): asked again through
+	 * the fields that decode it; retried: some such field was found */
+	bool retry, retried;
 } safe_item;
 
 /* One question, waiting to be asked together with the same question of
@@ -82,6 +85,7 @@ typedef struct safe_run {
 	size_t n, cap;
 	safe_question *qs; /* of the root being asked */
 	size_t nq, qcap;
+	bool retry_only;   /* the second pass: only the items marked retry */
 	semantic_stats *st;
 } safe_run;
 
@@ -129,7 +133,10 @@ static bool is_false(z3_base *b, Z3_ast t)
 static void queue(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_item *it,
                   unsigned k, Z3_ast q, Z3_ast term)
 {
+	if (r->retry_only && !it->retry)
+		return;
 	it->applies[k] = true;
+	it->retried |= r->retry_only;
 	if (it->state[k] == SAFE_FOUND || is_false(b, q))
 		return;
 	safe_question *v = spec_grow(r->qs, r->nq + 1, &r->qcap, sizeof *v, 256);
@@ -138,8 +145,12 @@ static void queue(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_it
 		return;
 	}
 	r->qs = v;
+	/* the word is the outermost scope's: name its leaf */
+	const z3_scope *top = s;
+	while (top->outer)
+		top = top->outer;
 	r->qs[r->nq++] = (safe_question){(size_t)(it - r->items), k, q, term,
-	                                 s->free_names && *s->free_names, s->leaf, in};
+	                                 s->free_names && *s->free_names, top->leaf, in};
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -238,6 +249,7 @@ static void ask_queued(safe_run *r, z3_base *b)
 
 static void all_unknown(safe_item *it, unsigned from, unsigned to)
 {
+	it->retried = true;
 	for (unsigned k = from; k < to; k++) {
 		it->applies[k] = true;
 		if (it->state[k] != SAFE_FOUND)
@@ -515,6 +527,106 @@ static void report(const safe_item *it, spec_diags *diags, semantic_stats *st)
 		st->expr_safe++;
 }
 
+/* Whether a root is some field's type (decoded through that field). */
+static bool root_is_sub(const spec_model *m, const spec_bitset *root)
+{
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
+			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++)
+				if (m->bitsets[i]->cases[k].fields[f].type == SPEC_TYPE_BITSET &&
+				    m->bitsets[i]->cases[k].fields[f].bitset == root)
+					return true;
+	return false;
+}
+
+/* Whether root has an item to ask again. */
+static bool root_retries(const safe_run *r, const spec_bitset *root)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->items[i].retry && r->items[i].owner->root == root)
+			return true;
+	return false;
+}
+
+/* The second pass: the items unknown in a sub-bitset taken alone, asked
+ * in each place its words come from: every leaf with a field of its type
+ * (any case; an override's field where the override holds), the field's
+ * bits its word, its params resolved in that leaf.  One level: a leaf
+ * that is itself a sub-bitset's lends names that stand for any value. */
+static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_options *opt,
+                                 spec_diags *diags)
+{
+	for (size_t ri = 0; ri < m->nroots; ri++) {
+		const spec_root *root = &m->roots[ri];
+		bool outer_sub = root_is_sub(m, root->bitset), started = false;
+		z3_base b;
+		for (size_t l = 0; l < root->nleaves; l++) {
+			const spec_bitset *leaf = root->leaves[l];
+			bool free_names = false;
+			z3_scope o = {leaf, NULL, NULL, NULL, !outer_sub, NULL, &free_names};
+			for (const spec_bitset *lv = leaf; lv; lv = lv->parent)
+				for (size_t k = 0; k < lv->ncases; k++)
+					for (size_t f = 0; f < lv->cases[k].nfields; f++) {
+						const spec_field *fd = &lv->cases[k].fields[f];
+						const spec_root *sub = NULL;
+						for (size_t t = 0; t < m->nroots && !sub; t++)
+							if (m->roots[t].bitset == fd->bitset)
+								sub = &m->roots[t];
+						if (fd->kind != SPEC_FIELD || fd->type != SPEC_TYPE_BITSET || !sub ||
+						    fd->high >= leaf->size ||
+						    fd->high - fd->low + 1 != fd->bitset->size ||
+						    !root_retries(r, fd->bitset))
+							continue;
+						if (!started) {
+							/* a context of its own for each leaf, asked and
+							 * dropped with it: Z3 keeps what one context ever
+							 * made (etnaviv: 500 MB when it was one per root) */
+							if (!z3_base_init(&b, root->bitset->size, opt)) {
+								z3_cannot_start(diags, root->bitset->loc);
+								return false;
+							}
+							started = true;
+							o.word = b.w;
+							o.memo = z3_memo_new();
+						}
+						Z3_ast reach = semantic_leaf_holds(&b, leaf, b.w);
+						if (!reach)
+							continue;
+						if (lv->cases[k].expr) {
+							Z3_ast cond = z3_expr_in(&b, &o, lv->cases[k].expr);
+							reach = cond ? both(&b, reach, z3_is_true(&b, cond)) : NULL;
+						}
+						if (!reach) {
+							for (size_t i = 0; i < r->n; i++)
+								if (r->items[i].retry &&
+								    r->items[i].owner->root == fd->bitset)
+									for (unsigned q = 0; q < SAFE_KINDS; q++)
+										if (r->items[i].applies[q])
+											all_unknown(&r->items[i], q, q + 1);
+							continue;
+						}
+						Z3_ast word = Z3_mk_extract(b.ctx, fd->high, fd->low, b.w);
+						for (size_t sl = 0; sl < sub->nleaves; sl++) {
+							Z3_ast in = semantic_leaf_holds(&b, sub->leaves[sl], word);
+							if (!in)
+								continue;
+							z3_scope inner = {sub->leaves[sl], word, fd, &o, true,
+							                  z3_memo_new(), &free_names};
+							scope_safety(r, &b, &inner, both(&b, reach, in));
+							z3_memo_free(inner.memo);
+						}
+					}
+			if (started) {
+				ask_queued(r, &b);
+				z3_memo_free(o.memo);
+				z3_base_free(&b);
+				started = false;
+			}
+		}
+	}
+	return true;
+}
+
 bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
                              semantic_stats *st)
 {
@@ -525,12 +637,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 		/* a root some field decodes is reached through that field: its
 		 * params come from outside, and a name found nowhere is then
 		 * unknown, not 0 */
-		bool sub = false;
-		for (size_t i = 0; i < m->nbitsets && !sub; i++)
-			for (size_t k = 0; k < m->bitsets[i]->ncases && !sub; k++)
-				for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields && !sub; f++)
-					sub = m->bitsets[i]->cases[k].fields[f].type == SPEC_TYPE_BITSET &&
-					      m->bitsets[i]->cases[k].fields[f].bitset == root->bitset;
+		bool sub = root_is_sub(m, root->bitset);
 		z3_base b;
 		bool started = false;
 		for (size_t l = 0; ok && l < root->nleaves; l++) {
@@ -566,6 +673,31 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 			ask_queued(&r, &b);
 			z3_base_free(&b);
 		}
+	}
+	/* what is unknown in a sub-bitset taken alone, asked again where
+	 * its words come from */
+	bool again = false;
+	for (size_t i = 0; ok && i < r.n; i++) {
+		safe_item *it = &r.items[i];
+		for (unsigned k = 0; k < SAFE_KINDS; k++)
+			if (it->state[k] == SAFE_UNKNOWN && root_is_sub(m, it->owner->root)) {
+				it->retry = true;
+				again = true;
+			}
+		if (it->retry)
+			for (unsigned k = 0; k < SAFE_KINDS; k++)
+				if (it->state[k] == SAFE_UNKNOWN)
+					it->state[k] = SAFE_YET;
+	}
+	if (again) {
+		r.retry_only = true;
+		ok = retry_through_fields(&r, m, opt, diags);
+		/* no field reaches it: as unknown as it was alone */
+		for (size_t i = 0; ok && i < r.n; i++)
+			if (r.items[i].retry && !r.items[i].retried)
+				for (unsigned k = 0; k < SAFE_KINDS; k++)
+					if (r.items[i].applies[k] && r.items[i].state[k] == SAFE_YET)
+						r.items[i].state[k] = SAFE_UNKNOWN;
 	}
 	for (size_t i = 0; ok && i < r.n; i++)
 		report(&r.items[i], diags, st);
