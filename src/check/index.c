@@ -113,6 +113,49 @@ static uint32_t choose_bit(cube_index *x, size_t lo, size_t hi)
 	return best;
 }
 
+void cube_common(const leaf_cube *const *cubes, const uint32_t *items, size_t lo, size_t hi,
+                 unsigned nw, uint64_t *fixed, uint64_t *value)
+{
+	const leaf_cube *c0 = cubes[items[lo]];
+	for (unsigned w = 0; w < nw; w++) {
+		fixed[w] = c0->fixed[w];
+		value[w] = c0->value[w];
+	}
+	for (size_t i = lo + 1; i < hi; i++) {
+		const leaf_cube *c = cubes[items[i]];
+		for (unsigned w = 0; w < nw; w++) {
+			fixed[w] &= c->fixed[w] & ~(c->value[w] ^ value[w]);
+			value[w] &= fixed[w];
+		}
+	}
+}
+
+void cube_partition(const leaf_cube *const *cubes, uint32_t *items, size_t lo, size_t hi,
+                    unsigned bit, size_t bounds[4])
+{
+	unsigned w = bit / 64;
+	uint64_t m = (uint64_t)1 << (bit % 64);
+	size_t a = lo, i = lo, b = hi;
+	while (i < b) {
+		const leaf_cube *c = cubes[items[i]];
+		int side = !(c->fixed[w] & m) ? 2 : (c->value[w] & m) ? 1 : 0;
+		uint32_t t = items[i];
+		if (side == 0) {
+			items[i++] = items[a];
+			items[a++] = t;
+		} else if (side == 2) {
+			items[i] = items[--b];
+			items[b] = t;
+		} else {
+			i++;
+		}
+	}
+	bounds[0] = lo;
+	bounds[1] = a;
+	bounds[2] = b;
+	bounds[3] = hi;
+}
+
 /* Builds the node for items[lo, hi) (not empty); INDEX_NONE when memory
  * runs out. */
 static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
@@ -121,19 +164,8 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
 	uint32_t id = node_new(x);
 	if (id == INDEX_NONE)
 		return INDEX_NONE;
-	uint64_t *cf = x->common + (size_t)id * 2 * nw, *cv = cf + nw;
-	const leaf_cube *c0 = x->cubes[x->items[lo]];
-	for (unsigned w = 0; w < nw; w++) {
-		cf[w] = c0->fixed[w];
-		cv[w] = c0->value[w];
-	}
-	for (size_t i = lo + 1; i < hi; i++) {
-		const leaf_cube *c = x->cubes[x->items[i]];
-		for (unsigned w = 0; w < nw; w++) {
-			cf[w] &= c->fixed[w] & ~(c->value[w] ^ cv[w]);
-			cv[w] &= cf[w];
-		}
-	}
+	uint64_t *cf = x->common + (size_t)id * 2 * nw;
+	cube_common(x->cubes, x->items, lo, hi, nw, cf, cf + nw);
 	uint32_t bit = hi - lo > INDEX_BUCKET ? choose_bit(x, lo, hi) : INDEX_NONE;
 	x->nodes[id] = (index_node){bit, {INDEX_NONE, INDEX_NONE, INDEX_NONE}, (uint32_t)lo,
 	                            (uint32_t)(hi - lo), parent, (uint32_t)(hi - lo)};
@@ -142,25 +174,8 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
 			x->bucket_of[x->items[i]] = id;
 		return id;
 	}
-	/* three-way partition of items[lo, hi): fixed to 0, fixed to 1, free */
-	unsigned w = bit / 64;
-	uint64_t m = (uint64_t)1 << (bit % 64);
-	size_t a = lo, i = lo, b = hi;
-	while (i < b) {
-		const leaf_cube *c = x->cubes[x->items[i]];
-		int side = !(c->fixed[w] & m) ? 2 : (c->value[w] & m) ? 1 : 0;
-		uint32_t t = x->items[i];
-		if (side == 0) {
-			x->items[i++] = x->items[a];
-			x->items[a++] = t;
-		} else if (side == 2) {
-			x->items[i] = x->items[--b];
-			x->items[b] = t;
-		} else {
-			i++;
-		}
-	}
-	size_t bounds[4] = {lo, a, b, hi};
+	size_t bounds[4];
+	cube_partition(x->cubes, x->items, lo, hi, bit, bounds);
 	for (int s = 0; s < 3; s++) {
 		if (bounds[s] == bounds[s + 1])
 			continue;

@@ -73,6 +73,9 @@ size_t gen_cuts_sort(uint32_t *pts, size_t n);
  * so a split costs what its leaves pin, not the root's size. */
 void bitcount_add(unsigned *bitcount, uint64_t *touched, const leaf_cube *c,
                   const uint64_t *fixed, unsigned nw);
+/* The same for any cube whose fixed bits are pins. */
+void bitcount_add_bits(unsigned *bitcount, uint64_t *touched, const uint64_t *pins,
+                       const uint64_t *fixed, unsigned nw);
 unsigned bitcount_best(unsigned *bitcount, uint64_t *touched, unsigned nw, unsigned *best);
 
 /* ------------------------------------- index.c: which cubes meet a cube */
@@ -95,14 +98,36 @@ bool cube_index_meeting(const cube_index *x, const uint64_t *fixed, const uint64
  * Costs the depth of its bucket. */
 void cube_index_switch(cube_index *x, size_t k, bool on);
 
+/* What building such a tree takes, for other trees over cubes: the bits
+ * all of cubes[items[lo .. hi-1]] fix alike (fixed, value: nw words
+ * each; hi > lo), and the three-way partition of items[lo .. hi-1] in
+ * place into the cubes that fix bit to 0, those that fix it to 1 and
+ * those that leave it free; bounds[] gets {lo, end of the first, end of
+ * the second, hi}. */
+void cube_common(const leaf_cube *const *cubes, const uint32_t *items, size_t lo, size_t hi,
+                 unsigned nw, uint64_t *fixed, uint64_t *value);
+void cube_partition(const leaf_cube *const *cubes, uint32_t *items, size_t lo, size_t hi,
+                    unsigned bit, size_t bounds[4]);
+
 /* ------------------------------------------------------------- Z3 engine */
 
 typedef enum z3_answer { Z3_ANSWER_NO, Z3_ANSWER_YES, Z3_ANSWER_UNKNOWN } z3_answer;
 
 typedef struct z3_engine z3_engine;
 
-/* One engine per root; NULL with a diagnostic when Z3 cannot start. */
-z3_engine *z3_engine_new(const root_view *v, const prove_options *opt, spec_diags *diags);
+/* What the roots of one run share (all zero at first): the context, made
+ * by the first z3_base_init_in, and prove's coverage solver.  Making a
+ * context costs about 5 ms of CPU and touches 17 MB anew each time, and
+ * a solver's first query some more. */
+typedef struct z3_shared {
+	Z3_context ctx;
+	Z3_solver cover;
+} z3_shared;
+
+/* One engine per root, in what the run's roots share (which must outlive
+ * it); NULL with a diagnostic when Z3 cannot start. */
+z3_engine *z3_engine_new(const root_view *v, z3_shared *shared, const prove_options *opt,
+                         spec_diags *diags);
 void z3_engine_free(z3_engine *z);
 size_t z3_engine_queries(const z3_engine *z);
 bool z3_engine_out_of_time(z3_engine *z); /* the run's time is spent (checks the clock) */
@@ -126,10 +151,12 @@ z3_answer z3_overlap_next(z3_engine *z, bool *match, uint64_t *witness, uint32_t
 void z3_overlap_block(z3_engine *z, size_t j);
 void z3_overlap_end(z3_engine *z);
 
-/* Evaluates the claim-count masks of one leaf through the solver: given
- * the bit sets of each claiming element, computes the unclaimed and the
- * twice-claimed bits as solver terms and reads them back.  The answer is
- * UNKNOWN when the solver gives up. */
+/* Evaluates the claim-count masks of one leaf through Z3: given the bit
+ * sets of each claiming element, computes the unclaimed and the
+ * twice-claimed bits as bit-vector terms and reads back the constants
+ * Z3 evaluates them to (no solver query: the terms have no unknown).
+ * The answer is UNKNOWN when Z3 fails to give a constant, and once the
+ * run's time is spent, as for the queries. */
 z3_answer z3_accounting(z3_engine *z, const uint64_t *const *claims, size_t nclaims,
                         uint64_t *unaccounted, uint64_t *doubly);
 
@@ -154,6 +181,7 @@ typedef struct z3_base {
 	double deadline;  /* the run's (CLOCK_MONOTONIC seconds); 0: none */
 	unsigned timeout_ms; /* per query, as the options say */
 	bool out_of_time; /* a query was not asked: the run's time was spent */
+	bool borrowed;    /* ctx is shared (z3_base_init_in): not b's to delete */
 } z3_base;
 
 /* Sets opt's deadline from its time_limit_s, unless a caller already did. */
@@ -166,6 +194,10 @@ Z3_lbool z3_solve(z3_base *b, Z3_solver s);
  * first, so that no Z3 function runs without it) or ctx NULL.  Z3 errors
  * do not abort: they stay in Z3_get_error_code for the caller to look at. */
 bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt);
+/* z3_base_init in shared's context, made first if there is none yet. */
+bool z3_base_init_in(z3_base *b, z3_shared *shared, unsigned size, const prove_options *opt);
+/* Once every base in it is freed. */
+void z3_shared_free(z3_shared *shared);
 /* After z3_base_init failed: a fatal "solver" diagnostic at loc saying
  * why (libz3 missing, or the context could not be made). */
 void z3_cannot_start(spec_diags *diags, spec_loc loc);

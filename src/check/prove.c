@@ -281,7 +281,9 @@ static void overlaps_z3(prover *p, const root_view *v, z3_engine *z)
 	growable row = {.size = sizeof(z3_pair)};
 	if (!w || !match || !done)
 		goto oom;
-	for (size_t i = 0; i < n; i++) {
+	/* The last leaf has no later leaf to overlap: no question to ask (a
+	 * query of hit[i] && later[n], later[n] being false). */
+	for (size_t i = 0; i + 1 < n; i++) {
 		row.n = 0;
 		z3_answer a = Z3_ANSWER_UNKNOWN;
 		if (!z3_engine_out_of_time(z) && z3_overlap_begin(z, p->opt, i)) {
@@ -1140,6 +1142,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 	            .accounting = {.size = sizeof(prove_accounting)},
 	            .intervals = {.size = sizeof(prove_interval)}};
 	bool ok = true;
+	z3_shared zshared = {0}; /* for every root */
 	for (size_t r = 0; r < m->nroots && ok && !p.oom; r++) {
 		root_view v;
 		if (!view_init(&v, &m->roots[r])) {
@@ -1148,7 +1151,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 		}
 		z3_engine *z = NULL;
 		if (opt->engine == PROVE_ENGINE_Z3) {
-			z = z3_engine_new(&v, opt, diags);
+			z = z3_engine_new(&v, &zshared, opt, diags);
 			if (!z) {
 				view_free(&v);
 				ok = false;
@@ -1168,6 +1171,7 @@ bool prove_model(const spec_model *m, const prove_options *opt, prove_result *ou
 		}
 		view_free(&v);
 	}
+	z3_shared_free(&zshared);
 	out->overlaps = p.overlaps.items;
 	out->noverlaps = p.overlaps.n;
 	out->accounting = p.accounting.items;

@@ -61,6 +61,7 @@
 	V(Z3_params_set_uint, (Z3_context c, Z3_params p, Z3_symbol k, unsigned v),          \
 	  (c, p, k, v))                                                                      \
 	R(Z3_solver, Z3_mk_solver, (Z3_context c), (c))                                      \
+	R(Z3_solver, Z3_mk_simple_solver, (Z3_context c), (c))                               \
 	Z3_SOLVER_OP(V, Z3_solver_inc_ref)                                                   \
 	Z3_SOLVER_OP(V, Z3_solver_dec_ref)                                                   \
 	Z3_SOLVER_OP(V, Z3_solver_push)                                                      \
@@ -70,6 +71,7 @@
 	R(Z3_lbool, Z3_solver_check, (Z3_context c, Z3_solver s), (c, s))                    \
 	R(Z3_model, Z3_solver_get_model, (Z3_context c, Z3_solver s), (c, s))                \
 	/* models */                                                                         \
+	R(Z3_model, Z3_mk_model, (Z3_context c), (c))                                        \
 	V(Z3_model_inc_ref, (Z3_context c, Z3_model m), (c, m))                              \
 	V(Z3_model_dec_ref, (Z3_context c, Z3_model m), (c, m))                              \
 	R(Z3_bool_opt, Z3_model_eval,                                                        \
