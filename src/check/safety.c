@@ -238,6 +238,8 @@ static void ask_group(safe_run *r, z3_base *b, const safe_question *g, size_t n)
 /* Asks every question queued for one root, one query per group. */
 static void ask_queued(safe_run *r, z3_base *b)
 {
+	if (!r->nq)
+		return; /* and r->qs may be NULL, which qsort must not see */
 	qsort(r->qs, r->nq, sizeof *r->qs, cmp_question);
 	for (size_t i = 0, j; i < r->nq; i = j) {
 		for (j = i + 1; j < r->nq && same_question(&r->qs[i], &r->qs[j]); j++)
