@@ -598,7 +598,7 @@ static void split(differ *d, const uint32_t *oi, size_t on, const uint32_t *ni, 
 			bool differs = old_side ? !d->ogood[x]
 			                        : p->n2o[x] < 0 || !d->ogood[p->n2o[x]];
 			if (pass > 0 || differs)
-				bitcount_add(d->bitcount, d->touched, c, fixed, nw);
+				bitcount_add(d->bitcount, d->touched, c->fixed, fixed, nw);
 		}
 		best_n = bitcount_best(d->bitcount, d->touched, nw, &best);
 	}

@@ -43,7 +43,9 @@ typedef struct index_node {
 } index_node;
 
 struct cube_index {
-	const leaf_cube *const *cubes;
+	/* per cube: its fixed words, then its value words; a copy, so that
+	 * building and asking read them without going through the cube */
+	uint64_t *bits;
 	unsigned size, nw;
 	uint32_t *items;     /* cube numbers, grouped by bucket */
 	index_node *nodes;
@@ -55,6 +57,11 @@ struct cube_index {
 	unsigned *count0, *count1; /* scratch while building, per bit */
 	uint64_t *seen;      /* scratch while building: bits some cube fixes */
 };
+
+static const uint64_t *cube_bits(const cube_index *x, uint32_t k)
+{
+	return x->bits + (size_t)k * 2 * x->nw;
+}
 
 static uint32_t node_new(cube_index *x)
 {
@@ -74,18 +81,21 @@ static uint32_t node_new(cube_index *x)
 }
 
 /* Chooses the split bit of items[lo, hi); INDEX_NONE when every cube
- * fixes the same bits to the same values (nothing can part them). */
-static uint32_t choose_bit(cube_index *x, size_t lo, size_t hi)
+ * fixes the same bits to the same values (nothing can part them).  The
+ * bits common fixes alike in all of them part nothing either, and are
+ * not counted: below the top of a tree that is most of each cube's. */
+static uint32_t choose_bit(cube_index *x, size_t lo, size_t hi, const uint64_t *common)
 {
 	unsigned nw = x->nw;
 	memset(x->seen, 0, nw * sizeof *x->seen);
 	for (size_t i = lo; i < hi; i++) {
-		const leaf_cube *c = x->cubes[x->items[i]];
+		const uint64_t *cf = cube_bits(x, x->items[i]), *cv = cf + nw;
 		for (unsigned w = 0; w < nw; w++) {
-			x->seen[w] |= c->fixed[w];
-			for (uint64_t m = c->fixed[w]; m; m &= m - 1) {
+			uint64_t own = cf[w] & ~common[w];
+			x->seen[w] |= own;
+			for (uint64_t m = own; m; m &= m - 1) {
 				unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-				if (c->value[w] >> (b % 64) & 1)
+				if (cv[w] >> (b % 64) & 1)
 					x->count1[b]++;
 				else
 					x->count0[b]++;
@@ -164,9 +174,20 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
 	uint32_t id = node_new(x);
 	if (id == INDEX_NONE)
 		return INDEX_NONE;
-	uint64_t *cf = x->common + (size_t)id * 2 * nw;
-	cube_common(x->cubes, x->items, lo, hi, nw, cf, cf + nw);
-	uint32_t bit = hi - lo > INDEX_BUCKET ? choose_bit(x, lo, hi) : INDEX_NONE;
+	uint64_t *cf = x->common + (size_t)id * 2 * nw, *cv = cf + nw;
+	const uint64_t *c0 = cube_bits(x, x->items[lo]);
+	for (unsigned w = 0; w < nw; w++) {
+		cf[w] = c0[w];
+		cv[w] = c0[nw + w];
+	}
+	for (size_t i = lo + 1; i < hi; i++) {
+		const uint64_t *c = cube_bits(x, x->items[i]);
+		for (unsigned w = 0; w < nw; w++) {
+			cf[w] &= c[w] & ~(c[nw + w] ^ cv[w]);
+			cv[w] &= cf[w];
+		}
+	}
+	uint32_t bit = hi - lo > INDEX_BUCKET ? choose_bit(x, lo, hi, cf) : INDEX_NONE;
 	x->nodes[id] = (index_node){bit, {INDEX_NONE, INDEX_NONE, INDEX_NONE}, (uint32_t)lo,
 	                            (uint32_t)(hi - lo), parent, (uint32_t)(hi - lo)};
 	if (bit == INDEX_NONE) {
@@ -174,8 +195,25 @@ static uint32_t build(cube_index *x, size_t lo, size_t hi, uint32_t parent)
 			x->bucket_of[x->items[i]] = id;
 		return id;
 	}
-	size_t bounds[4];
-	cube_partition(x->cubes, x->items, lo, hi, bit, bounds);
+	/* three-way partition of items[lo, hi): fixed to 0, fixed to 1, free */
+	unsigned w = bit / 64;
+	uint64_t m = (uint64_t)1 << (bit % 64);
+	size_t a = lo, i = lo, b = hi;
+	while (i < b) {
+		const uint64_t *c = cube_bits(x, x->items[i]);
+		int side = !(c[w] & m) ? 2 : (c[nw + w] & m) ? 1 : 0;
+		uint32_t t = x->items[i];
+		if (side == 0) {
+			x->items[i++] = x->items[a];
+			x->items[a++] = t;
+		} else if (side == 2) {
+			x->items[i] = x->items[--b];
+			x->items[b] = t;
+		} else {
+			i++;
+		}
+	}
+	size_t bounds[4] = {lo, a, b, hi};
 	for (int s = 0; s < 3; s++) {
 		if (bounds[s] == bounds[s + 1])
 			continue;
@@ -192,17 +230,21 @@ cube_index *cube_index_new(const leaf_cube *const *cubes, size_t n, unsigned siz
 	cube_index *x = calloc(1, sizeof *x);
 	if (!x)
 		return NULL;
-	x->cubes = cubes;
 	x->n = n;
 	x->size = size;
 	x->nw = words_for(size);
+	x->bits = malloc(((n ? n : 1) * 2 * x->nw + 1) * sizeof *x->bits);
+	for (size_t i = 0; x->bits && i < n; i++) {
+		memcpy(x->bits + i * 2 * x->nw, cubes[i]->fixed, x->nw * sizeof *x->bits);
+		memcpy(x->bits + i * 2 * x->nw + x->nw, cubes[i]->value, x->nw * sizeof *x->bits);
+	}
 	x->items = calloc(n ? n : 1, sizeof *x->items);
 	x->count0 = calloc(size ? size : 1, sizeof *x->count0);
 	x->count1 = calloc(size ? size : 1, sizeof *x->count1);
 	x->seen = calloc(x->nw ? x->nw : 1, sizeof *x->seen);
 	x->bucket_of = calloc(n ? n : 1, sizeof *x->bucket_of);
 	x->on = malloc(n ? n : 1);
-	bool ok = x->items && x->count0 && x->count1 && x->seen && x->bucket_of && x->on &&
+	bool ok = x->bits && x->items && x->count0 && x->count1 && x->seen && x->bucket_of && x->on &&
 	          n < INDEX_NONE;
 	for (size_t i = 0; ok && i < n; i++)
 		x->items[i] = (uint32_t)i;
@@ -226,6 +268,7 @@ void cube_index_free(cube_index *x)
 {
 	if (!x)
 		return;
+	free(x->bits);
 	free(x->items);
 	free(x->nodes);
 	free(x->common);
@@ -256,8 +299,8 @@ static bool visit_node(const cube_index *x, uint32_t id, const uint64_t *fixed,
 		return true;
 	if (n->bit == INDEX_NONE) {
 		for (uint32_t i = n->first; i < n->first + n->count; i++) {
-			const leaf_cube *c = x->cubes[x->items[i]];
-			if (x->on[x->items[i]] && meets(fixed, value, c->fixed, c->value, nw) &&
+			const uint64_t *c = cube_bits(x, x->items[i]);
+			if (x->on[x->items[i]] && meets(fixed, value, c, c + nw, nw) &&
 			    !visit(ctx, x->items[i]))
 				return false;
 		}

@@ -65,24 +65,31 @@ int cmp_u32(const void *pa, const void *pb);
 size_t gen_cuts_sort(uint32_t *pts, size_t n);
 
 /* Choosing the bit to split a region on (the one most leaves still pin,
- * as a BDD would): bitcount_add counts, per bit, the bits c pins that the
- * region (fixed) leaves free, and marks them in touched; bitcount_best
- * sets *best to the bit with the highest count (the lowest such bit) and
- * returns that count, or 0, leaving *best alone, when no bit is pinned.
- * It also clears the counts and touched it read (both start all zero),
- * so a split costs what its leaves pin, not the root's size. */
-void bitcount_add(unsigned *bitcount, uint64_t *touched, const leaf_cube *c,
-                  const uint64_t *fixed, unsigned nw);
-/* The same for any cube whose fixed bits are pins. */
-void bitcount_add_bits(unsigned *bitcount, uint64_t *touched, const uint64_t *pins,
-                       const uint64_t *fixed, unsigned nw);
+ * as a BDD would): bitcount_add counts, per bit, the bits a cube pins
+ * (cfixed: its fixed bits) that the region (fixed) leaves free, and marks
+ * them in touched (inline: the splits call it for every leaf of every
+ * region); bitcount_best sets *best to the bit with the highest count
+ * (the lowest such bit) and returns that count, or 0, leaving *best
+ * alone, when no bit is pinned.  It also clears the counts and touched
+ * it read (both start all zero), so a split costs what its leaves pin,
+ * not the root's size. */
+static inline void bitcount_add(unsigned *bitcount, uint64_t *touched, const uint64_t *cfixed,
+                                const uint64_t *fixed, unsigned nw)
+{
+	for (unsigned w = 0; w < nw; w++) {
+		uint64_t m = cfixed[w] & ~fixed[w];
+		touched[w] |= m;
+		for (; m; m &= m - 1)
+			bitcount[w * 64 + (unsigned)__builtin_ctzll(m)]++;
+	}
+}
 unsigned bitcount_best(unsigned *bitcount, uint64_t *touched, unsigned nw, unsigned *best);
 
 /* ------------------------------------- index.c: which cubes meet a cube */
 
-/* An index over cubes[0 .. n-1] (the array and the cubes are kept by
- * pointer, not copied); NULL when memory runs out.  Gen ranges and the
- * `empty` flag are not looked at: callers filter. */
+/* An index over cubes[0 .. n-1] (their bits are copied: the array and
+ * the cubes need not outlive it); NULL when memory runs out.  Gen ranges
+ * and the `empty` flag are not looked at: callers filter. */
 typedef struct cube_index cube_index;
 cube_index *cube_index_new(const leaf_cube *const *cubes, size_t n, unsigned size);
 void cube_index_free(cube_index *x);

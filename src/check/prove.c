@@ -376,16 +376,19 @@ out:
 /* ---------------------------------------------------------- accounting */
 
 /* The bit sets of every element that claims bits of a leaf: each
- * pattern, and each field and assert of a default case, on its chain. */
+ * pattern, and each field and assert of a default case, on its chain.
+ * One set serves leaf after leaf, its arrays grown as needed: an
+ * allocation per leaf cost a 65,536-leaf root more than the sums. */
 typedef struct claim_set {
 	uint64_t **claims;
 	uint64_t *store;
-	size_t n;
+	size_t n, cap;
 } claim_set;
 
 static void claim_range(claim_set *cs, unsigned nw, unsigned low, unsigned high)
 {
 	uint64_t *c = cs->claims[cs->n] = cs->store + cs->n * nw;
+	memset(c, 0, nw * sizeof *c);
 	for (unsigned b = low; b <= high; b++)
 		c[b / 64] |= (uint64_t)1 << (b % 64);
 	cs->n++;
@@ -401,10 +404,18 @@ static bool leaf_claims(const spec_bitset *leaf, unsigned nw, claim_set *cs)
 			n += dc->fields[f].kind != SPEC_DERIVED;
 	}
 	cs->n = 0;
-	cs->claims = calloc(n + 1, sizeof *cs->claims);
-	cs->store = calloc((n + 1) * nw, sizeof *cs->store);
-	if (!cs->claims || !cs->store)
-		return false;
+	if (n + 1 > cs->cap) {
+		size_t cap = 2 * (n + 1);
+		uint64_t **claims = realloc(cs->claims, cap * sizeof *claims);
+		if (claims)
+			cs->claims = claims;
+		uint64_t *store = realloc(cs->store, cap * nw * sizeof *store);
+		if (store)
+			cs->store = store;
+		if (!claims || !store)
+			return false;
+		cs->cap = cap;
+	}
 	for (const spec_bitset *s = leaf; s; s = s->parent) {
 		for (size_t i = 0; i < s->npatterns; i++)
 			claim_range(cs, nw, s->patterns[i].low, s->patterns[i].high);
@@ -439,33 +450,42 @@ static void accounting_cube(const uint64_t *const *claims, size_t n, unsigned si
 
 static void accounting(prover *p, const root_view *v, z3_engine *z)
 {
-	for (size_t i = 0; i < v->nleaves; i++) {
+	claim_set cs = {0};
+	/* each leaf's sums go to scratch first: the result keeps only those
+	 * of the leaves it reports */
+	uint64_t *scratch = calloc(2 * (size_t)v->nw + 1, sizeof *scratch);
+	uint64_t *un = scratch, *db = scratch + v->nw;
+	if (!scratch)
+		p->oom = true;
+	for (size_t i = 0; scratch && i < v->nleaves; i++) {
 		const spec_bitset *leaf = v->leaves[i].leaf;
-		claim_set cs;
-		bool got = leaf_claims(leaf, v->nw, &cs);
-		uint64_t *un = result_bits(p->r, v->nw), *db = result_bits(p->r, v->nw);
-		if (!got || !un || !db) {
+		if (!leaf_claims(leaf, v->nw, &cs)) {
 			p->oom = true;
-			free_claims(&cs);
-			return;
+			break;
 		}
 		bool unknown = false;
+		/* as fresh vectors: an undecided answer may leave them unwritten */
+		memset(scratch, 0, 2 * v->nw * sizeof *scratch);
 		if (z)
 			unknown = z3_accounting(z, (const uint64_t *const *)cs.claims, cs.n, un, db) ==
 			          Z3_ANSWER_UNKNOWN;
 		else
 			accounting_cube((const uint64_t *const *)cs.claims, cs.n, v->size, un, db);
-		free_claims(&cs);
 		if (!unknown && !bits_popcount(un, v->nw) && !bits_popcount(db, v->nw))
 			continue;
-		prove_accounting *a = grow(&p->accounting);
+		uint64_t *kept_un = result_bits(p->r, v->nw), *kept_db = result_bits(p->r, v->nw);
+		prove_accounting *a = kept_un && kept_db ? grow(&p->accounting) : NULL;
 		if (!a) {
 			p->oom = true;
-			return;
+			break;
 		}
-		*a = (prove_accounting){leaf, un, db, unknown};
+		memcpy(kept_un, un, v->nw * sizeof *un);
+		memcpy(kept_db, db, v->nw * sizeof *db);
+		*a = (prove_accounting){leaf, kept_un, kept_db, unknown};
 		p->r->any_unknown |= unknown;
 	}
+	free_claims(&cs);
+	free(scratch);
 }
 
 /* ----------------------------------------------------------- coverage */
@@ -503,10 +523,15 @@ static uint64_t *cube_push(cube_list *l)
  * fewer pieces than subtracting leaf after leaf.  Recursion depth is at
  * most the root's size. */
 typedef struct splitter {
-	const leaf_cube *const *live;
+	const uint64_t *store; /* per leaf of the root: fixed, then value, nw words each */
 	unsigned size, nw;
 	unsigned *bitcount; /* scratch: per bit, how many leaves fix it */
 	uint64_t *touched;  /* scratch: the bits counted */
+	/* The lists of leaves (their numbers) of the regions on the current
+	 * path, one after another, each popped when its region is done: one
+	 * buffer rather than an allocation per region. */
+	uint32_t *lists;
+	size_t nlists, lists_cap;
 	cube_list *out;
 	bool oom;
 	bool too_many; /* more pieces than PROVE_MAX_PIECES: count unknown */
@@ -517,7 +542,9 @@ typedef struct splitter {
  * rather than letting time and memory run away. */
 #define PROVE_MAX_PIECES (1u << 20)
 
-static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
+/* Splits the region (fixed, value) whose leaves that can meet it are the
+ * n of sp->lists from parent_at. */
+static void split(splitter *sp, size_t parent_at, size_t n, uint64_t *fixed,
                   uint64_t *value, unsigned nfree)
 {
 	unsigned nw = sp->nw;
@@ -529,25 +556,27 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
 	}
 	/* Leaves that can still meet this region; one that fixes nothing
 	 * beyond it covers it whole. */
-	uint32_t *keep = malloc((n ? n : 1) * sizeof *keep);
-	if (!keep) {
+	size_t at = sp->nlists;
+	uint32_t *lists = spec_grow(sp->lists, at + n + 1, &sp->lists_cap, sizeof *lists, 1024);
+	if (!lists) {
 		sp->oom = true;
 		return;
 	}
+	sp->lists = lists;
+	const uint32_t *idx = lists + parent_at;
+	uint32_t *keep = lists + at;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		const leaf_cube *c = sp->live[idx[i]];
+		const uint64_t *cf = sp->store + (size_t)idx[i] * 2 * nw, *cv = cf + nw;
 		bool meet = true, inside = true;
 		for (unsigned w = 0; w < nw && meet; w++) {
-			meet = ((value[w] ^ c->value[w]) & fixed[w] & c->fixed[w]) == 0;
-			inside &= (c->fixed[w] & ~fixed[w]) == 0;
+			meet = ((value[w] ^ cv[w]) & fixed[w] & cf[w]) == 0;
+			inside &= (cf[w] & ~fixed[w]) == 0;
 		}
 		if (!meet)
 			continue;
-		if (inside) {
-			free(keep);
+		if (inside)
 			return; /* decoded */
-		}
 		keep[k++] = idx[i];
 	}
 	if (!k) {
@@ -559,23 +588,23 @@ static void split(splitter *sp, const uint32_t *idx, size_t n, uint64_t *fixed,
 			memcpy(d + nw, value, nw * sizeof *d);
 			sp->out->free_bits[sp->out->n - 1] = nfree;
 		}
-		free(keep);
 		return;
 	}
 	unsigned best = 0;
 	for (size_t i = 0; i < k; i++)
-		bitcount_add(sp->bitcount, sp->touched, sp->live[keep[i]], fixed, nw);
+		bitcount_add(sp->bitcount, sp->touched, sp->store + (size_t)keep[i] * 2 * nw, fixed, nw);
 	bitcount_best(sp->bitcount, sp->touched, nw, &best);
 	uint64_t bit = (uint64_t)1 << (best % 64);
 	unsigned w = best / 64;
+	sp->nlists = at + k;
 	fixed[w] |= bit;
 	value[w] &= ~bit;
-	split(sp, keep, k, fixed, value, nfree - 1);
+	split(sp, at, k, fixed, value, nfree - 1);
 	value[w] |= bit;
-	split(sp, keep, k, fixed, value, nfree - 1);
+	split(sp, at, k, fixed, value, nfree - 1);
 	fixed[w] &= ~bit;
 	value[w] &= ~bit;
-	free(keep);
+	sp->nlists = at;
 }
 
 /* Grows a hole into a largest unallocated cube: frees its fixed bits one
@@ -635,14 +664,106 @@ static unsigned expand_hole(uint64_t *fixed, uint64_t *value, unsigned free_bits
  * ir3 needs a few hundred steps and under 10^5 leaf looks per interval. */
 #define HOLE_SEARCH_LOOKS 20000000u
 
+/* One search node's pass over its parent's list of unhit leaves (see
+ * hole_search_from), the search's inner loop: per live leaf, the bits
+ * it fixes to 0 and those it fixes to 1 side by side (nw words each),
+ * read straight from one array rather than through the leaf's cube. */
+typedef struct node_scan {
+	const uint64_t *hits; /* per live leaf, 2 * nw words: fixed to 0, fixed to 1 */
+	const uint64_t *open; /* 2 * nw words: the bits a literal may still set to 1,
+	                       * then those it may set to 0 (not fixed, not banned) */
+	size_t hit_at;        /* the new literal hits a leaf whose word hit_at of */
+	uint64_t hit_bit;     /* hits has hit_bit (0: there is no new literal) */
+} node_scan;
+
+#define SCAN_DEAD (SIZE_MAX - 1) /* some leaf can no longer be hit */
+
+/* Copies the leaves of parent[0 .. nparent) that the new literal does not
+ * hit to unhit (*nunhit of them) and returns the first of those with the
+ * fewest literals left to hit it, SIZE_MAX when there is none, or
+ * SCAN_DEAD at the first with none left.  Inlined into each of the
+ * callers below with nw a constant where it can be, so that the usual
+ * root of at most 64 bits runs one word without a loop. */
+static inline __attribute__((always_inline)) size_t
+scan_node_nw(const node_scan *s, unsigned nw, const uint32_t *parent, size_t nparent,
+             uint32_t *unhit, size_t *nunhit)
+{
+	const uint64_t *hits = s->hits, *open = s->open, hit_bit = s->hit_bit;
+	const size_t hit_at = s->hit_at;
+	size_t n = 0, pick = SIZE_MAX;
+	unsigned fewest = UINT32_MAX;
+	for (size_t i = 0; i < nparent; i++) {
+		const uint64_t *c = hits + (size_t)parent[i] * 2 * nw;
+		if (c[hit_at] & hit_bit)
+			continue;
+		unhit[n++] = parent[i];
+		/* hitting c fixes one of its bits, not fixed yet, to the value
+		 * c does not want, unless that literal is banned here */
+		unsigned avail = 0;
+		for (unsigned w = 0; w < nw; w++)
+			avail += (unsigned)__builtin_popcountll((c[w] & open[w]) |
+			                                        (c[nw + w] & open[nw + w]));
+		if (!avail)
+			return SCAN_DEAD;
+		if (avail < fewest) {
+			fewest = avail;
+			pick = parent[i];
+		}
+	}
+	*nunhit = n;
+	return pick;
+}
+
+static inline __attribute__((always_inline)) size_t
+scan_node_any(const node_scan *s, unsigned nw, const uint32_t *parent, size_t nparent,
+              uint32_t *unhit, size_t *nunhit)
+{
+	return nw == 1 ? scan_node_nw(s, 1, parent, nparent, unhit, nunhit)
+	               : scan_node_nw(s, nw, parent, nparent, unhit, nunhit);
+}
+
+typedef size_t scan_node_fn(const node_scan *s, unsigned nw, const uint32_t *parent,
+                            size_t nparent, uint32_t *unhit, size_t *nunhit);
+
+static size_t scan_node_plain(const node_scan *s, unsigned nw, const uint32_t *parent,
+                              size_t nparent, uint32_t *unhit, size_t *nunhit)
+{
+	return scan_node_any(s, nw, parent, nparent, unhit, nunhit);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The same with the popcnt instruction, which the x86-64 baseline the
+ * build targets lacks (its popcount is a call into libgcc: a third of
+ * this loop's time); chosen at run time where the processor has it. */
+__attribute__((target("popcnt")))
+static size_t scan_node_popcnt(const node_scan *s, unsigned nw, const uint32_t *parent,
+                               size_t nparent, uint32_t *unhit, size_t *nunhit)
+{
+	return scan_node_any(s, nw, parent, nparent, unhit, nunhit);
+}
+#endif
+
+static scan_node_fn *scan_node_choose(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (__builtin_cpu_supports("popcnt"))
+		return scan_node_popcnt;
+#endif
+	return scan_node_plain;
+}
+
 typedef struct hole_search {
 	const leaf_cube *const *live;
+	const uint64_t *hits;      /* per live leaf, as node_scan has them */
+	scan_node_fn *scan;        /* scan_node_choose's */
 	const cube_index *index;   /* over live (any other cubes switched off) */
 	unsigned size, nw;
 	uint64_t *fixed, *value;   /* the cube being built */
 	uint64_t *ban0, *ban1;     /* literals banned here: bit fixed to 0, to 1 */
+	uint64_t *open;            /* scratch: node_scan's open, 2 * nw */
 	uint64_t *grown;           /* scratch: a found cube grown (fixed, value) */
 	unsigned nfixed;
+	unsigned bar;              /* hole_bar, kept up to date by hole_keep */
 	prove_cube *keep;          /* the largest found, at most want */
 	size_t nkeep, want;
 	prove_result *r;           /* owns the kept cubes' bits */
@@ -711,6 +832,7 @@ static void hole_keep(hole_search *h, const uint64_t *fixed, const uint64_t *val
 	h->keep[slot] = (prove_cube){kf, kv, fb};
 	if (slot == h->nkeep)
 		h->nkeep++;
+	h->bar = hole_bar(h);
 }
 
 /* A search node: the leaves its cube does not hit yet are those of its
@@ -736,38 +858,25 @@ static void hole_search_from(hole_search *h, size_t parent_at, size_t nparent, u
 		return;
 	}
 	h->lists = lists;
-	const uint32_t *parent = lists + parent_at;
-	uint32_t *unhit = lists + at;
-	size_t nunhit = 0, pick = SIZE_MAX;
-	unsigned fewest = UINT32_MAX, lw = lit / 64;
-	uint64_t lm = lit == UINT32_MAX ? 0 : (uint64_t)1 << (lit % 64);
-	for (size_t i = 0; i < nparent; i++) {
-		const leaf_cube *c = h->live[parent[i]];
-		/* hit by the new literal: c fixes its bit to the other value */
-		if (lm && (c->fixed[lw] & lm) && !(c->value[lw] & lm) == to1)
-			continue;
-		unhit[nunhit++] = parent[i];
-		unsigned avail = 0;
-		for (unsigned w = 0; w < nw; w++) {
-			/* hitting c fixes one of its bits, not fixed yet, to the
-			 * value c does not want: to 1 where c wants 0, to 0 where
-			 * c wants 1, unless that literal is banned here */
-			uint64_t t1 = c->fixed[w] & ~c->value[w] & ~h->ban1[w];
-			uint64_t t0 = c->fixed[w] & c->value[w] & ~h->ban0[w];
-			avail += (unsigned)__builtin_popcountll((t1 | t0) & ~h->fixed[w]);
-		}
-		if (!avail)
-			return; /* this branch can never hit c */
-		if (avail < fewest) {
-			fewest = avail;
-			pick = parent[i];
-		}
+	for (unsigned w = 0; w < nw; w++) {
+		h->open[w] = ~h->ban1[w] & ~h->fixed[w];
+		h->open[nw + w] = ~h->ban0[w] & ~h->fixed[w];
 	}
+	/* the new literal hits a leaf that fixes its bit to the other value */
+	node_scan ns = {h->hits, h->open, 0, 0};
+	if (lit != UINT32_MAX) {
+		ns.hit_at = (to1 ? 0 : nw) + lit / 64;
+		ns.hit_bit = (uint64_t)1 << (lit % 64);
+	}
+	size_t nunhit = 0;
+	size_t pick = h->scan(&ns, nw, lists + parent_at, nparent, lists + at, &nunhit);
+	if (pick == SCAN_DEAD)
+		return; /* this branch can never hit some leaf */
 	if (pick == SIZE_MAX) {
 		hole_keep(h, h->fixed, h->value);
 		return;
 	}
-	if (h->nfixed + 1 >= hole_bar(h))
+	if (h->nfixed + 1 >= h->bar)
 		return;
 	h->nlists = at + nunhit;
 	const leaf_cube *c = h->live[pick];
@@ -775,32 +884,39 @@ static void hole_search_from(hole_search *h, size_t parent_at, size_t nparent, u
 	 * the end (a depth is nfixed, at most size) */
 	uint64_t *tried0 = h->tried + (size_t)h->nfixed * 2 * nw, *tried1 = tried0 + nw;
 	memset(tried0, 0, 2 * nw * sizeof *tried0);
-	for (unsigned b = 0; b < h->size && !h->cut && !h->oom; b++) {
-		unsigned w = b / 64;
-		uint64_t bit = (uint64_t)1 << (b % 64);
-		if (!(c->fixed[w] & bit) || (h->fixed[w] & bit))
-			continue;
-		bool one = !(c->value[w] & bit); /* the value c does not want */
-		if ((one ? h->ban1[w] : h->ban0[w]) & bit)
-			continue;
-		if (h->nfixed + 1 >= hole_bar(h))
-			break;
-		h->fixed[w] |= bit;
-		if (one)
-			h->value[w] |= bit;
-		h->nfixed++;
-		hole_search_from(h, at, nunhit, b, one);
-		h->nfixed--;
-		h->fixed[w] &= ~bit;
-		h->value[w] &= ~bit;
-		if (one) {
-			h->ban1[w] |= bit;
-			tried1[w] |= bit;
-		} else {
-			h->ban0[w] |= bit;
-			tried0[w] |= bit;
+	/* c's literals, lowest bit first: the bits it fixes that the cube
+	 * does not (the recursion leaves h->fixed as it found it) */
+	bool stop = false;
+	for (unsigned w = 0; w < nw && !stop; w++)
+		for (uint64_t lits = c->fixed[w] & ~h->fixed[w]; lits && !stop; lits &= lits - 1) {
+			stop = h->cut || h->oom;
+			if (stop)
+				break;
+			unsigned b = w * 64 + (unsigned)__builtin_ctzll(lits);
+			uint64_t bit = lits & -lits;
+			bool one = !(c->value[w] & bit); /* the value c does not want */
+			if ((one ? h->ban1[w] : h->ban0[w]) & bit)
+				continue;
+			if (h->nfixed + 1 >= h->bar) {
+				stop = true;
+				break;
+			}
+			h->fixed[w] |= bit;
+			if (one)
+				h->value[w] |= bit;
+			h->nfixed++;
+			hole_search_from(h, at, nunhit, b, one);
+			h->nfixed--;
+			h->fixed[w] &= ~bit;
+			h->value[w] &= ~bit;
+			if (one) {
+				h->ban1[w] |= bit;
+				tried1[w] |= bit;
+			} else {
+				h->ban0[w] |= bit;
+				tried0[w] |= bit;
+			}
 		}
-	}
 	for (unsigned w = 0; w < nw; w++) {
 		h->ban0[w] &= ~tried0[w];
 		h->ban1[w] &= ~tried1[w];
@@ -856,8 +972,17 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 		p->oom = true;
 		goto out;
 	}
-	splitter sp = {live, v->size, nw, bitcount, touched, &a, false, false};
-	split(&sp, idx, nlive, fixed, value, v->size);
+	splitter sp = {.store = v->store, .size = v->size, .nw = nw, .bitcount = bitcount,
+	               .touched = touched, .out = &a};
+	sp.lists = spec_grow(NULL, nlive + 1, &sp.lists_cap, sizeof *sp.lists, 1024);
+	if (sp.lists) {
+		memcpy(sp.lists, on, nlive * sizeof *sp.lists);
+		sp.nlists = nlive;
+		split(&sp, 0, nlive, fixed, value, v->size);
+	} else {
+		sp.oom = true;
+	}
+	free(sp.lists);
 	if (sp.oom) {
 		p->oom = true;
 		goto out;
@@ -977,27 +1102,38 @@ static void coverage_interval(prover *p, const root_view *v, spec_gen g, const u
 	free(pick);
 	/* then the exact search, which the grown ones give a bar to start */
 	iv->holes_exact = !want;
-	uint64_t *scratch = want ? calloc(6 * (size_t)nw, sizeof *scratch) : NULL;
+	uint64_t *scratch = want ? calloc(8 * (size_t)nw, sizeof *scratch) : NULL;
 	uint64_t *tried = want ? calloc(((size_t)v->size + 1) * 2 * nw, sizeof *tried) : NULL;
 	uint32_t *lists = want ? malloc((nlive + 1) * sizeof *lists) : NULL;
-	if (want && (!scratch || !tried || !lists)) {
+	uint64_t *hits = want ? malloc((nlive + 1) * 2 * nw * sizeof *hits) : NULL;
+	if (want && (!scratch || !tried || !lists || !hits)) {
 		free(scratch);
 		free(tried);
 		free(lists);
+		free(hits);
 		p->oom = true;
 		goto out;
 	}
 	if (want) {
-		hole_search hs = {.live = live, .index = index, .size = v->size, .nw = nw,
+		for (size_t i = 0; i < nlive; i++)
+			for (unsigned w = 0; w < nw; w++) {
+				hits[i * 2 * nw + w] = live[i]->fixed[w] & ~live[i]->value[w];
+				hits[i * 2 * nw + nw + w] = live[i]->fixed[w] & live[i]->value[w];
+			}
+		hole_search hs = {.live = live, .hits = hits, .scan = scan_node_choose(),
+		                  .index = index, .size = v->size, .nw = nw,
 		                  .fixed = scratch, .value = scratch + nw, .ban0 = scratch + 2 * nw,
 		                  .ban1 = scratch + 3 * nw, .grown = scratch + 4 * nw,
+		                  .open = scratch + 6 * nw,
 		                  .keep = iv->holes, .nkeep = iv->nholes, .want = want, .r = p->r,
 		                  .lists = lists, .nlists = nlive, .lists_cap = nlive + 1,
 		                  .tried = tried};
 		memcpy(lists, idx, nlive * sizeof *lists);
+		hs.bar = hole_bar(&hs);
 		hole_search_from(&hs, 0, nlive, UINT32_MAX, false);
 		free(scratch);
 		free(tried);
+		free(hits);
 		free(hs.lists);
 		if (hs.oom) {
 			p->oom = true;
@@ -1028,6 +1164,28 @@ out:
 }
 
 
+/* The leaf numbers on[0 .. nlive) (distinct, below n) in order, into
+ * sorted.  When they are an eighth of the n or more, by marking them
+ * (mark is n zeroes, and is left so) and sweeping the n: linear, not a
+ * sort of every live leaf per interval.  Fewer are sorted. */
+static void live_in_order(const uint32_t *on, size_t nlive, size_t n, unsigned char *mark,
+                          uint32_t *sorted)
+{
+	if (nlive * 8 < n) {
+		memcpy(sorted, on, nlive * sizeof *sorted);
+		if (nlive > 1)
+			qsort(sorted, nlive, sizeof *sorted, cmp_u32);
+		return;
+	}
+	for (size_t i = 0; i < nlive; i++)
+		mark[on[i]] = 1;
+	for (size_t leaf = 0, k = 0; k < nlive; leaf++)
+		if (mark[leaf]) {
+			mark[leaf] = 0;
+			sorted[k++] = (uint32_t)leaf;
+		}
+}
+
 typedef struct gen_event {
 	uint32_t at;   /* the first generation where it holds */
 	uint32_t leaf;
@@ -1055,7 +1213,8 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 	uint32_t *pts = calloc(2 * n + 2, sizeof *pts), *on = calloc(n + 1, sizeof *on);
 	uint32_t *slot = calloc(n + 1, sizeof *slot), *sorted = calloc(n + 1, sizeof *sorted);
 	gen_event *ev = calloc(2 * n + 1, sizeof *ev);
-	if (!pts || !on || !slot || !sorted || !ev) {
+	unsigned char *mark = calloc(n + 1, 1);
+	if (!pts || !on || !slot || !sorted || !ev || !mark) {
 		p->oom = true;
 		goto out;
 	}
@@ -1112,12 +1271,11 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 			p->r->any_unknown = true;
 			continue;
 		}
-		memcpy(sorted, on, nlive * sizeof *sorted);
-		if (nlive > 1)
-			qsort(sorted, nlive, sizeof *sorted, cmp_u32);
+		live_in_order(on, nlive, n, mark, sorted);
 		coverage_interval(p, v, (spec_gen){lo, hi}, sorted, nlive, z);
 	}
 out:
+	free(mark);
 	free(pts);
 	free(on);
 	free(slot);

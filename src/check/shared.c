@@ -86,23 +86,6 @@ size_t gen_cuts_sort(uint32_t *pts, size_t n)
 	return u;
 }
 
-void bitcount_add(unsigned *bitcount, uint64_t *touched, const leaf_cube *c,
-                  const uint64_t *fixed, unsigned nw)
-{
-	bitcount_add_bits(bitcount, touched, c->fixed, fixed, nw);
-}
-
-void bitcount_add_bits(unsigned *bitcount, uint64_t *touched, const uint64_t *pins,
-                       const uint64_t *fixed, unsigned nw)
-{
-	for (unsigned w = 0; w < nw; w++) {
-		uint64_t m = pins[w] & ~fixed[w];
-		touched[w] |= m;
-		for (; m; m &= m - 1)
-			bitcount[w * 64 + (unsigned)__builtin_ctzll(m)]++;
-	}
-}
-
 unsigned bitcount_best(unsigned *bitcount, uint64_t *touched, unsigned nw, unsigned *best)
 {
 	unsigned n = 0;

@@ -663,7 +663,7 @@ static Z3_ast union_of(cube_union *u, size_t lo, size_t hi, Z3_ast branch)
 		whole = true;
 		for (unsigned w = 0; w < nw; w++)
 			whole &= !(fixed[w] & ~u->above[w]);
-		bitcount_add_bits(u->count, u->touched, fixed, u->above, nw);
+		bitcount_add(u->count, u->touched, fixed, u->above, nw);
 	}
 	unsigned bit = 0;
 	if (bitcount_best(u->count, u->touched, nw, &bit) && !whole) {

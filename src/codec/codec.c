@@ -37,7 +37,9 @@
 
 typedef struct codec_arena {
 	struct codec_arena *next;
-	size_t used, cap;
+	size_t used, cap; /* of data */
+	size_t block;     /* the whole block (spec_block_alloc), this header included */
+	size_t held;      /* data of this block and those after it in the list */
 	_Alignas(16) unsigned char data[];
 } codec_arena;
 
@@ -65,7 +67,7 @@ void codec_arena_release(codec *c, codec_mark m)
 	/* blocks are only ever pushed in front: those before m's are newer */
 	while (c->arena != m.block) {
 		codec_arena *next = c->arena->next;
-		free(c->arena);
+		spec_block_free(c->arena, c->arena->block);
 		c->arena = next;
 	}
 	/* what is given back is zeroed now: arena_alloc hands out zeroes */
@@ -77,18 +79,23 @@ void codec_arena_release(codec *c, codec_mark m)
 
 static void *arena_alloc(codec_arena **a, size_t n)
 {
+	if (n > SIZE_MAX / 2) /* keeps the roundings below from wrapping */
+		return NULL;
 	n = (n + 15u) & ~(size_t)15u;
 	if (!n)
 		n = 16;
 	if (!*a || (*a)->cap - (*a)->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-		/* zeroed once here (calloc skips fresh pages), not per allocation */
-		codec_arena *b = calloc(1, sizeof *b + cap);
+		size_t held = *a ? (*a)->held : 0;
+		size_t block = spec_block_size(sizeof **a + n, held);
+		/* zeroed once here, not per allocation */
+		codec_arena *b = block ? spec_block_alloc(block) : NULL;
 		if (!b)
 			return NULL;
 		b->next = *a;
 		b->used = 0;
-		b->cap = cap;
+		b->block = block;
+		b->cap = block - sizeof *b;
+		b->held = held + b->cap;
 		*a = b;
 	}
 	void *p = (*a)->data + (*a)->used;
@@ -100,7 +107,7 @@ static void arena_free(codec_arena *a)
 {
 	while (a) {
 		codec_arena *n = a->next;
-		free(a);
+		spec_block_free(a, a->block);
 		a = n;
 	}
 }

@@ -47,21 +47,68 @@ static const spec_encode_map *map_of(const spec_bitset *leaf, const char *name)
 
 /* A growing list of names (the display fields of one case: resolving one
  * may add more, which are resolved in turn, as encode.py's list grows
- * while it is walked). */
+ * while it is walked), without repeats.  Past NAMES_LINEAR names a hash
+ * index finds them: ir3's displays name some hundreds of fields, and a
+ * strcmp against each was a tenth of `check ir3.xml`. */
 typedef struct names {
 	const char **v;
 	size_t n, cap;
+	uint32_t *index;  /* open addressing: a position in v + 1, 0 free */
+	size_t index_cap; /* a power of two, over twice n; 0 while there is no index */
 	bool oom;
 } names;
 
+#define NAMES_LINEAR 8u
+
+/* The position of s in l, or SIZE_MAX. */
+static size_t names_find(const names *l, const char *s)
+{
+	if (!l->index_cap) {
+		for (size_t i = 0; i < l->n; i++)
+			if (!strcmp(l->v[i], s))
+				return i;
+		return SIZE_MAX;
+	}
+	for (size_t h = (size_t)text_hash(s) & (l->index_cap - 1); l->index[h];
+	     h = (h + 1) & (l->index_cap - 1))
+		if (!strcmp(l->v[l->index[h] - 1], s))
+			return l->index[h] - 1;
+	return SIZE_MAX;
+}
+
+static void names_index_put(names *l, size_t i)
+{
+	size_t h = (size_t)text_hash(l->v[i]) & (l->index_cap - 1);
+	while (l->index[h])
+		h = (h + 1) & (l->index_cap - 1);
+	l->index[h] = (uint32_t)i + 1;
+}
+
+/* Indexes every name of l anew, in a table four times their number. */
+static bool names_reindex(names *l)
+{
+	size_t cap = 4 * NAMES_LINEAR;
+	while (cap < 4 * l->n)
+		cap *= 2;
+	uint32_t *index = calloc(cap, sizeof *index);
+	if (!index)
+		return false;
+	free(l->index);
+	l->index = index;
+	l->index_cap = cap;
+	for (size_t i = 0; i < l->n; i++)
+		names_index_put(l, i);
+	return true;
+}
+
 static void names_add(names *l, const char *s)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return;
+	if (names_find(l, s) != SIZE_MAX)
+		return;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
-		const char **v = realloc(l->v, cap * sizeof *v);
+		/* (positions in the index are 32-bit) */
+		const char **v = cap <= UINT32_MAX ? realloc(l->v, cap * sizeof *v) : NULL;
 		if (!v) {
 			l->oom = true;
 			return;
@@ -70,13 +117,86 @@ static void names_add(names *l, const char *s)
 		l->cap = cap;
 	}
 	l->v[l->n++] = s;
+	if (l->n > NAMES_LINEAR && 2 * l->n > l->index_cap) {
+		if (!names_reindex(l)) {
+			l->n--; /* not findable: as if never added */
+			l->oom = true;
+		}
+	} else if (l->index_cap) {
+		names_index_put(l, l->n - 1);
+	}
+}
+
+static void names_free(names *l)
+{
+	free(l->v);
+	free(l->index);
+}
+
+/* A set of addresses (open addressing; NULL marks a free slot). */
+typedef struct ptrset {
+	const void **slot;
+	size_t n, cap;
+} ptrset;
+
+static size_t ptr_hash(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+	return (size_t)(x ^ (x >> 32));
+}
+
+static bool ptrset_has(const ptrset *s, const void *p)
+{
+	if (!s->cap)
+		return false;
+	for (size_t h = ptr_hash(p) & (s->cap - 1); s->slot[h]; h = (h + 1) & (s->cap - 1))
+		if (s->slot[h] == p)
+			return true;
+	return false;
+}
+
+/* Adds p; false when it was there already or memory ran out (*oom). */
+static bool ptrset_add(ptrset *s, const void *p, bool *oom)
+{
+	if (ptrset_has(s, p))
+		return false;
+	if (2 * (s->n + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		const void **t = calloc(cap, sizeof *t);
+		if (!t) {
+			*oom = true;
+			return false;
+		}
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i]) {
+				size_t h = ptr_hash(s->slot[i]) & (cap - 1);
+				while (t[h])
+					h = (h + 1) & (cap - 1);
+				t[h] = s->slot[i];
+			}
+		free(s->slot);
+		s->slot = t;
+		s->cap = cap;
+	}
+	size_t h = ptr_hash(p) & (s->cap - 1);
+	while (s->slot[h])
+		h = (h + 1) & (s->cap - 1);
+	s->slot[h] = p;
+	s->n++;
+	return true;
+}
+
+static void ptrset_clear(ptrset *s)
+{
+	if (s->cap)
+		memset(s->slot, 0, s->cap * sizeof *s->slot);
+	s->n = 0;
 }
 
 typedef struct enc {
 	const spec_model *m;
 	spec_diags *diags;
-	const spec_encode_map **used; /* maps looked up, by a key of their own */
-	size_t nused, cap_used;
+	ptrset used;      /* maps looked up */
 	/* (leaf, name) pairs already reported */
 	struct reported {
 		const spec_bitset *leaf;
@@ -86,48 +206,19 @@ typedef struct enc {
 	/* every name a <param as> passes into a root: the encoder's p->NAME */
 	names params;
 	names interned; /* strings this pass made (template names) */
-	/* expressions of the current root rendered already */
-	const spec_expr **rendered;
-	size_t nrendered, cap_rendered;
+	ptrset rendered;  /* expressions of the current root rendered already */
 	bool oom;
 } enc;
 
 /* Whether expression x is met for the first time in this root. */
 static bool first_use(enc *e, const spec_expr *x)
 {
-	for (size_t i = 0; i < e->nrendered; i++)
-		if (e->rendered[i] == x)
-			return false;
-	if (e->nrendered == e->cap_rendered) {
-		size_t cap = e->cap_rendered ? 2 * e->cap_rendered : 64;
-		const spec_expr **v = realloc(e->rendered, cap * sizeof *v);
-		if (!v) {
-			e->oom = true;
-			return false;
-		}
-		e->rendered = v;
-		e->cap_rendered = cap;
-	}
-	e->rendered[e->nrendered++] = x;
-	return true;
+	return ptrset_add(&e->rendered, x, &e->oom);
 }
 
 static void mark_used(enc *e, const spec_encode_map *mp)
 {
-	for (size_t i = 0; i < e->nused; i++)
-		if (e->used[i] == mp)
-			return;
-	if (e->nused == e->cap_used) {
-		size_t cap = e->cap_used ? 2 * e->cap_used : 64;
-		const spec_encode_map **v = realloc(e->used, cap * sizeof *v);
-		if (!v) {
-			e->oom = true;
-			return;
-		}
-		e->used = v;
-		e->cap_used = cap;
-	}
-	e->used[e->nused++] = mp;
+	ptrset_add(&e->used, mp, &e->oom);
 }
 
 /* The first definition of name in the cases of leaf and its ancestors,
@@ -190,9 +281,8 @@ static void extract_value(enc *e, const spec_bitset *leaf, const char *name, con
 	const spec_field *f = simple_field(leaf, name);
 	if (f && f->kind == SPEC_DERIVED)
 		return;
-	for (size_t i = 0; i < e->params.n; i++)
-		if (!strcmp(e->params.v[i], name))
-			return;
+	if (names_find(&e->params, name) != SIZE_MAX)
+		return;
 	unmapped(e, leaf, name, why);
 }
 
@@ -229,15 +319,15 @@ static void display_names(enc *e, const char *text, names *out, unsigned depth)
 		}
 		memcpy(s, p + 1, n);
 		s[n] = '\0';
-		size_t before = e->interned.n;
-		names_add(&e->interned, s);
-		const char *kept = e->interned.n > before ? s : NULL;
+		size_t at = names_find(&e->interned, s);
+		const char *kept = at != SIZE_MAX ? e->interned.v[at] : NULL;
 		if (!kept) {
-			for (size_t i = 0; i < e->interned.n && !kept; i++)
-				if (!strcmp(e->interned.v[i], s))
-					kept = e->interned.v[i];
-			free(s);
+			size_t before = e->interned.n;
+			names_add(&e->interned, s);
+			kept = e->interned.n > before ? s : NULL;
 		}
+		if (kept != s)
+			free(s);
 		if (kept)
 			names_add(out, kept);
 	}
@@ -302,7 +392,7 @@ static void encode_leaf(enc *e, const spec_bitset *leaf)
 			for (size_t i = 0; i < fields.n; i++) /* the list grows as it is walked */
 				display_field(e, leaf, fields.v[i], &fields);
 			e->oom |= fields.oom;
-			free(fields.v);
+			names_free(&fields);
 		}
 	}
 	/* the expressions the leaf's encoder evaluates, its cases' and its
@@ -344,7 +434,7 @@ void spec_lint_encoder(const spec_model *m, spec_diags *diags)
 	for (size_t r = 0; r < m->nroots; r++) {
 		if (!m->roots[r].bitset->has_encode)
 			continue;
-		e.nrendered = 0;
+		ptrset_clear(&e.rendered);
 		for (size_t i = 0; i < m->roots[r].nleaves; i++)
 			encode_leaf(&e, m->roots[r].leaves[i]);
 	}
@@ -353,10 +443,7 @@ void spec_lint_encoder(const spec_model *m, spec_diags *diags)
 	for (size_t i = 0; !e.oom && i < m->nbitsets; i++) {
 		const spec_bitset *b = m->bitsets[i];
 		for (size_t k = 0; k < b->nmaps; k++) {
-			bool used = false;
-			for (size_t u = 0; u < e.nused && !used; u++)
-				used = e.used[u] == &b->maps[k];
-			if (used || !b->maps[k].name || !b->maps[k].expr || !*b->maps[k].expr)
+			if (ptrset_has(&e.used, &b->maps[k]) || !b->maps[k].name || !b->maps[k].expr || !*b->maps[k].expr)
 				continue; /* (an empty one is encode-map-empty already) */
 			if (!b->root->has_encode)
 				spec_diag_add(diags, SPEC_WARNING, "encode-map-unused", b->maps[k].loc,
@@ -376,9 +463,9 @@ void spec_lint_encoder(const spec_model *m, spec_diags *diags)
 		              "out of memory checking the encoder");
 	for (size_t i = 0; i < e.interned.n; i++)
 		free((char *)e.interned.v[i]);
-	free(e.interned.v);
-	free(e.params.v);
-	free(e.used);
+	names_free(&e.interned);
+	names_free(&e.params);
+	free(e.used.slot);
 	free(e.rep);
-	free(e.rendered);
+	free(e.rendered.slot);
 }

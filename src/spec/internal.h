@@ -27,7 +27,9 @@ typedef struct arena {
 	bool failed;  /* an allocation failed; callers check once at the end */
 } arena;
 
-void *arena_alloc(arena *a, size_t size);        /* zeroed, 16-aligned */
+/* Zeroed and 16-aligned; size 0 gets a block of its own all the same,
+ * so only running out of memory (or the budget) returns NULL. */
+void *arena_alloc(arena *a, size_t size);
 char *arena_strdup(arena *a, const char *s);
 /* spec_strdup_printf with a va_list (ap is left used). */
 char *spec_vstrdup_printf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
@@ -49,20 +51,22 @@ typedef struct xml_attr {
  * compares numbers, not strings. */
 typedef enum xml_kind {
 	EL_OTHER, EL_ISA, EL_IMPORT, EL_BITSET, EL_ENUM, EL_VALUE, EL_EXPR, EL_TEMPLATE, EL_DOC, EL_GEN, EL_META, EL_PATTERN, EL_FIELD, EL_PARAM, EL_ASSERT, EL_DERIVED, EL_OVERRIDE, EL_DISPLAY, EL_ENCODE, EL_MAP, EL_DECODE,
+	EL_NKINDS /* how many kinds there are */
 } xml_kind;
 
 typedef struct xml_elem xml_elem;
+/* (Ordered so as to leave no padding inside: a big spec has a million.) */
 struct xml_elem {
 	const char *name;
-	xml_kind kind;
-	spec_loc loc;            /* the '<' of the start tag */
 	xml_attr *attrs;
-	unsigned nattrs;
-	xml_elem *parent, *first, *last, *next;
+	xml_elem *parent, *first, *next;
 	char *text;              /* direct character data, concatenated; "" if none */
+	spec_loc loc;            /* the '<' of the start tag */
 	spec_loc text_loc;       /* just after the start tag's '>' */
+	spec_loc text_ws_loc;    /* where the first non-white-space character is */
+	xml_kind kind;
+	unsigned nattrs;
 	bool has_text;           /* some direct character data is not white space */
-	spec_loc text_ws_loc;    /* where that first non-white-space character is */
 };
 
 /* Parses one file's bytes into a tree allocated in a.  On a fatal
@@ -95,6 +99,9 @@ const xml_attr *xml_attr_find(const xml_elem *e, const char *name);
 
 static inline unsigned bits_words(unsigned size) { return (size + 63u) / 64u; }
 uint64_t *bits_new(arena *a, unsigned nwords);
+/* Words of the widest root: room for a bit vector the loader works with
+ * on the stack and the model does not keep. */
+#define BITS_MAX_WORDS (SPEC_MAX_BITS / 64u)
 void bits_set_range(uint64_t *w, unsigned low, unsigned high);
 bool bits_any(const uint64_t *w, unsigned nwords);
 /* Formats the set bits of w (below size) as ranges "0..3, 7, 12..15". */
@@ -111,6 +118,9 @@ uint64_t text_hash(const char *s);
 unsigned text_distance(const char *a, const char *b, unsigned cap);
 /* Strips white space as Python's str.strip() does, into the arena. */
 char *text_strip(arena *a, const char *s);
+/* The same without a copy: where the stripped text of s starts (NULL
+ * for NULL), and its length in *len. */
+const char *text_trim(const char *s, size_t *len);
 /* Parses a non-negative decimal integer attribute (Python int() style:
  * surrounding white space allowed).  False when it is not one or does
  * not fit in max. */

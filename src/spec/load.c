@@ -118,7 +118,6 @@ struct bnode {
 	bool built;
 	bool has_child;
 	unsigned visit;   /* cycle search stamp */
-	uint64_t *own_defined; /* default-case field, assert and pattern bits */
 };
 
 #define DIAG(L, sev, rule, loc, ...) spec_diag_add((L)->diags, sev, rule, loc, __VA_ARGS__)
@@ -224,10 +223,52 @@ static void allowed_children(const char *parent, char *buf, size_t len)
 		}
 }
 
-static void check_schema(loader *L, const xml_elem *e)
+/* find_rule and word_in answered by the addresses of the names they are
+ * asked about: a file's element and attribute names are the parser's few
+ * copies (xml.c), so nearly every element asks again with the same
+ * addresses, and strings the arena holds never change, so an address
+ * seen before is the same name.  (Direct-mapped; a miss just asks.) */
+#define SCHEMA_MEMO 64
+typedef struct schema_memo {
+	struct rule_memo {
+		const char *name, *parent; /* parent NULL: the document element */
+		const elem_rule *rule;
+		bool set;
+	} rules[SCHEMA_MEMO];
+	struct attr_memo {
+		const elem_rule *rule;
+		const char *attr;
+		bool allowed;
+	} attrs[SCHEMA_MEMO];
+} schema_memo;
+
+static size_t memo_slot(const void *a, const void *b)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)a ^ ((uint64_t)(uintptr_t)b << 1)) *
+	             0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) % SCHEMA_MEMO;
+}
+
+static const elem_rule *memo_rule(schema_memo *sm, const char *name, const char *parent)
+{
+	struct rule_memo *m = &sm->rules[memo_slot(name, parent)];
+	if (!m->set || m->name != name || m->parent != parent)
+		*m = (struct rule_memo){name, parent, find_rule(name, parent), true};
+	return m->rule;
+}
+
+static bool memo_attr_allowed(schema_memo *sm, const elem_rule *r, const char *attr)
+{
+	struct attr_memo *m = &sm->attrs[memo_slot(r, attr)];
+	if (m->rule != r || m->attr != attr)
+		*m = (struct attr_memo){r, attr, word_in(r->attrs, attr)};
+	return m->allowed;
+}
+
+static void check_schema(loader *L, schema_memo *sm, const xml_elem *e)
 {
 	const char *parent = e->parent ? e->parent->name : NULL;
-	const elem_rule *r = find_rule(e->name, parent);
+	const elem_rule *r = memo_rule(sm, e->name, parent);
 	if (!r) {
 		char allowed[256];
 		allowed_children(parent ? parent : "", allowed, sizeof allowed);
@@ -253,7 +294,7 @@ static void check_schema(loader *L, const xml_elem *e)
 	if (strcmp(r->attrs, "*"))
 		for (unsigned i = 0; i < e->nattrs; i++) {
 			const char *an = e->attrs[i].name;
-			if (word_in(r->attrs, an))
+			if (memo_attr_allowed(sm, r, an))
 				continue;
 			const char *near = closest_word(L->a, r->attrs, an);
 			if (near)
@@ -270,7 +311,7 @@ static void check_schema(loader *L, const xml_elem *e)
 	if (e->kind == EL_DOC)
 		return; /* free-form documentation */
 	for (const xml_elem *c = e->first; c; c = c->next)
-		check_schema(L, c);
+		check_schema(L, sm, c);
 }
 
 /* ------------------------------------------------------------- files */
@@ -301,11 +342,12 @@ static char *read_whole_file(loader *L, const char *path, spec_loc at,
 		return NULL;
 	}
 	size_t n = (size_t)st.st_size;
-	char *buf = malloc(n + 1);
+	/* a block, as the arena's: a big file faults in by huge pages */
+	char *buf = spec_block_alloc(n + 1);
 	if (!buf || fread(buf, 1, n, f) != n) {
 		DIAG(L, SPEC_FATAL, "io", at, "cannot read '%s': %s", path,
 		     buf ? "short read" : "out of memory");
-		free(buf);
+		spec_block_free(buf, n + 1);
 		fclose(f);
 		return NULL;
 	}
@@ -328,7 +370,7 @@ static bool load_file(loader *L, const char *path, spec_loc at, bool is_import)
 	if (!real)
 		real = strdup(path);
 	if (!real) {
-		free(data);
+		spec_block_free(data, len + 1);
 		return false;
 	}
 	return load_tree(L, arena_strdup(L->a, path), data, len, real, true);
@@ -420,23 +462,24 @@ static bool handle_import(loader *L, const xml_elem *imp)
 	return load_file(L, path, imp->loc, true);
 }
 
-/* Takes ownership of real (malloc'd) and, when owned, of data, which is
- * freed as soon as it is parsed: imports are read after, so at most one
- * file's bytes are held at a time. */
+/* Takes ownership of real (malloc'd) and, when owned, of data (a block
+ * of len + 1 bytes from read_whole_file), which is freed as soon as it
+ * is parsed: imports are read after, so at most one file's bytes are
+ * held at a time. */
 static bool load_tree(loader *L, const char *name, char *data, size_t len,
                       char *real, bool owned)
 {
 	if (!name || !vec_push(&L->files, (void *)name) || !vec_push(&L->realpaths, real)) {
 		free(real);
 		if (owned)
-			free(data);
+			spec_block_free(data, len + 1);
 		return false;
 	}
 	if (len > L->bytes_left) {
 		DIAG(L, SPEC_FATAL, "file-too-large", (spec_loc){name, 0, 0},
 		     "the files read so far exceed %u bytes together", SPEC_MAX_TOTAL_BYTES);
 		if (owned)
-			free(data);
+			spec_block_free(data, len + 1);
 		return false;
 	}
 	L->bytes_left -= len;
@@ -447,7 +490,7 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 		xml_cache_store(cache, data, len, root);
 	}
 	if (owned)
-		free(data);
+		spec_block_free(data, len + 1);
 	if (!root)
 		return false;
 	if (root->kind != EL_ISA) {
@@ -455,7 +498,8 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 		     "the document element is <%s>; an isaspec file has <isa>", root->name);
 		return false;
 	}
-	check_schema(L, root);
+	schema_memo sm = {0};
+	check_schema(L, &sm, root);
 	if (!vec_push(&L->stack, real))
 		return false;
 	bool ok = true;
@@ -886,9 +930,9 @@ static void report_ancestor_clash(loader *L, bnode *n, const xml_elem *e,
                                   const uint64_t *bits, const uint64_t *ancestors)
 {
 	unsigned nw = bits_words(n->b->size);
-	uint64_t *c = bits_new(L->a, nw);
+	uint64_t c[BITS_MAX_WORDS];
 	bool any = false;
-	for (unsigned i = 0; c && i < nw; i++) {
+	for (unsigned i = 0; i < nw; i++) {
 		c[i] = bits[i] & ancestors[i];
 		any |= c[i] != 0;
 	}
@@ -926,8 +970,8 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 		f->name = nm;
 		if (!get_range(L, e, b->size, &f->low, &f->high))
 			return;
-		const char *txt = text_strip(L->a, e->text);
-		size_t len = txt ? strlen(txt) : 0;
+		size_t len;
+		const char *txt = text_trim(e->text, &len);
 		uint64_t *val = bits_new(L->a, nw);
 		/* A bad text is reported, and the assert then expects zeros:
 		 * its bits stay accounted for, so nothing else cascades. */
@@ -987,7 +1031,7 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 		size_t np = 0;
 		for (const xml_elem *c = e->first; c; c = c->next)
 			np += c->kind == EL_PARAM;
-		spec_param *ps = arena_alloc(L->a, (np ? np : 1) * sizeof *ps);
+		spec_param *ps = arena_alloc(L->a, np * sizeof *ps);
 		size_t k = 0;
 		for (const xml_elem *c = e->first; ps && c; c = c->next) {
 			if (c->kind != EL_PARAM)
@@ -1004,9 +1048,8 @@ static void build_field(loader *L, bnode *n, const xml_elem *e, case_build *cb,
 		f->nparams = k;
 	}
 	if (f->kind != SPEC_DERIVED) {
-		uint64_t *m = bits_new(L->a, nw);
-		if (!m)
-			return;
+		uint64_t m[BITS_MAX_WORDS];
+		memset(m, 0, nw * sizeof *m);
 		bits_set_range(m, f->low, f->high);
 		if (ancestors)
 			report_ancestor_clash(L, n, e, m, ancestors);
@@ -1047,8 +1090,8 @@ static void build_pattern(loader *L, bnode *n, const xml_elem *e, uint64_t *defi
 	unsigned low, high;
 	if (!get_range(L, e, b->size, &low, &high))
 		return;
-	const char *txt = text_strip(L->a, e->text);
-	size_t len = txt ? strlen(txt) : 0;
+	size_t len;
+	const char *txt = text_trim(e->text, &len); /* copied below, as bits */
 	bool bad = false;
 	if (len != high - low + 1) {
 		DIAG(L, SPEC_ERROR, "pattern-length", e->text_loc,
@@ -1063,19 +1106,16 @@ static void build_pattern(loader *L, bnode *n, const xml_elem *e, uint64_t *defi
 			bad = true;
 		}
 	unsigned nw = bits_words(b->size);
+	uint64_t m[BITS_MAX_WORDS];
 	if (ancestors) {
-		uint64_t *m = bits_new(L->a, nw);
-		if (m) {
-			bits_set_range(m, low, high);
-			report_ancestor_clash(L, n, e, m, ancestors);
-		}
+		memset(m, 0, nw * sizeof *m);
+		bits_set_range(m, low, high);
+		report_ancestor_clash(L, n, e, m, ancestors);
 	}
 	for (unsigned bit = low; bit <= high; bit++) {
 		if ((defined[bit / 64] >> (bit % 64)) & 1u) {
-			uint64_t *m = bits_new(L->a, nw);
 			char r[128];
-			if (!m)
-				return;
+			memset(m, 0, nw * sizeof *m);
 			bits_set_range(m, low, high);
 			for (unsigned i = 0; i < nw; i++)
 				m[i] &= defined[i];
@@ -1111,7 +1151,9 @@ static void finish_case(loader *L, spec_case *c, case_build *cb, unsigned nw)
 {
 	c->fields = NULL;
 	c->nfields = cb->fields.n;
-	spec_field *fs = arena_alloc(L->a, (cb->fields.n ? cb->fields.n : 1) * sizeof *fs);
+	/* sized exactly: most leaves have no fields of their own, and a
+	 * field is 144 bytes (an empty list is a small block all the same) */
+	spec_field *fs = arena_alloc(L->a, cb->fields.n * sizeof *fs);
 	for (size_t i = 0; fs && i < cb->fields.n; i++)
 		fs[i] = *(spec_field *)cb->fields.v[i];
 	c->fields = fs;
@@ -1171,11 +1213,16 @@ static void build_bitset(loader *L, bnode *n)
 		     "only narrow", b->name, own.min, own.max, p->name, pg.min, pg.max);
 	}
 
-	uint64_t *match = bits_new(L->a, nw), *mask = bits_new(L->a, nw);
-	uint64_t *dc = bits_new(L->a, nw);
-	n->own_defined = bits_new(L->a, nw);
-	if (!match || !mask || !dc || !n->own_defined)
+	/* The bit vectors the model keeps of this bitset, in one block (a
+	 * block each doubled a 64-bit root's), and the working sets on the
+	 * stack: own_defined holds the bits its default case and patterns
+	 * define, anc those its ancestors define. */
+	uint64_t *kept = bits_new(L->a, 8 * nw);
+	if (!kept)
 		return;
+	uint64_t *match = kept, *mask = kept + nw, *dc = kept + 2 * nw;
+	uint64_t own_defined[BITS_MAX_WORDS], anc_bits[BITS_MAX_WORDS];
+	memset(own_defined, 0, nw * sizeof *own_defined);
 
 	/* Cases: overrides in order, then the default. */
 	size_t nover = 0;
@@ -1184,27 +1231,24 @@ static void build_bitset(loader *L, bnode *n)
 	spec_case *cases = arena_alloc(L->a, (nover + 1) * sizeof *cases);
 	if (!cases)
 		return;
-	case_build def = {.mask = bits_new(L->a, nw)};
-	uint64_t *anc = NULL; /* bits the ancestors define */
-	if (p && (anc = bits_new(L->a, nw)) != NULL)
-		for (unsigned i = 0; i < nw; i++)
-			anc[i] = p->mask.w[i] | p->field_mask.w[i];
+	case_build def = {.mask = kept + 3 * nw};
+	uint64_t *anc = p ? anc_bits : NULL;
+	for (unsigned i = 0; anc && i < nw; i++)
+		anc[i] = p->mask.w[i] | p->field_mask.w[i];
 	unsigned assert_no = 0;
 	size_t k = 0;
 	ptrvec patterns = {0};
 	for (const xml_elem *c = e->first; c; c = c->next) {
 		if (c->kind == EL_FIELD || c->kind == EL_DERIVED ||
 		    c->kind == EL_ASSERT)
-			build_field(L, n, c, &def, n->own_defined, anc, false, &assert_no);
+			build_field(L, n, c, &def, own_defined, anc, false, &assert_no);
 		else if (c->kind == EL_PATTERN)
-			build_pattern(L, n, c, n->own_defined, anc, match, mask, dc, &patterns);
+			build_pattern(L, n, c, own_defined, anc, match, mask, dc, &patterns);
 		else if (c->kind == EL_DISPLAY)
 			take_display(L, c, &def);
 	}
 	/* Merged patterns of the ancestors and this bitset, for override checks. */
-	uint64_t *pat = bits_new(L->a, nw);
-	if (!pat)
-		return;
+	uint64_t pat[BITS_MAX_WORDS];
 	for (unsigned i = 0; i < nw; i++)
 		pat[i] = mask[i] | (p ? p->mask.w[i] : 0);
 	for (const xml_elem *c = e->first; c; c = c->next) {
@@ -1214,8 +1258,8 @@ static void build_bitset(loader *L, bnode *n)
 		sc->loc = c->loc;
 		get_expr(L, c, &sc->expr, &sc->expr_name);
 		case_build cb = {.mask = bits_new(L->a, nw)};
-		uint64_t *defined = bits_new(L->a, nw);
-		if (!cb.mask || !defined)
+		uint64_t defined[BITS_MAX_WORDS];
+		if (!cb.mask)
 			return;
 		memcpy(defined, pat, nw * sizeof *defined);
 		for (const xml_elem *f = c->first; f; f = f->next) {
@@ -1238,7 +1282,7 @@ static void build_bitset(loader *L, bnode *n)
 	b->cases = cases;
 	b->ncases = k;
 
-	spec_pattern *pats = arena_alloc(L->a, (patterns.n ? patterns.n : 1) * sizeof *pats);
+	spec_pattern *pats = arena_alloc(L->a, patterns.n * sizeof *pats);
 	for (size_t i = 0; pats && i < patterns.n; i++)
 		pats[i] = *(spec_pattern *)patterns.v[i];
 	b->patterns = pats;
@@ -1247,10 +1291,7 @@ static void build_bitset(loader *L, bnode *n)
 	b->own_match = (spec_bits){match, nw};
 	b->own_mask = (spec_bits){mask, nw};
 	b->own_dontcare = (spec_bits){dc, nw};
-	uint64_t *mm = bits_new(L->a, nw), *mk = bits_new(L->a, nw);
-	uint64_t *md = bits_new(L->a, nw), *mf = bits_new(L->a, nw);
-	if (!mm || !mk || !md || !mf)
-		return;
+	uint64_t *mm = kept + 4 * nw, *mk = kept + 5 * nw, *md = kept + 6 * nw, *mf = kept + 7 * nw;
 	for (unsigned i = 0; i < nw; i++) {
 		mm[i] = match[i] | (p ? p->match.w[i] : 0);
 		mk[i] = mask[i] | (p ? p->mask.w[i] : 0);
@@ -1271,8 +1312,8 @@ static void build_bitset(loader *L, bnode *n)
 			for (const xml_elem *m = c->first; m; m = m->next)
 				nmaps += m->kind == EL_MAP;
 	}
-	spec_meta *meta = arena_alloc(L->a, (nmeta ? nmeta : 1) * sizeof *meta);
-	spec_encode_map *maps = arena_alloc(L->a, (nmaps ? nmaps : 1) * sizeof *maps);
+	spec_meta *meta = arena_alloc(L->a, nmeta * sizeof *meta);
+	spec_encode_map *maps = arena_alloc(L->a, nmaps * sizeof *maps);
 	if (!meta || !maps)
 		return;
 	nmeta = nmaps = 0;
@@ -1571,9 +1612,7 @@ static void check_leaf_bits(loader *L)
 			continue;
 		spec_bitset *b = n->b;
 		unsigned nw = bits_words(b->size);
-		uint64_t *u = bits_new(L->a, nw);
-		if (!u)
-			return;
+		uint64_t u[BITS_MAX_WORDS];
 		bool any = false;
 		for (unsigned w = 0; w < nw; w++) {
 			u[w] = ~(b->mask.w[w] | b->field_mask.w[w]);
@@ -1755,10 +1794,15 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 	}
 	spec_model *m = NULL;
 	if (ok && !L.a->failed) {
-		size_t ndefs = L.defs.n;
-		map_init(L.a, &L.enum_map, ndefs);
-		map_init(L.a, &L.expr_map, ndefs);
-		map_init(L.a, &L.template_map, ndefs);
+		size_t ndefs = L.defs.n, nkind[EL_NKINDS] = {0};
+		for (size_t i = 0; i < ndefs; i++)
+			nkind[((const xml_elem *)L.defs.v[i])->kind]++;
+		/* each map as large as the definitions that can go in it: sized
+		 * by every definition, three maps of 65,536 bitsets' spec took
+		 * 12 MiB that no one used */
+		map_init(L.a, &L.enum_map, nkind[EL_ENUM]);
+		map_init(L.a, &L.expr_map, nkind[EL_EXPR]);
+		map_init(L.a, &L.template_map, nkind[EL_TEMPLATE]);
 		for (size_t i = 0; i < ndefs; i++) {
 			const xml_elem *e = L.defs.v[i];
 			if (e->kind == EL_EXPR)

@@ -55,6 +55,23 @@ extern "C" {
  * still the caller's.  The modules' small lists grow through this. */
 void *spec_grow(void *array, size_t need, size_t *cap, size_t size, size_t first);
 
+/* ------------------------------------------------------- arena blocks */
+
+/* The blocks the arenas (the model's, the codec's) carve allocations
+ * from.  The size of the next block for an arena that holds `held` bytes
+ * in blocks and needs `need` more at once: at least need, and otherwise
+ * as large as all it holds (64 KiB at first, 8 MiB at most), so that a
+ * big model takes few blocks and a small one stays small.  Sizes of
+ * SPEC_BLOCK_HUGE and more are rounded up to a multiple of it.  0 when
+ * need is too large to round. */
+#define SPEC_BLOCK_HUGE ((size_t)2 << 20)
+size_t spec_block_size(size_t need, size_t held);
+/* A zeroed block of size bytes (NULL when memory runs out), given back
+ * with spec_block_free and the same size.  Any size will do; those
+ * spec_block_size gives waste nothing. */
+void *spec_block_alloc(size_t size);
+void spec_block_free(void *block, size_t size);
+
 /* ----------------------------------------------------------- locations */
 
 typedef struct spec_loc {

@@ -145,9 +145,11 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 	xml_elem *elems = arena_alloc(a, sizeof *elems * nelems);
 	xml_attr *attrs = arena_alloc(a, sizeof *attrs * (nattrs ? nattrs : 1));
 	unsigned char *depth = malloc(nelems);
+	/* each element's last child so far (xml_elem keeps only the first) */
+	xml_elem **last = calloc(nelems, sizeof *last);
 	/* the strings stay where they are: buf lives as long as the tree */
 	char *copy = (char *)strs;
-	bool ok = elems && attrs && depth;
+	bool ok = elems && attrs && depth && last;
 	size_t next_attr = 0;
 	for (uint32_t i = 0; i < nelems && ok; i++) {
 		const unsigned char *r = ep + (size_t)i * ELEM_U32 * 4;
@@ -193,14 +195,15 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 		if (i) {
 			xml_elem *p = &elems[f[1] - 1];
 			e->parent = p;
-			if (p->last)
-				p->last->next = e;
+			if (last[f[1] - 1])
+				last[f[1] - 1]->next = e;
 			else
 				p->first = e;
-			p->last = e;
+			last[f[1] - 1] = e;
 		}
 	}
 	free(depth);
+	free(last);
 	return ok && next_attr == nattrs ? &elems[0] : NULL;
 }
 

@@ -22,8 +22,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The arena's copy of a name libxml2 handed over, by the pointer it
+ * handed: libxml2 interns element and attribute names, so a spec of
+ * 65,536 bitsets names a few dozen strings 400,000 times.  A hit needs
+ * the same pointer and the same text, so nothing depends on libxml2
+ * interning; it only makes hits likely. */
+#define NAME_CACHE 64
+typedef struct name_entry {
+	const xmlChar *key;
+	const char *name;
+	xml_kind kind;
+} name_entry;
+
 typedef struct xml_reader {
 	arena *a;
+	name_entry names[NAME_CACHE];
 	const char *file;
 	const char *data;
 	size_t len;
@@ -32,6 +45,9 @@ typedef struct xml_reader {
 	size_t *budget;
 	xml_elem *root, *cur;
 	unsigned depth;
+	/* the last child so far of the open element at each depth (the
+	 * document element is at depth 1), where the next one is linked */
+	xml_elem *tail[SPEC_MAX_DEPTH + 1];
 	bool failed;
 	/* forward line cursor */
 	size_t pos, line_start;
@@ -170,6 +186,22 @@ xml_kind xml_kind_of(const char *name)
 	return EL_OTHER;
 }
 
+/* The arena's copy of name (NULL when memory runs out), and its kind. */
+static const char *reader_name(xml_reader *r, const xmlChar *name, xml_kind *kind)
+{
+	/* interned names lie a few bytes apart: mix every bit of the address */
+	uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
+	name_entry *e = &r->names[(h >> 32) % NAME_CACHE];
+	if (e->key != name || strcmp(e->name, (const char *)name)) {
+		const char *copy = arena_strdup(r->a, (const char *)name);
+		if (!copy)
+			return NULL;
+		*e = (name_entry){name, copy, xml_kind_of(copy)};
+	}
+	*kind = e->kind;
+	return e->name;
+}
+
 static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
                      const xmlChar *uri, int nb_namespaces,
                      const xmlChar **namespaces, int nb_attributes,
@@ -206,20 +238,21 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		return;
 	}
 	xml_elem *e = arena_alloc(r->a, sizeof *e);
-	xml_attr *attrs = arena_alloc(r->a, sizeof(xml_attr) * (size_t)(nb_attributes + 1));
+	xml_attr *attrs = arena_alloc(r->a, sizeof(xml_attr) * (size_t)nb_attributes);
 	if (!e || !attrs) {
 		reader_fail(r, "out-of-memory", loc, "out of memory reading this element");
 		return;
 	}
-	e->name = arena_strdup(r->a, (const char *)localname);
-	e->kind = e->name ? xml_kind_of(e->name) : EL_OTHER;
+	e->kind = EL_OTHER;
+	e->name = reader_name(r, localname, &e->kind);
 	e->loc = loc;
 	e->text = (char *)"";
 	e->nattrs = (unsigned)nb_attributes;
 	e->attrs = attrs;
 	for (int i = 0; i < nb_attributes; i++) {
 		const xmlChar **at = attributes + 5 * i; /* name, prefix, uri, begin, end */
-		e->attrs[i].name = arena_strdup(r->a, (const char *)at[0]);
+		xml_kind unused;
+		e->attrs[i].name = reader_name(r, at[0], &unused);
 		e->attrs[i].value = arena_strndup(r->a, (const char *)at[3],
 		                                  (size_t)(at[4] - at[3]));
 		if (!e->name || !e->attrs[i].name || !e->attrs[i].value) {
@@ -245,12 +278,14 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	e->text_loc = reader_loc_at(r, p < r->len ? p + 1 : p);
 
 	e->parent = r->cur;
+	r->tail[r->depth] = NULL;
 	if (r->cur) {
-		if (r->cur->last)
-			r->cur->last->next = e;
+		xml_elem **last = &r->tail[r->depth - 1];
+		if (*last)
+			(*last)->next = e;
 		else
 			r->cur->first = e;
-		r->cur->last = e;
+		*last = e;
 	} else {
 		r->root = e;
 	}
