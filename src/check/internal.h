@@ -286,6 +286,9 @@ typedef enum z3_hazard {
  * it cannot be: unknown. */
 bool z3_expr_hazards(z3_base *b, const z3_scope *scope, const spec_expr *x,
                      Z3_ast hz[Z3_HAZARDS], Z3_ast *value);
+/* x and y, left literally false when either side is (so that a caller
+ * can tell "never" without asking Z3). */
+Z3_ast z3_and_kept_false(z3_base *b, Z3_ast x, Z3_ast y);
 /* A term taken as a condition: it is not 0. */
 Z3_ast z3_is_true(z3_base *b, Z3_ast v);
 /* The word and generation of a model (bits it leaves free are 0). */

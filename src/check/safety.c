@@ -89,18 +89,23 @@ typedef struct safe_run {
 	semantic_stats *st;
 } safe_run;
 
+/* Appends item, returning where it now lives; NULL when memory runs out. */
+static safe_item *add_item(safe_run *r, safe_item item)
+{
+	safe_item *v = spec_grow(r->items, r->n + 1, &r->cap, sizeof *v, 64);
+	if (!v)
+		return NULL;
+	r->items = v;
+	r->items[r->n] = item;
+	return &r->items[r->n++];
+}
+
 static safe_item *assert_item(safe_run *r, const spec_field *a, const spec_bitset *owner)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].assert == a)
 			return &r->items[i];
-	safe_item *v = spec_grow(r->items, r->n + 1, &r->cap, sizeof *v, 64);
-	if (!v)
-		return NULL;
-	r->items = v;
-	safe_item *it = &r->items[r->n++];
-	*it = (safe_item){.assert = a, .owner = owner};
-	return it;
+	return add_item(r, (safe_item){.assert = a, .owner = owner});
 }
 
 static safe_item *item_of(safe_run *r, const spec_expr *x, const spec_field *derived,
@@ -114,13 +119,7 @@ static safe_item *item_of(safe_run *r, const spec_expr *x, const spec_field *der
 		    (!derived || !strcmp(it->derived->name, derived->name)))
 			return &r->items[i];
 	}
-	safe_item *v = spec_grow(r->items, r->n + 1, &r->cap, sizeof *v, 64);
-	if (!v)
-		return NULL;
-	r->items = v;
-	safe_item *it = &r->items[r->n++];
-	*it = (safe_item){.x = x, .derived = derived, .owner = owner};
-	return it;
+	return add_item(r, (safe_item){.x = x, .derived = derived, .owner = owner});
 }
 
 /* Whether t is the constant false (asking Z3 about it is pointless). */
@@ -305,15 +304,6 @@ static Z3_ast value_lost(z3_base *b, const spec_field *f, Z3_ast v)
 	return Z3_mk_not(c, Z3_mk_and(c, 2, in));
 }
 
-static Z3_ast both(z3_base *b, Z3_ast x, Z3_ast y)
-{
-	if (is_false(b, x))
-		return x;
-	if (is_false(b, y))
-		return y;
-	Z3_ast xy[2] = {x, y};
-	return Z3_mk_and(b->ctx, 2, xy);
-}
 
 /* The questions of one expression in scope s, for the words `reach`
  * (NULL: the override around it cannot be stated, so a yes proves
@@ -332,7 +322,7 @@ static void expr_questions(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in
 				continue;
 			}
 			if (reach)
-				queue(r, b, s, in, it, k, both(b, reach, hz[k]), NULL);
+				queue(r, b, s, in, it, k, z3_and_kept_false(b, reach, hz[k]), NULL);
 			else
 				it->applies[k] = true;
 		}
@@ -347,7 +337,7 @@ static void expr_questions(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in
 	 * others the value is undefined (Mesa) or an error (isacheck) */
 	Z3_ast none = Z3_mk_not(b->ctx, Z3_mk_or(b->ctx, Z3_HAZARDS, hz));
 	queue(r, b, s, in, it, SAFE_LOST,
-	      both(b, both(b, reach, none), value_lost(b, it->derived, v)), v);
+	      z3_and_kept_false(b, z3_and_kept_false(b, reach, none), value_lost(b, it->derived, v)), v);
 }
 
 /* Whether assert a can hold: its bits equal its value for some word of
@@ -375,7 +365,7 @@ static void assert_question(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast i
 	Z3_ast eq = Z3_mk_eq(b->ctx, Z3_mk_extract(b->ctx, a->high, a->low, s->word),
 	                     Z3_mk_bv_numeral(b->ctx, n, bits));
 	free(bits);
-	queue(r, b, s, in, it, SAFE_ASSERT, both(b, reach, eq), NULL);
+	queue(r, b, s, in, it, SAFE_ASSERT, z3_and_kept_false(b, reach, eq), NULL);
 }
 
 /* Every expression the decoding of s's leaf can evaluate. */
@@ -596,7 +586,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 							continue;
 						if (lv->cases[k].expr) {
 							Z3_ast cond = z3_expr_in(&b, &o, lv->cases[k].expr);
-							reach = cond ? both(&b, reach, z3_is_true(&b, cond)) : NULL;
+							reach = cond ? z3_and_kept_false(&b, reach, z3_is_true(&b, cond)) : NULL;
 						}
 						if (!reach) {
 							for (size_t i = 0; i < r->n; i++)
@@ -614,7 +604,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 								continue;
 							z3_scope inner = {sub->leaves[sl], word, fd, &o, true,
 							                  z3_memo_new(), &free_names};
-							scope_safety(r, &b, &inner, both(&b, reach, in));
+							scope_safety(r, &b, &inner, z3_and_kept_false(&b, reach, in));
 							z3_memo_free(inner.memo);
 						}
 					}

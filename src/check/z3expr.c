@@ -365,7 +365,7 @@ static Z3_ast hz_or(z3_base *b, Z3_ast x, Z3_ast y)
 	return Z3_mk_or(b->ctx, 2, both);
 }
 
-static Z3_ast hz_and(z3_base *b, Z3_ast x, Z3_ast y)
+Z3_ast z3_and_kept_false(z3_base *b, Z3_ast x, Z3_ast y)
 {
 	if (hz_never(b, x))
 		return x;
@@ -398,7 +398,7 @@ static void hz_own(z3_base *b, spec_expr_op op, Z3_ast x, Z3_ast y, Z3_ast r,
 		                                                   Z3_mk_bvxor(c, x, r)));
 		break;
 	case SPEC_OP_MUL:
-		h[Z3_HAZARD_OVERFLOW] = Z3_mk_not(c, hz_and(b, Z3_mk_bvmul_no_overflow(c, x, y, true),
+		h[Z3_HAZARD_OVERFLOW] = Z3_mk_not(c, z3_and_kept_false(b, Z3_mk_bvmul_no_overflow(c, x, y, true),
 		                                            Z3_mk_bvmul_no_underflow(c, x, y)));
 		break;
 	case SPEC_OP_NEG:
@@ -407,12 +407,12 @@ static void hz_own(z3_base *b, spec_expr_op op, Z3_ast x, Z3_ast y, Z3_ast r,
 	case SPEC_OP_DIV:
 	case SPEC_OP_MOD:
 		h[Z3_HAZARD_DIVIDE] = Z3_mk_eq(c, y, z3_num(b, 0));
-		h[Z3_HAZARD_OVERFLOW] = hz_and(b, Z3_mk_eq(c, x, z3_num(b, INT64_MIN)),
+		h[Z3_HAZARD_OVERFLOW] = z3_and_kept_false(b, Z3_mk_eq(c, x, z3_num(b, INT64_MIN)),
 		                               Z3_mk_eq(c, y, z3_num(b, -1)));
 		break;
 	case SPEC_OP_SHL: /* bits lost only by a shift that is in range */
 		h[Z3_HAZARD_SHIFT] = Z3_mk_not(c, Z3_mk_bvule(c, y, z3_num(b, 63)));
-		h[Z3_HAZARD_OVERFLOW] = hz_and(b, Z3_mk_bvule(c, y, z3_num(b, 63)),
+		h[Z3_HAZARD_OVERFLOW] = z3_and_kept_false(b, Z3_mk_bvule(c, y, z3_num(b, 63)),
 		                               Z3_mk_not(c, Z3_mk_eq(c, Z3_mk_bvashr(c, r, y), x)));
 		break;
 	case SPEC_OP_SHR:
@@ -458,9 +458,9 @@ static void *hz_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
 				continue;
 			Z3_ast kid = k[i]->h[h];
 			if (i > 0 && (op == SPEC_OP_AND || (op == SPEC_OP_COND && i == 1)))
-				kid = hz_and(b, z3_is_true(b, x), kid);
+				kid = z3_and_kept_false(b, z3_is_true(b, x), kid);
 			else if (i > 0 && (op == SPEC_OP_OR || op == SPEC_OP_COND))
-				kid = hz_and(b, Z3_mk_not(c, z3_is_true(b, x)), kid);
+				kid = z3_and_kept_false(b, Z3_mk_not(c, z3_is_true(b, x)), kid);
 			any = hz_or(b, any, kid);
 		}
 		n->h[h] = any;
