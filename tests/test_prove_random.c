@@ -58,38 +58,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* -------------------------------------------------------- text buffer */
-
-typedef struct sbuf {
-	char *p;
-	size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		abort();
-	if (b->n + (size_t)len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (b->n + (size_t)len + 1 > cap)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p)
-			abort();
-		b->p = p;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->n, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)len;
-}
+typedef testlib_text sbuf;
+#define sb_printf testlib_printf
 
 /* ------------------------------------------------------ the generator */
 

@@ -355,6 +355,40 @@ static inline int testlib_finish(void)
 	return testlib_skipped && !testlib_checks ? 77 : 0;
 }
 
+/* A growing text (the tests' generated specs): p is NUL-terminated once
+ * anything was written; free(p) at the end.  Out of memory aborts: a
+ * test cannot go on without its input. */
+typedef struct testlib_text {
+	char *p;
+	size_t n, cap;
+} testlib_text;
+
+static inline void testlib_printf(testlib_text *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void testlib_printf(testlib_text *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		abort();
+	if (b->n + (size_t)len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		while (b->n + (size_t)len + 1 > cap)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			abort();
+		b->p = p;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)len;
+}
+
 /* splitmix64: tiny, the same on every platform, so a failing seed can be
  * replayed; *state is the whole generator. */
 static inline uint64_t testlib_splitmix64(uint64_t *state)

@@ -59,6 +59,18 @@ void prove_allowlist_free(prove_allowlist *a);
 
 /* ------------------------------------------------------------- options */
 
+/* What the decoder makes of a word: the display proofs confirm every
+ * witness Z3 gives with it (the CLI passes the codec's). */
+typedef struct prove_text_ops {
+	void *ctx;
+	/* Decodes w (root-sized) as root at gen.  True when it decodes to
+	 * one leaf (*leaf) with no issue but set don't-care bits; then its
+	 * text goes to text (len bytes) and a digest of every value it
+	 * decodes (field, value, sub-leaf, depth) to *digest. */
+	bool (*decode)(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+	               const spec_bitset **leaf, char *text, size_t len, uint64_t *digest);
+} prove_text_ops;
+
 typedef struct prove_options {
 	prove_engine engine;
 	unsigned timeout_ms;   /* per Z3 query; 0: none */
@@ -69,6 +81,7 @@ typedef struct prove_options {
 	double deadline_;      /* set by those calls from time_limit_s; leave 0 */
 	unsigned max_holes;    /* largest unallocated cubes listed per interval */
 	const prove_allowlist *allow; /* NULL: none */
+	const prove_text_ops *text; /* NULL: prove_semantic leaves displays out */
 } prove_options;
 
 /* The defaults: cube engine, 10 s per query, no rlimit, 600 s of Z3 per
@@ -187,6 +200,12 @@ typedef struct semantic_stats {
 	size_t asserts;          /* <assert>s of the leaves' chains */
 	size_t asserts_never;    /* proved never to hold where their case holds */
 	size_t asserts_unknown;  /* undecided */
+	/* display invertibility (only with prove_options.text): leaves of
+	 * the roots words start from */
+	size_t displays;           /* leaves asked */
+	size_t display_invertible; /* proved: their text determines their word */
+	size_t display_findings;   /* two words shown to print alike (display-same-text) */
+	size_t display_unknown;    /* else (semantic-unknown) */
 } semantic_stats;
 
 /* The meaning proofs, with Z3: every <override> case holds for some word

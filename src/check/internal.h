@@ -261,6 +261,11 @@ Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x);
  * override's own condition, while it is evaluated).  NULL when x cannot
  * be translated exactly (see z3expr.c): unknown, never a guess. */
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x);
+/* A numeral of `size` bits (at most SPEC_MAX_BITS) from words w. */
+Z3_ast z3_bits_sized(z3_base *b, const uint64_t *w, unsigned size);
+/* The value of name in scope, as the decoder looks it up for a display
+ * or an expression (a 64-bit term); NULL as z3_expr_in. */
+Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name);
 /* semantic.c: the words of leaf in a term of its root's size, at its
  * generations; NULL when the leaf matches no word. */
 Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);
@@ -269,6 +274,13 @@ Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);
  * go to st (exprs, expr_*), queries added to st->queries. */
 bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
                              semantic_stats *st);
+
+/* displays.c: display invertibility, the part of prove_semantic that
+ * asks, for every leaf of a root words start from, whether two words
+ * that decode differently can print the same text (needs opt->text;
+ * without it, nothing is asked).  Counts go to st (display*). */
+bool prove_display_invertibility(const spec_model *m, const prove_options *opt,
+                                 spec_diags *diags, semantic_stats *st);
 
 /* What can go wrong evaluating an expression (z3_expr_hazards). */
 typedef enum z3_hazard {

@@ -345,8 +345,7 @@ static void scope_questions(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast wh
 		Z3_solver_pop(b->ctx, b->solver, 1);
 }
 
-/* A numeral of `size` bits from words w. */
-static Z3_ast bits_numeral(z3_base *b, const uint64_t *w, unsigned size)
+Z3_ast z3_bits_sized(z3_base *b, const uint64_t *w, unsigned size)
 {
 	bool bit[SPEC_MAX_BITS];
 	for (unsigned i = 0; i < size; i++)
@@ -362,8 +361,8 @@ Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word)
 	if (lc.empty)
 		return NULL;
 	Z3_ast parts[2] = {
-		Z3_mk_eq(b->ctx, Z3_mk_bvand(b->ctx, word, bits_numeral(b, fixed, leaf->size)),
-		         bits_numeral(b, value, leaf->size)),
+		Z3_mk_eq(b->ctx, Z3_mk_bvand(b->ctx, word, z3_bits_sized(b, fixed, leaf->size)),
+		         z3_bits_sized(b, value, leaf->size)),
 		z3_in_gen(b, leaf->gen)};
 	return Z3_mk_and(b->ctx, 2, parts);
 }
@@ -659,6 +658,8 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 	}
 	/* then every expression, leaf by leaf (safety.c) */
 	ok = ok && prove_expression_safety(m, &r.opt, diags, st);
+	/* and whether each leaf's text gives its word back (displays.c) */
+	ok = ok && prove_display_invertibility(m, &r.opt, diags, st);
 	for (size_t e = 0; r.enum_state && e < m->nenums; e++)
 		free(r.enum_state[e]);
 	free(r.enum_state);

@@ -497,6 +497,13 @@ Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x)
 	return r && Z3_get_error_code(b->ctx) == Z3_OK ? r : NULL;
 }
 
+Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name)
+{
+	z3_tr t = {.b = b, .scope = scope};
+	Z3_ast r = z3_field(&t, name);
+	return r && Z3_get_error_code(b->ctx) == Z3_OK ? r : NULL;
+}
+
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x)
 {
 	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL};

@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "report.h"
 
+#include "codec.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -127,6 +129,28 @@ typedef struct check_run {
 	atomic_int next;
 } check_run;
 
+/* The display proofs' view of the codec (prove_text_ops.decode). */
+static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+                        const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
+{
+	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
+}
+
+/* prove_semantic with the codec of model m to confirm witnesses with. */
+static bool prove_meaning(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                          semantic_stats *st)
+{
+	spec_diags scratch = {0};
+	codec *cd = codec_new(m, &scratch);
+	spec_diags_free(&scratch);
+	prove_text_ops ops = {.ctx = cd, .decode = text_decode};
+	prove_options o = *opt;
+	o.text = cd ? &ops : NULL;
+	bool ok = prove_semantic(m, &o, diags, st);
+	codec_free(cd);
+	return ok;
+}
+
 static void check_file(check_run *c, int i)
 {
 	c->models[i] = spec_load_with(c->files[i], c->load_opt, &c->diags[i]);
@@ -137,7 +161,7 @@ static void check_file(check_run *c, int i)
 	if (c->models[i])
 		proved = prove_model(c->models[i], c->opt, &c->results[i], &c->diags[i]);
 	if (proved && c->semantic)
-		proved = prove_semantic(c->models[i], c->opt, &c->diags[i], &c->semantic_stats[i]);
+		proved = prove_meaning(c->models[i], c->opt, &c->diags[i], &c->semantic_stats[i]);
 	filter_diags(&c->diags[i], c->lint, c->ignore, loaded);
 	spec_diags_sort(&c->diags[i]);
 	if (c->models[i] && !proved) { /* the solver or memory failed: unusable */

@@ -133,6 +133,15 @@ typedef struct codec_decoded {
 bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
                   codec_decoded *out);
 
+/* Decodes one instruction of root at gen, for a proof to compare two
+ * words by: true when it decodes to one leaf (*leaf) with no issue but
+ * set don't-care bits; then its text (as codec_disasm_root prints it,
+ * Mesa's style) goes to text (len bytes) and a digest of every value it
+ * decodes (field, value, sub-leaf, depth: what tells two decodings
+ * apart) to *digest. */
+bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
+                         const spec_bitset **leaf, char *text, size_t len, uint64_t *digest);
+
 /* -------------------------------------------------------------- encoding */
 
 /* Encodes a decoding (or one the assembler built) back into words: the

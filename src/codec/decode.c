@@ -885,3 +885,32 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 	cx_pop(&x);
 	return out->nissues == 0;
 }
+
+bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
+                         const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
+{
+	/* Mesa's instructions decode to a few dozen values; a decoding that
+	 * fills this is refused rather than compared by half */
+	codec_value values[512];
+	codec_issue issues[16];
+	codec_decoded d = {.values = values, .cap_values = 512, .issues = issues, .cap_issues = 16};
+	codec_decode(c, root, w, gen, &d); /* false on any issue: some are fine here */
+	if (!d.leaf || d.nvalues == d.cap_values || d.nissues == d.cap_issues)
+		return false;
+	for (size_t k = 0; k < d.nissues; k++)
+		if (issues[k].kind != CODEC_DONTCARE_SET)
+			return false;
+	*leaf = d.leaf;
+	uint64_t h = 14695981039346656037u; /* FNV-1a over what was decoded */
+	for (size_t k = 0; k < d.nvalues; k++) {
+		uint64_t parts[4] = {(uint64_t)(uintptr_t)values[k].field, values[k].raw,
+		                     (uint64_t)(uintptr_t)values[k].sub, values[k].depth};
+		for (int p = 0; p < 4; p++)
+			for (int b = 0; b < 64; b += 8)
+				h = (h ^ ((parts[p] >> b) & 0xff)) * 1099511628211u;
+	}
+	*digest = h;
+	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA};
+	codec_disasm_root(c, root, w, &o, text, len);
+	return true;
+}

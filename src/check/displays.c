@@ -1,0 +1,1860 @@
+/*
+ * displays.c - does a leaf's text give its word back?  (check.h,
+ * prove_semantic, the display part: prove_display_invertibility.)
+ *
+ * For every leaf of a root decoded alone, the question is whether two
+ * words of that leaf that decode to different values (a field, a
+ * sub-leaf, anything the decoder reads) can print the same text.  If
+ * they can, no assembler can give the word back from the text; if it is
+ * proved that they cannot, the text determines the word outside its
+ * don't-care bits (and outside bits nothing reads, which the accounting
+ * proof reports).
+ *
+ * Text is compared as the decoder builds it: a display is literal text,
+ * the bitset's name, padding to a column, and {FIELD}s, each printed by
+ * its type.  Two facts turn "equal text" into questions on bits:
+ *
+ *  1. Splitting.  If every part's extent in the text is fixed by what
+ *     came before it, two equal texts of one display are equal part by
+ *     part.  A part's extent is fixed when no text it can print is a
+ *     proper prefix of another that goes on with a character that can
+ *     follow the part (alpha ∩ follow = ∅ says so for every pair at
+ *     once; a finite language is checked pair by pair).  Padding is a
+ *     function of the column, so it is fixed too.  Checked statically,
+ *     over every value a part's type can print.
+ *  2. Equal parts.  Numbers of one type print equal text exactly when
+ *     their values are equal (as the type reads them); an enum when the
+ *     values have the same string; a bool with a display when both are
+ *     set or both clear; a bitset-typed field when the two sub-words
+ *     decode to the same sub-leaf and print alike (the same question, a
+ *     level down), or to two sub-leaves whose displays are proved never
+ *     to print alike.
+ *
+ * Two displays (two override cases, two sub-leaves) print different
+ * text when a fixed prefix or suffix differs, or when a character that
+ * no part of either can print appears a different number of times.
+ *
+ * Each question is asked twice, as formulas over two copies of the word
+ * at one generation: with an over-approximation of "equal text" (what
+ * cannot be shown exactly counts as equal) and with an
+ * under-approximation (what cannot be shown exactly counts as
+ * different).  No pair under the first is a proof; a pair under the
+ * second is a witness, which the real decoder (prove_text_ops) must
+ * confirm, printing both words alike and decoding them to different
+ * values, before it is reported.  Anything else is unknown, with the
+ * reasons, never proved.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DSP_WORDS (SPEC_MAX_BITS / 64u)
+/* Bitset-typed fields followed down, below the leaf. */
+#define DSP_MAX_DEPTH 3u
+/* Parts narrower than this have their texts listed one by one. */
+#define DSP_LIST_BITS 10u
+/* Witnesses the decoder may turn down before a leaf is left unknown. */
+#define DSP_TRIES 4u
+/* Each display query at most this long, and all of a file's together
+ * (Midgard's 48-bit units, with their 256-value swizzles side by side,
+ * can keep Z3 busy for the whole default 10 s, leaf after leaf): what is
+ * not answered by then is unknown. */
+#define DSP_QUERY_MS 1000u
+#define DSP_BUDGET_S 60.0
+
+/* Why a leaf's verdict is unknown (bits of dsp_run.why). */
+enum {
+	WHY_SPLIT = 1u << 0,   /* a display not shown to split into its parts uniquely */
+	WHY_CROSS = 1u << 1,   /* two displays not shown to print different text */
+	WHY_TYPE = 1u << 2,    /* a float, custom or enum-of-digits part */
+	WHY_NAME = 1u << 3,    /* a name not resolved alike in every case, or not translatable */
+	WHY_DEPTH = 1u << 4,   /* bitset fields nested deeper than DSP_MAX_DEPTH */
+	WHY_SOLVER = 1u << 5,  /* Z3 gave up */
+	WHY_DECODER = 1u << 6, /* the decoder did not confirm Z3's witnesses */
+	WHY_DISPLAY = 1u << 7, /* the leaf has no display */
+	WHY_WIDE = 1u << 8,    /* a bitset field wider than 64 bits */
+	WHY_TIME = 1u << 9,    /* the file's time for display queries was spent */
+};
+
+static const char *const why_text[] = {
+	"a display not shown to split into its parts uniquely",
+	"two of its displays not shown to print different text",
+	"a float, custom or digit-named enum value printed",
+	"a name defined differently in its cases, or not translatable",
+	"bitset fields nested more than 3 deep",
+	"Z3 gave up",
+	"the decoder did not confirm Z3's witnesses",
+	"no display",
+	"a bitset field wider than 64 bits",
+	"the 60 s the display proofs may take per file were spent",
+};
+
+/* Sets of bytes. */
+typedef struct charset {
+	uint64_t b[4];
+} charset;
+
+static void cs_add(charset *s, unsigned char c) { s->b[c / 64] |= (uint64_t)1 << (c % 64); }
+static bool cs_has(const charset *s, unsigned char c) { return (s->b[c / 64] >> (c % 64)) & 1; }
+static void cs_or(charset *s, const charset *t)
+{
+	for (int i = 0; i < 4; i++)
+		s->b[i] |= t->b[i];
+}
+static bool cs_meets(const charset *s, const charset *t)
+{
+	for (int i = 0; i < 4; i++)
+		if (s->b[i] & t->b[i])
+			return true;
+	return false;
+}
+static void cs_add_str(charset *s, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cs_add(s, (unsigned char)p[i]);
+}
+
+/* What a part can print: the bytes its texts contain and start with,
+ * whether it can print nothing, and, when finite and small, the texts. */
+typedef struct lang {
+	charset alpha, first;
+	bool nullable;
+	char **strs; /* NULL: not listed */
+	size_t nstrs;
+} lang;
+
+static void lang_free(lang *L)
+{
+	for (size_t i = 0; i < L->nstrs; i++)
+		free(L->strs[i]);
+	free(L->strs);
+	*L = (lang){0};
+}
+
+static void lang_any(lang *L)
+{
+	lang_free(L);
+	memset(&L->alpha, 0xff, sizeof L->alpha);
+	L->first = L->alpha;
+	L->nullable = true;
+}
+
+/* One piece of a display, as the decoder splits it (codec.c's
+ * parse_field_ref: {X:align=N} pads, then prints X; a name that is a
+ * prefix of "NAME", {} included, prints the bitset's name). */
+typedef enum { OP_LIT, OP_NAME, OP_ALIGN, OP_FIELD } op_kind;
+typedef struct dsp_op {
+	op_kind kind;
+	const char *text; /* LIT: the text; FIELD: the name */
+	size_t len;
+} dsp_op;
+
+static dsp_op *parse_ops(const char *d, size_t *nops)
+{
+	size_t cap = 2 * strlen(d) + 2, n = 0;
+	dsp_op *ops = malloc(cap * sizeof *ops);
+	if (!ops)
+		return NULL;
+	const char *lit = d, *p = d;
+	while (*p) {
+		if (*p != '{') {
+			p++;
+			continue;
+		}
+		if (p > lit)
+			ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit)};
+		const char *e = p + 1;
+		while (*e && *e != '}')
+			e++;
+		const char *in = p + 1;
+		size_t len = (size_t)(e - in);
+		const char *al = NULL;
+		for (const char *q = in; q + 7 <= e && !al; q++)
+			if (!memcmp(q, ":align=", 7))
+				al = q;
+		size_t name_len = al ? (size_t)(al - in) : len;
+		if (al)
+			ops[n++] = (dsp_op){OP_ALIGN, NULL, 0};
+		if (!al || al > in) {
+			if (name_len <= 4 && !strncmp("NAME", in, name_len))
+				ops[n++] = (dsp_op){OP_NAME, NULL, 0};
+			else
+				ops[n++] = (dsp_op){OP_FIELD, in, name_len};
+		}
+		if (!*e) {
+			*nops = n;
+			return ops; /* unterminated: the decoder stops there too */
+		}
+		p = lit = e + 1;
+	}
+	if (p > lit)
+		ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit)};
+	*nops = n;
+	return ops;
+}
+
+/* Where a display is printed: a leaf, reached through field `via` of
+ * the enclosing context (its params), or alone. */
+typedef struct dsp_ctx {
+	const spec_bitset *leaf;
+	const spec_field *via;
+	const struct dsp_ctx *outer;
+} dsp_ctx;
+
+static bool name_is(const char *a, const char *b, size_t blen)
+{
+	return strlen(a) == blen && !memcmp(a, b, blen);
+}
+
+/* Whether two definitions of a name print alike given alike values. */
+static bool prints_alike(const spec_field *a, const spec_field *b)
+{
+	if (a->type != b->type || a->enm != b->enm || a->bitset != b->bitset ||
+	    a->high - a->low != b->high - b->low || (!a->display) != (!b->display) ||
+	    (a->display && strcmp(a->display, b->display)) || a->nparams != b->nparams)
+		return false;
+	for (size_t p = 0; p < a->nparams; p++)
+		if (strcmp(a->params[p].name, b->params[p].name) ||
+		    strcmp(a->params[p].as ? a->params[p].as : a->params[p].name,
+		           b->params[p].as ? b->params[p].as : b->params[p].name))
+			return false;
+	return true;
+}
+
+/* The definition a {name} prints through in ctx, when every case that
+ * defines it prints alike (else NULL), and the context it lives in. */
+static const spec_field *resolve(const dsp_ctx *ctx, const char *name, size_t len,
+                                 const dsp_ctx **where)
+{
+	const spec_field *first = NULL;
+	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fd = &b->cases[c].fields[f];
+				if (fd->kind == SPEC_ASSERT || !name_is(fd->name, name, len))
+					continue;
+				if (!first)
+					first = fd;
+				else if (!prints_alike(first, fd))
+					return NULL;
+			}
+	if (first) {
+		*where = ctx;
+		return first;
+	}
+	for (size_t p = 0; ctx->via && ctx->outer && p < ctx->via->nparams; p++) {
+		const spec_param *pa = &ctx->via->params[p];
+		const char *as = pa->as ? pa->as : pa->name;
+		if (name_is(as, name, len))
+			return resolve(ctx->outer, pa->name, strlen(pa->name), where);
+	}
+	return NULL;
+}
+
+static unsigned width_of(const spec_field *f) { return f->high - f->low + 1; }
+
+static int64_t sext(uint64_t v, unsigned width)
+{
+	if (width >= 64)
+		return (int64_t)v;
+	uint64_t sign = (uint64_t)1 << (width - 1);
+	v &= (sign << 1) - 1;
+	return (int64_t)((v ^ sign) - sign);
+}
+
+static const char *enum_text(const spec_enum *e, uint64_t v)
+{
+	for (size_t i = 0; e && i < e->nvalues; i++)
+		if ((uint64_t)e->values[i].val == v)
+			return e->values[i].display;
+	return NULL;
+}
+
+/* The text a value of field f prints, for the types listed one by one
+ * (as the decoder's cx_print_value prints them). */
+static void print_small(const spec_field *f, uint64_t v, char *buf, size_t len)
+{
+	unsigned w = width_of(f);
+	const char *d;
+	switch (f->type) {
+	case SPEC_TYPE_INT:
+	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH: snprintf(buf, len, "%" PRId64, sext(v, w)); break;
+	case SPEC_TYPE_UINT: snprintf(buf, len, "%" PRIu64, v); break;
+	case SPEC_TYPE_OFFSET: /* nothing for 0 */
+		if (v)
+			snprintf(buf, len, "%+" PRId64, sext(v, w));
+		else
+			buf[0] = '\0';
+		break;
+	case SPEC_TYPE_UOFFSET:
+		if (v)
+			snprintf(buf, len, "+%" PRIu64, v);
+		else
+			buf[0] = '\0';
+		break;
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		if (f->display)
+			snprintf(buf, len, "%s", (v != 0) == (f->type == SPEC_TYPE_BOOL) ? f->display : "");
+		else
+			snprintf(buf, len, "%u", f->type == SPEC_TYPE_BOOL ? (unsigned)v : !v);
+		break;
+	case SPEC_TYPE_ENUM:
+		d = enum_text(f->enm, v);
+		if (d)
+			snprintf(buf, len, "%s", d);
+		else
+			snprintf(buf, len, "%u", (unsigned)v);
+		break;
+	default: snprintf(buf, len, "%" PRIx64, v); break;
+	}
+}
+
+static void add_digits(lang *L, bool sign, const char *more)
+{
+	charset c = {0};
+	cs_add_str(&c, "0123456789", 10);
+	cs_or(&L->alpha, &c);
+	cs_or(&L->first, &c);
+	if (sign) {
+		cs_add(&L->alpha, '-');
+		cs_add(&L->first, '-');
+	}
+	cs_add_str(&L->alpha, more, strlen(more));
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static void lang_of_root(const spec_bitset *root, const spec_field *via, const dsp_ctx *outer,
+                         unsigned depth, lang *L);
+
+/* What a {FIELD} printed through definition f (in ctx) can print. */
+static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned depth, lang *L)
+{
+	*L = (lang){0};
+	unsigned w = width_of(f);
+	if (f->type == SPEC_TYPE_BITSET) {
+		if (f->bitset && depth < DSP_MAX_DEPTH)
+			lang_of_root(f->bitset, f, ctx, depth + 1, L);
+		else
+			lang_any(L);
+		return;
+	}
+	if (f->type == SPEC_TYPE_FLOAT) { /* %f: digits and a point, or [-]nan, [-]inf */
+		add_digits(L, true, ".naif");
+		cs_add_str(&L->first, "ni", 2);
+		return;
+	}
+	if (f->type == SPEC_TYPE_CUSTOM || f->type == SPEC_TYPE_UNKNOWN) {
+		lang_any(L);
+		return;
+	}
+	if (w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
+	                                                                 f->type == SPEC_TYPE_BOOL_INV)))) {
+		L->strs = calloc((size_t)1 << w, sizeof *L->strs);
+		if (!L->strs) {
+			lang_any(L);
+			return;
+		}
+		for (uint64_t v = 0; v < ((uint64_t)1 << w); v++) {
+			char buf[4096];
+			print_small(f, v, buf, sizeof buf);
+			size_t n = strlen(buf);
+			bool dup = false;
+			for (size_t i = 0; i < L->nstrs && !dup; i++)
+				dup = !strcmp(L->strs[i], buf);
+			if (dup)
+				continue;
+			if (!(L->strs[L->nstrs] = strdup(buf))) {
+				lang_any(L);
+				return;
+			}
+			L->nstrs++;
+			cs_add_str(&L->alpha, buf, n);
+			if (n)
+				cs_add(&L->first, (unsigned char)buf[0]);
+			else
+				L->nullable = true;
+		}
+		return;
+	}
+	switch (f->type) {
+	case SPEC_TYPE_UINT: add_digits(L, false, ""); break;
+	case SPEC_TYPE_INT:
+	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH: add_digits(L, true, ""); break;
+	case SPEC_TYPE_HEX: add_digits(L, false, "abcdef"); cs_add_str(&L->first, "abcdef", 6); break;
+	case SPEC_TYPE_OFFSET:
+		add_digits(L, false, "+-");
+		L->first = (charset){0};
+		cs_add_str(&L->first, "+-", 2);
+		L->nullable = true;
+		break;
+	case SPEC_TYPE_UOFFSET:
+		add_digits(L, false, "+");
+		L->first = (charset){0};
+		cs_add(&L->first, '+');
+		L->nullable = true;
+		break;
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV: /* wider than listed: printed as a number or a display */
+		add_digits(L, false, "");
+		if (f->display) {
+			cs_add_str(&L->alpha, f->display, strlen(f->display));
+			if (*f->display)
+				cs_add(&L->first, (unsigned char)f->display[0]);
+		}
+		L->nullable = true;
+		break;
+	case SPEC_TYPE_ENUM:
+		add_digits(L, false, "");
+		for (size_t i = 0; f->enm && i < f->enm->nvalues; i++) {
+			const char *d = f->enm->values[i].display;
+			if (!d)
+				continue;
+			cs_add_str(&L->alpha, d, strlen(d));
+			if (*d)
+				cs_add(&L->first, (unsigned char)d[0]);
+			else
+				L->nullable = true;
+		}
+		break;
+	default: lang_any(L); break;
+	}
+}
+
+/* What printing display d in ctx can give, into L (or'ed in). */
+static void lang_of_display(const char *d, const dsp_ctx *ctx, unsigned depth, lang *L)
+{
+	size_t n;
+	dsp_op *ops = parse_ops(d, &n);
+	if (!ops) {
+		lang_any(L);
+		return;
+	}
+	bool open = true; /* everything so far can be empty */
+	for (size_t i = 0; i < n; i++) {
+		lang part = {0};
+		const dsp_ctx *where;
+		const char *name = spec_display_name(ctx->leaf);
+		switch (ops[i].kind) {
+		case OP_LIT: cs_add_str(&part.alpha, ops[i].text, ops[i].len); break;
+		case OP_NAME: cs_add_str(&part.alpha, name, strlen(name)); break;
+		case OP_ALIGN:
+			cs_add(&part.alpha, ' ');
+			part.nullable = true;
+			break;
+		case OP_FIELD: {
+			const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
+			if (f)
+				lang_of_field(f, where, depth, &part);
+			else
+				lang_any(&part);
+			break;
+		}
+		}
+		if (ops[i].kind == OP_LIT || ops[i].kind == OP_NAME) {
+			const char *t = ops[i].kind == OP_LIT ? ops[i].text : name;
+			size_t tl = ops[i].kind == OP_LIT ? ops[i].len : strlen(name);
+			if (tl)
+				cs_add(&part.first, (unsigned char)t[0]);
+			part.nullable = tl == 0;
+		} else if (ops[i].kind == OP_ALIGN) {
+			cs_add(&part.first, ' ');
+		}
+		cs_or(&L->alpha, &part.alpha);
+		if (open)
+			cs_or(&L->first, &part.first);
+		open = open && part.nullable;
+		lang_free(&part);
+	}
+	L->nullable = L->nullable || open;
+	free(ops);
+}
+
+/* The displays a leaf can print with: every case of its chain that has
+ * one, leaf first (what selects one is a matter for Z3). */
+static size_t leaf_displays(const spec_bitset *leaf, const spec_case **out, size_t cap)
+{
+	size_t n = 0;
+	for (const spec_bitset *b = leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++)
+			if (b->cases[c].display) {
+				if (n < cap)
+					out[n] = &b->cases[c];
+				n++;
+				if (!b->cases[c].expr)
+					return n; /* a default case ends the walk */
+			}
+	return n;
+}
+
+#define DSP_MAX_DISPLAYS 64u
+
+static void lang_of_root(const spec_bitset *root, const spec_field *via, const dsp_ctx *outer,
+                         unsigned depth, lang *L)
+{
+	*L = (lang){0};
+	/* the leaves of a root are the bitsets below it without children */
+	const spec_bitset *stack[256];
+	size_t sp = 0;
+	stack[sp++] = root;
+	while (sp) {
+		const spec_bitset *b = stack[--sp];
+		if (b->nchildren) {
+			for (size_t c = 0; c < b->nchildren; c++) {
+				if (sp == sizeof stack / sizeof *stack) {
+					lang_any(L);
+					return;
+				}
+				stack[sp++] = b->children[c];
+			}
+			continue;
+		}
+		const spec_case *cs[DSP_MAX_DISPLAYS];
+		size_t nd = leaf_displays(b, cs, DSP_MAX_DISPLAYS);
+		if (nd > DSP_MAX_DISPLAYS) {
+			lang_any(L);
+			return;
+		}
+		dsp_ctx ctx = {b, via, outer};
+		for (size_t i = 0; i < nd; i++)
+			lang_of_display(cs[i]->display, &ctx, depth, L);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The most texts a listing may have, and the most pairs of different
+ * choices with one text that a formula may name. */
+#define DSP_MAX_LIST 65536u
+#define DSP_MAX_COLLISIONS 512u
+#define DSP_MAX_PARTS 32u
+
+/* Ops k..end of a display whose every text can be listed: literal text,
+ * the name, and fields whose texts are listed (no padding, no bitset).
+ * A choice picks one text per field (mixed radix, the last field
+ * fastest); texts[choice] is the whole. */
+typedef struct listing {
+	const dsp_op *ops;
+	size_t k, end;
+	size_t nparts;
+	size_t op[DSP_MAX_PARTS];          /* the op of each field */
+	const spec_field *def[DSP_MAX_PARTS];
+	lang part[DSP_MAX_PARTS];          /* each field's texts, sorted, unique */
+	char **texts;
+	size_t ntexts;
+} listing;
+
+static void listing_free(listing *L)
+{
+	for (size_t i = 0; i < L->nparts; i++)
+		lang_free(&L->part[i]);
+	for (size_t i = 0; L->texts && i < L->ntexts; i++)
+		free(L->texts[i]);
+	free(L->texts);
+	*L = (listing){0};
+}
+
+/* The text of field part i's string index of choice n. */
+static size_t digit_of(const listing *L, size_t n, size_t i)
+{
+	for (size_t j = L->nparts; j-- > i + 1;)
+		n /= L->part[j].nstrs;
+	return n % L->part[i].nstrs;
+}
+
+/* Lists ops k..end of ctx into L; false (L empty) when they cannot be. */
+static bool list_ops(const dsp_op *ops, size_t k, size_t end, const dsp_ctx *ctx, unsigned depth,
+                     listing *L)
+{
+	*L = (listing){.ops = ops, .k = k, .end = end};
+	const char *name = spec_display_name(ctx->leaf);
+	size_t total = 1;
+	for (size_t i = k; i < end; i++) {
+		if (ops[i].kind == OP_ALIGN)
+			goto fail;
+		if (ops[i].kind != OP_FIELD)
+			continue;
+		const dsp_ctx *where;
+		const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
+		if (!f || L->nparts == DSP_MAX_PARTS)
+			goto fail;
+		lang *P = &L->part[L->nparts];
+		L->op[L->nparts] = i;
+		L->def[L->nparts++] = f;
+		lang_of_field(f, where, depth, P);
+		if (!P->strs || !P->nstrs || total > DSP_MAX_LIST / P->nstrs)
+			goto fail;
+		qsort(P->strs, P->nstrs, sizeof *P->strs, cmp_str);
+		total *= P->nstrs;
+	}
+	if (!(L->texts = calloc(total, sizeof *L->texts)))
+		goto fail;
+	for (size_t n = 0; n < total; n++) {
+		size_t len = 0, part = 0;
+		for (size_t i = k; i < end; i++)
+			len += ops[i].kind == OP_LIT    ? ops[i].len
+			       : ops[i].kind == OP_NAME ? strlen(name)
+			                                : strlen(L->part[part].strs[digit_of(L, n, part)]),
+			part += ops[i].kind == OP_FIELD;
+		char *t = malloc(len + 1);
+		if (!t)
+			goto fail;
+		size_t at = 0;
+		part = 0;
+		for (size_t i = k; i < end; i++) {
+			const char *p = ops[i].kind == OP_LIT    ? ops[i].text
+			                : ops[i].kind == OP_NAME ? name
+			                                         : L->part[part].strs[digit_of(L, n, part)];
+			size_t pl = ops[i].kind == OP_LIT ? ops[i].len : strlen(p);
+			memcpy(t + at, p, pl);
+			at += pl;
+			part += ops[i].kind == OP_FIELD;
+		}
+		t[at] = '\0';
+		L->texts[L->ntexts++] = t;
+	}
+	return true;
+fail:
+	listing_free(L);
+	return false;
+}
+
+/* A listing's texts as one part (sorted, unique). */
+static bool listing_lang(const listing *L, lang *out)
+{
+	*out = (lang){0};
+	if (!(out->strs = calloc(L->ntexts ? L->ntexts : 1, sizeof *out->strs)))
+		return false;
+	for (size_t i = 0; i < L->ntexts; i++) {
+		size_t len = strlen(L->texts[i]);
+		if (!(out->strs[out->nstrs++] = strdup(L->texts[i])))
+			return false;
+		cs_add_str(&out->alpha, L->texts[i], len);
+		if (len)
+			cs_add(&out->first, (unsigned char)L->texts[i][0]);
+		else
+			out->nullable = true;
+	}
+	qsort(out->strs, out->nstrs, sizeof *out->strs, cmp_str);
+	size_t u = 0;
+	for (size_t i = 0; i < out->nstrs; i++) {
+		if (u && !strcmp(out->strs[u - 1], out->strs[i])) {
+			free(out->strs[i]);
+			continue;
+		}
+		out->strs[u++] = out->strs[i];
+	}
+	out->nstrs = u;
+	return true;
+}
+
+typedef struct choice_pair {
+	size_t a, b;
+} choice_pair;
+
+typedef struct keyed_text {
+	const char *t;
+	size_t choice;
+} keyed_text;
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	return strcmp(((const keyed_text *)x)->t, ((const keyed_text *)y)->t);
+}
+
+static keyed_text *keyed(const listing *L)
+{
+	keyed_text *k = malloc((L->ntexts + 1) * sizeof *k);
+	for (size_t i = 0; k && i < L->ntexts; i++)
+		k[i] = (keyed_text){L->texts[i], i};
+	if (k)
+		qsort(k, L->ntexts, sizeof *k, cmp_keyed);
+	return k;
+}
+
+/* The choices of A and of B that give one text (same: A is B, and a
+ * choice with itself is left out).  False when more than cap pairs. */
+static bool collisions(const listing *A, const listing *B, bool same, choice_pair *out,
+                       size_t cap, size_t *n)
+{
+	*n = 0;
+	keyed_text *ka = keyed(A), *kb = keyed(B);
+	bool ok = ka && kb;
+	for (size_t x = 0, y = 0; ok && x < A->ntexts && y < B->ntexts;) {
+		int c = strcmp(ka[x].t, kb[y].t);
+		if (c) {
+			c < 0 ? x++ : y++;
+			continue;
+		}
+		size_t xe = x, ye = y;
+		while (xe < A->ntexts && !strcmp(ka[xe].t, ka[x].t))
+			xe++;
+		while (ye < B->ntexts && !strcmp(kb[ye].t, kb[y].t))
+			ye++;
+		for (size_t i = x; ok && i < xe; i++)
+			for (size_t j = y; ok && j < ye; j++) {
+				if (same && ka[i].choice == kb[j].choice)
+					continue;
+				if (*n == cap)
+					ok = false;
+				else
+					out[(*n)++] = (choice_pair){ka[i].choice, kb[j].choice};
+			}
+		x = xe;
+		y = ye;
+	}
+	free(ka);
+	free(kb);
+	return ok;
+}
+
+/* Parts side by side whose texts are listed: per op, where its run ends
+ * (an op alone: the next op).  Splitting and comparing take the same
+ * runs. */
+static void find_runs(const dsp_op *ops, size_t n, const lang *langs, size_t *run_end)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t e = i;
+		while (e < n && ops[e].kind == OP_FIELD && langs[e].strs)
+			e++;
+		if (e - i >= 2) {
+			for (size_t j = i; j < e; j++)
+				run_end[j] = e;
+			i = e - 1;
+		} else {
+			run_end[i] = i + 1;
+		}
+	}
+}
+
+/* Statically: does display d, printed in ctx and followed by nothing,
+ * split into its parts one way only?  (Point 1 at the top; parts side
+ * by side whose texts are listed are taken as one part, a run: which
+ * choices of its parts print alike is left to display_equal.) */
+static bool splits_uniquely(const char *d, const dsp_ctx *ctx, unsigned depth, size_t *runs)
+{
+	size_t n;
+	dsp_op *ops = parse_ops(d, &n);
+	if (!ops)
+		return false;
+	lang *langs = calloc(n ? n : 1, sizeof *langs);
+	size_t *run_end = calloc(n ? n : 1, sizeof *run_end); /* a part's run ends before this op */
+	bool ok = langs && run_end;
+	for (size_t i = 0; ok && i < n; i++) {
+		const dsp_ctx *where;
+		if (ops[i].kind != OP_FIELD)
+			continue;
+		const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
+		if (f)
+			lang_of_field(f, where, depth, &langs[i]);
+		else
+			lang_any(&langs[i]);
+	}
+	if (ok) {
+		find_runs(ops, n, langs, run_end);
+		if (runs)
+			memcpy(runs, run_end, n * sizeof *runs);
+	}
+	for (size_t i = 0; ok && i < n; i = run_end[i]) {
+		if (run_end[i] == i + 1)
+			continue;
+		listing run;
+		lang whole = {0};
+		ok = list_ops(ops, i, run_end[i], ctx, depth, &run) && listing_lang(&run, &whole);
+		listing_free(&run);
+		lang_free(&langs[i]);
+		langs[i] = whole;
+	}
+	const char *name = spec_display_name(ctx->leaf);
+	for (size_t i = 0; ok && i < n; i = run_end[i]) {
+		if (ops[i].kind != OP_FIELD)
+			continue;
+		charset follow = {0};
+		for (size_t j = run_end[i]; j < n; j++) {
+			if (ops[j].kind == OP_LIT && ops[j].len) {
+				cs_add(&follow, (unsigned char)ops[j].text[0]);
+				break;
+			}
+			if (ops[j].kind == OP_NAME && *name) {
+				cs_add(&follow, (unsigned char)name[0]);
+				break;
+			}
+			if (ops[j].kind == OP_ALIGN)
+				cs_add(&follow, ' ');
+			if (ops[j].kind == OP_FIELD) {
+				cs_or(&follow, &langs[j].first);
+				if (!langs[j].nullable)
+					break;
+			}
+		}
+		lang *L = &langs[i];
+		if (!cs_meets(&L->alpha, &follow))
+			continue;
+		if (!L->strs) {
+			ok = false;
+			break;
+		}
+		/* listed: x a proper prefix of y, y going on with a follower
+		 * (sorted, the texts x is a prefix of come right after it) */
+		qsort(L->strs, L->nstrs, sizeof *L->strs, cmp_str);
+		for (size_t a = 0; ok && a < L->nstrs; a++) {
+			size_t la = strlen(L->strs[a]);
+			for (size_t b = a + 1; ok && b < L->nstrs && !strncmp(L->strs[a], L->strs[b], la);
+			     b++)
+				if (L->strs[b][la] && cs_has(&follow, (unsigned char)L->strs[b][la]))
+					ok = false;
+		}
+	}
+	for (size_t i = 0; langs && i < n; i++)
+		lang_free(&langs[i]);
+	free(langs);
+	free(run_end);
+	free(ops);
+	return ok;
+}
+
+/* The fixed text at the start (or end) of a display, and whether the
+ * whole display is fixed. */
+static size_t fixed_end(const dsp_op *ops, size_t n, const char *name, bool from_end, char *buf,
+                        size_t cap, bool *whole)
+{
+	size_t len = 0;
+	*whole = true;
+	for (size_t k = 0; k < n; k++) {
+		const dsp_op *op = &ops[from_end ? n - 1 - k : k];
+		const char *t;
+		size_t tl;
+		if (op->kind == OP_LIT) {
+			t = op->text;
+			tl = op->len;
+		} else if (op->kind == OP_NAME) {
+			t = name;
+			tl = strlen(name);
+		} else {
+			*whole = false;
+			break;
+		}
+		if (len + tl > cap) {
+			*whole = false;
+			break;
+		}
+		if (from_end) {
+			memmove(buf + tl, buf, len);
+			memcpy(buf, t, tl);
+		} else {
+			memcpy(buf + len, t, tl);
+		}
+		len += tl;
+	}
+	return len;
+}
+
+/* Statically: can display da (in ca) and display db (in cb) never
+ * print the same text?  (A differing fixed prefix or suffix, or a
+ * character no part prints, counted differently.) */
+static bool displays_differ(const char *da, const dsp_ctx *ca, const char *db, const dsp_ctx *cb,
+                            unsigned depth)
+{
+	size_t na, nb;
+	dsp_op *oa = parse_ops(da, &na), *ob = parse_ops(db, &nb);
+	bool differ = false;
+	if (!oa || !ob)
+		goto out;
+	const char *name_a = spec_display_name(ca->leaf), *name_b = spec_display_name(cb->leaf);
+	static const size_t cap = 512;
+	char pa[512], pb[512];
+	for (int end = 0; end < 2 && !differ; end++) {
+		bool wa, wb;
+		size_t la = fixed_end(oa, na, name_a, end, pa, cap, &wa);
+		size_t lb = fixed_end(ob, nb, name_b, end, pb, cap, &wb);
+		size_t m = la < lb ? la : lb;
+		if (wa && wb)
+			differ = la != lb || memcmp(pa, pb, la);
+		else if (end == 0)
+			differ = memcmp(pa, pb, m) != 0;
+		else
+			differ = memcmp(pa + la - m, pb + lb - m, m) != 0;
+	}
+	if (differ)
+		goto out;
+	/* counts of characters no part can print */
+	charset var = {0};
+	unsigned counts[2][256] = {{0}};
+	for (int side = 0; side < 2; side++) {
+		const dsp_op *ops = side ? ob : oa;
+		size_t n = side ? nb : na;
+		const dsp_ctx *ctx = side ? cb : ca;
+		const char *name = side ? name_b : name_a;
+		for (size_t i = 0; i < n; i++) {
+			const dsp_ctx *where;
+			lang L = {0};
+			switch (ops[i].kind) {
+			case OP_LIT:
+				for (size_t k = 0; k < ops[i].len; k++)
+					counts[side][(unsigned char)ops[i].text[k]]++;
+				break;
+			case OP_NAME:
+				for (const char *q = name; *q; q++)
+					counts[side][(unsigned char)*q]++;
+				break;
+			case OP_ALIGN: cs_add(&var, ' '); break;
+			case OP_FIELD: {
+				const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
+				if (f)
+					lang_of_field(f, where, depth, &L);
+				else
+					lang_any(&L);
+				cs_or(&var, &L.alpha);
+				lang_free(&L);
+				break;
+			}
+			}
+		}
+	}
+	for (unsigned c = 0; c < 256 && !differ; c++)
+		differ = !cs_has(&var, (unsigned char)c) && counts[0][c] != counts[1][c];
+out:
+	free(oa);
+	free(ob);
+	return differ;
+}
+
+/* ------------------------------------------------------------ formulas */
+
+typedef struct dsp_run {
+	const spec_model *m;
+	z3_base *b;
+	unsigned why; /* WHY_* met building the current leaf's formulas */
+	semantic_stats *st;
+	bool oom;
+} dsp_run;
+
+/* A pair of approximations of one condition. */
+typedef struct tq {
+	Z3_ast over, under;
+} tq;
+
+static Z3_ast z_true(dsp_run *r) { return Z3_mk_true(r->b->ctx); }
+static Z3_ast z_false(dsp_run *r) { return Z3_mk_false(r->b->ctx); }
+
+/* Growable lists of terms, for the and/or of many. */
+typedef struct terms {
+	Z3_ast *v;
+	unsigned n, cap;
+	bool oom;
+} terms;
+
+static void push(terms *t, Z3_ast a)
+{
+	if (t->n == t->cap) {
+		unsigned cap = t->cap ? 2 * t->cap : 16;
+		Z3_ast *v = realloc(t->v, cap * sizeof *v);
+		if (!v) {
+			t->oom = true;
+			return;
+		}
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n++] = a;
+}
+
+static Z3_ast fold(dsp_run *r, terms *t, bool conj)
+{
+	r->oom = r->oom || t->oom;
+	Z3_ast x = t->n == 0   ? (conj ? z_true(r) : z_false(r))
+	           : t->n == 1 ? t->v[0]
+	           : conj      ? Z3_mk_and(r->b->ctx, t->n, t->v)
+	                       : Z3_mk_or(r->b->ctx, t->n, t->v);
+	free(t->v);
+	*t = (terms){0};
+	return x;
+}
+
+static Z3_ast and2(dsp_run *r, Z3_ast x, Z3_ast y)
+{
+	Z3_ast a[2] = {x, y};
+	return Z3_mk_and(r->b->ctx, 2, a);
+}
+
+static Z3_ast and3(dsp_run *r, Z3_ast x, Z3_ast y, Z3_ast z)
+{
+	Z3_ast a[3] = {x, y, z};
+	return Z3_mk_and(r->b->ctx, 3, a);
+}
+
+static Z3_ast low_bits(dsp_run *r, Z3_ast v, unsigned w)
+{
+	return w < 64 ? Z3_mk_extract(r->b->ctx, w - 1, 0, v) : v;
+}
+
+/* v, of size bits, is not 0. */
+static Z3_ast nonzero(dsp_run *r, Z3_ast v, unsigned size)
+{
+	Z3_context c = r->b->ctx;
+	return Z3_mk_not(c, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, 0, Z3_mk_bv_sort(c, size))));
+}
+
+/* The exclusive match of leaf a of root over sub-word u: a holds and no
+ * other leaf of the root that can meet it does. */
+static Z3_ast match_exclusive(dsp_run *r, const spec_root *root, size_t a, Z3_ast u)
+{
+	uint64_t fa[DSP_WORDS], va[DSP_WORDS], fb[DSP_WORDS], vb[DSP_WORDS];
+	leaf_cube ca, cb;
+	unsigned nw = words_for(root->bitset->size);
+	leaf_cube_init(&ca, root->leaves[a], fa, va, nw);
+	if (ca.empty)
+		return z_false(r);
+	terms t = {0};
+	push(&t, semantic_leaf_holds(r->b, root->leaves[a], u));
+	for (size_t o = 0; o < root->nleaves; o++) {
+		if (o == a)
+			continue;
+		leaf_cube_init(&cb, root->leaves[o], fb, vb, nw);
+		if (cb.empty || cb.gen.max < ca.gen.min || ca.gen.max < cb.gen.min)
+			continue;
+		bool meet = true;
+		for (unsigned i = 0; i < nw && meet; i++)
+			meet = !((fa[i] & fb[i]) & (va[i] ^ vb[i]));
+		if (meet)
+			push(&t, Z3_mk_not(r->b->ctx, semantic_leaf_holds(r->b, root->leaves[o], u)));
+	}
+	return fold(r, &t, true);
+}
+
+static const spec_root *root_of(const spec_model *m, const spec_bitset *root)
+{
+	for (size_t i = 0; i < m->nroots; i++)
+		if (m->roots[i].bitset == root)
+			return &m->roots[i];
+	return NULL;
+}
+
+static tq text_equal_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1, const z3_scope *s2,
+                          unsigned depth);
+
+/* Params of via alike on both sides (the names each passes in). */
+static Z3_ast params_alike(dsp_run *r, const spec_field *via, const z3_scope *o1,
+                           const z3_scope *o2)
+{
+	terms t = {0};
+	for (size_t p = 0; p < via->nparams; p++) {
+		Z3_ast a = z3_name_in(r->b, o1, via->params[p].name);
+		Z3_ast b = z3_name_in(r->b, o2, via->params[p].name);
+		if (!a || !b) {
+			free(t.v);
+			return z_false(r);
+		}
+		push(&t, Z3_mk_eq(r->b->ctx, a, b));
+	}
+	return fold(r, &t, true);
+}
+
+/* Whether no two leaves of root print alike, by their displays alone. */
+static bool leaves_differ(const spec_root *root, const spec_field *via, const dsp_ctx *outer,
+                          unsigned depth)
+{
+	for (size_t a = 0; a < root->nleaves; a++) {
+		const spec_case *ca[DSP_MAX_DISPLAYS];
+		size_t na = leaf_displays(root->leaves[a], ca, DSP_MAX_DISPLAYS);
+		dsp_ctx xa = {root->leaves[a], via, outer};
+		if (na > DSP_MAX_DISPLAYS)
+			return false;
+		for (size_t b = a + 1; b < root->nleaves; b++) {
+			const spec_case *cb[DSP_MAX_DISPLAYS];
+			size_t nb = leaf_displays(root->leaves[b], cb, DSP_MAX_DISPLAYS);
+			dsp_ctx xb = {root->leaves[b], via, outer};
+			if (nb > DSP_MAX_DISPLAYS)
+				return false;
+			for (size_t i = 0; i < na; i++)
+				for (size_t j = 0; j < nb; j++)
+					if (!displays_differ(ca[i]->display, &xa, cb[j]->display, &xb, depth))
+						return false;
+		}
+	}
+	return true;
+}
+
+static Z3_ast selects(dsp_run *r, const z3_scope *s, const spec_case *const *cs, size_t k);
+static Z3_ast cross_listed(dsp_run *r, const dsp_ctx *c1, const char *da, const z3_scope *s1,
+                          const dsp_ctx *c2, const char *db, const z3_scope *s2, unsigned depth);
+
+/* Roots with more leaves than this have their pairs of leaves taken
+ * together (unknown if any pair may print alike), not one by one. */
+#define DSP_MAX_PAIRED 24u
+
+/* Sub-leaf a on side 1 and sub-leaf b != a on side 2 print alike: over
+ * and under pushed. */
+static void leaf_pair_alike(dsp_run *r, const dsp_ctx *ca, const z3_scope *n1, const dsp_ctx *cb,
+                            const z3_scope *n2, Z3_ast m, terms *over, terms *under,
+                            unsigned depth)
+{
+	const spec_case *da[DSP_MAX_DISPLAYS], *db[DSP_MAX_DISPLAYS];
+	size_t na = leaf_displays(ca->leaf, da, DSP_MAX_DISPLAYS);
+	size_t nb = leaf_displays(cb->leaf, db, DSP_MAX_DISPLAYS);
+	if (na > DSP_MAX_DISPLAYS || nb > DSP_MAX_DISPLAYS) {
+		r->why |= WHY_CROSS;
+		push(over, m);
+		return;
+	}
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			if (displays_differ(da[i]->display, ca, db[j]->display, cb, depth))
+				continue;
+			Z3_ast si = selects(r, n1, da, i), sj = selects(r, n2, db, j);
+			if (!si || !sj) {
+				r->why |= WHY_NAME;
+				push(over, m);
+				continue;
+			}
+			Z3_ast cond = and3(r, m, si, sj);
+			Z3_ast rel = cross_listed(r, ca, da[i]->display, n1, cb, db[j]->display, n2, depth);
+			if (rel) {
+				push(over, and2(r, cond, rel));
+				push(under, and2(r, cond, rel));
+			} else {
+				r->why |= WHY_CROSS;
+				push(over, cond);
+			}
+		}
+}
+
+/* Sub-words u1, u2 of root, decoded through field via of scopes o1, o2
+ * (context outer), print the same text. */
+static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *outer,
+                          const z3_scope *o1, const z3_scope *o2, Z3_ast u1, Z3_ast u2,
+                          unsigned depth)
+{
+	Z3_context c = r->b->ctx;
+	const spec_root *root = root_of(r->m, via->bitset);
+	tq out = {z_true(r), z_false(r)};
+	if (!root)
+		return out;
+	if (depth >= DSP_MAX_DEPTH) {
+		r->why |= WHY_DEPTH;
+		out.under = and2(r, Z3_mk_eq(c, u1, u2), params_alike(r, via, o1, o2));
+		return out;
+	}
+	size_t nl = root->nleaves;
+	Z3_ast *m1 = malloc((nl + 1) * sizeof *m1), *m2 = malloc((nl + 1) * sizeof *m2);
+	z3_scope *n1 = malloc((nl + 1) * sizeof *n1), *n2 = malloc((nl + 1) * sizeof *n2);
+	if (!m1 || !m2 || !n1 || !n2) {
+		free(m1);
+		free(m2);
+		free(n1);
+		free(n2);
+		r->oom = true;
+		return out;
+	}
+	terms over = {0}, under = {0}, any1 = {0}, any2 = {0}, same = {0};
+	for (size_t a = 0; a < nl; a++) {
+		m1[a] = match_exclusive(r, root, a, u1);
+		m2[a] = match_exclusive(r, root, a, u2);
+		n1[a] = (z3_scope){root->leaves[a], u1, via, o1, true, z3_memo_new(), NULL};
+		n2[a] = (z3_scope){root->leaves[a], u2, via, o2, true, z3_memo_new(), NULL};
+		dsp_ctx inner = {root->leaves[a], via, outer};
+		tq t = text_equal_leaf(r, &inner, &n1[a], &n2[a], depth + 1);
+		Z3_ast both = and2(r, m1[a], m2[a]);
+		push(&over, and2(r, both, t.over));
+		push(&under, and2(r, both, t.under));
+		push(&any1, m1[a]);
+		push(&any2, m2[a]);
+		push(&same, both);
+	}
+	if (!leaves_differ(root, via, outer, depth + 1)) {
+		if (nl <= DSP_MAX_PAIRED) {
+			for (size_t a = 0; a < nl; a++)
+				for (size_t b = 0; b < nl; b++) {
+					if (a == b)
+						continue;
+					dsp_ctx ca = {root->leaves[a], via, outer}, cb = {root->leaves[b], via, outer};
+					leaf_pair_alike(r, &ca, &n1[a], &cb, &n2[b], and2(r, m1[a], m2[b]), &over,
+					                &under, depth + 1);
+				}
+		} else {
+			r->why |= WHY_CROSS;
+			push(&over, and3(r, fold(r, &any1, false), fold(r, &any2, false),
+			                 Z3_mk_not(c, fold(r, &same, false))));
+		}
+	}
+	for (size_t a = 0; a < nl; a++) {
+		z3_memo_free(n1[a].memo);
+		z3_memo_free(n2[a].memo);
+	}
+	free(m1);
+	free(m2);
+	free(n1);
+	free(n2);
+	free(any1.v);
+	free(any2.v);
+	free(same.v);
+	out.over = fold(r, &over, false);
+	out.under = fold(r, &under, false);
+	return out;
+}
+
+/* An enum value's text as a number: equal numbers, equal texts. */
+static Z3_ast enum_text_id(dsp_run *r, const spec_enum *e, Z3_ast v)
+{
+	Z3_context c = r->b->ctx;
+	Z3_sort s64 = Z3_mk_bv_sort(c, 64);
+	/* unnamed: the decimal of its low 32 bits */
+	Z3_ast id = Z3_mk_bvor(c, Z3_mk_unsigned_int64(c, (uint64_t)1 << 40, s64),
+	                       Z3_mk_zero_ext(c, 32, Z3_mk_extract(c, 31, 0, v)));
+	for (size_t i = e->nvalues; i-- > 0;) {
+		const char *d = e->values[i].display;
+		if (!d)
+			continue;
+		size_t group = i;
+		for (size_t k = 0; k < i; k++)
+			if (e->values[k].display && !strcmp(e->values[k].display, d)) {
+				group = k;
+				break;
+			}
+		id = Z3_mk_ite(c, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, (uint64_t)e->values[i].val, s64)),
+		               Z3_mk_unsigned_int64(c, group, s64), id);
+	}
+	return id;
+}
+
+/* {name} prints the same text in scopes s1 and s2 (both in ctx). */
+static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_scope *s1,
+                     const z3_scope *s2, unsigned depth)
+{
+	Z3_context c = r->b->ctx;
+	tq out = {z_true(r), z_false(r)};
+	const dsp_ctx *where;
+	const spec_field *f = resolve(ctx, op->text, op->len, &where);
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
+	Z3_ast v1 = f ? z3_name_in(r->b, s1, name) : NULL;
+	Z3_ast v2 = f ? z3_name_in(r->b, s2, name) : NULL;
+	if (!v1 || !v2) {
+		r->why |= WHY_NAME;
+		return out;
+	}
+	unsigned w = width_of(f);
+	if (w > 64)
+		w = 64;
+	Z3_ast full = Z3_mk_eq(c, v1, v2);
+	switch (f->type) {
+	case SPEC_TYPE_UINT:
+	case SPEC_TYPE_HEX:
+	case SPEC_TYPE_UOFFSET:
+		/* printed whole (a derived value too, whatever its width) */
+		out.over = out.under = full;
+		return out;
+	case SPEC_TYPE_INT:
+	case SPEC_TYPE_OFFSET:
+	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH:
+		/* sign-extended from the width: equal text, equal low bits;
+		 * equal values, equal text */
+		out.over = Z3_mk_eq(c, low_bits(r, v1, w), low_bits(r, v2, w));
+		out.under = full;
+		return out;
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV:
+		if (f->display && !*f->display)
+			out.over = out.under = z_true(r);
+		else if (f->display || f->type == SPEC_TYPE_BOOL_INV)
+			out.over = out.under = Z3_mk_eq(c, nonzero(r, v1, 64), nonzero(r, v2, 64));
+		else
+			out.over = out.under = Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1),
+			                                 Z3_mk_extract(c, 31, 0, v2));
+		return out;
+	case SPEC_TYPE_ENUM:
+		for (size_t i = 0; f->enm && i < f->enm->nvalues; i++)
+			if (f->enm->values[i].display && all_digits(f->enm->values[i].display)) {
+				r->why |= WHY_TYPE; /* "7" prints like unnamed value 7 */
+				out.under = full;
+				return out;
+			}
+		if (!f->enm) {
+			out.over = out.under = Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1),
+			                                Z3_mk_extract(c, 31, 0, v2));
+			return out;
+		}
+		out.over = out.under =
+			Z3_mk_eq(c, enum_text_id(r, f->enm, v1), enum_text_id(r, f->enm, v2));
+		return out;
+	case SPEC_TYPE_BITSET:
+		if (f->kind != SPEC_FIELD || !f->bitset) {
+			r->why |= WHY_NAME;
+			break;
+		}
+		if (f->bitset->size > 64) {
+			r->why |= WHY_WIDE;
+			break;
+		}
+		return text_equal_root(r, f, where, s1, s2, low_bits(r, v1, f->bitset->size),
+		                       low_bits(r, v2, f->bitset->size), depth);
+	default:
+		r->why |= WHY_TYPE;
+		break;
+	}
+	out.under = full;
+	return out;
+}
+
+/* Field f's value v prints text t (f's texts listed). */
+static Z3_ast prints_as(dsp_run *r, const spec_field *f, Z3_ast v, const char *t)
+{
+	Z3_context c = r->b->ctx;
+	if ((f->type == SPEC_TYPE_BOOL || f->type == SPEC_TYPE_BOOL_INV) && f->display) {
+		Z3_ast set = nonzero(r, v, 64);
+		if (f->type == SPEC_TYPE_BOOL_INV)
+			set = Z3_mk_not(c, set);
+		if (!*f->display)
+			return *t ? z_false(r) : z_true(r);
+		return !strcmp(t, f->display) ? set : *t ? z_false(r) : Z3_mk_not(c, set);
+	}
+	unsigned w = width_of(f);
+	Z3_ast low = low_bits(r, v, w);
+	Z3_sort s = Z3_mk_bv_sort(c, w);
+	terms any = {0};
+	for (uint64_t x = 0; x < ((uint64_t)1 << w); x++) {
+		char buf[4096];
+		print_small(f, x, buf, sizeof buf);
+		if (!strcmp(buf, t))
+			push(&any, Z3_mk_eq(c, low, Z3_mk_unsigned_int64(c, x, s)));
+	}
+	return fold(r, &any, false);
+}
+
+/* Choice n of listing L is what scope s prints; NULL: a value that
+ * cannot be translated. */
+static Z3_ast choice_holds(dsp_run *r, const listing *L, size_t n, const z3_scope *s)
+{
+	terms t = {0};
+	for (size_t i = 0; i < L->nparts; i++) {
+		const dsp_op *op = &L->ops[L->op[i]];
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
+		Z3_ast v = z3_name_in(r->b, s, name);
+		if (!v) {
+			free(t.v);
+			return NULL;
+		}
+		push(&t, prints_as(r, L->def[i], v, L->part[i].strs[digit_of(L, n, i)]));
+	}
+	return fold(r, &t, true);
+}
+
+/* Listing A in s1 and listing B in s2 print alike through two different
+ * choices (same: A is B, a choice with itself left to the caller).
+ * NULL when there are too many such pairs or a value is untranslatable. */
+static Z3_ast listed_equal(dsp_run *r, const listing *A, const z3_scope *s1, const listing *B,
+                           const z3_scope *s2, bool same)
+{
+	choice_pair *pairs = malloc(DSP_MAX_COLLISIONS * sizeof *pairs);
+	size_t n = 0;
+	if (!pairs || !collisions(A, B, same, pairs, DSP_MAX_COLLISIONS, &n)) {
+		free(pairs);
+		return NULL;
+	}
+	terms t = {0};
+	for (size_t i = 0; i < n; i++) {
+		Z3_ast x = choice_holds(r, A, pairs[i].a, s1), y = choice_holds(r, B, pairs[i].b, s2);
+		if (!x || !y) {
+			free(t.v);
+			free(pairs);
+			return NULL;
+		}
+		push(&t, and2(r, x, y));
+	}
+	free(pairs);
+	return fold(r, &t, false);
+}
+
+/* Display d prints the same text in s1 and s2. */
+static tq display_equal(dsp_run *r, const dsp_ctx *ctx, const char *d, const z3_scope *s1,
+                        const z3_scope *s2, unsigned depth)
+{
+	size_t n;
+	dsp_op *ops = parse_ops(d, &n);
+	size_t *runs = ops ? malloc((n ? n : 1) * sizeof *runs) : NULL;
+	tq out = {z_true(r), z_false(r)};
+	if (!ops || !runs) {
+		free(ops);
+		r->oom = true;
+		return out;
+	}
+	for (size_t i = 0; i < n; i++)
+		runs[i] = i + 1;
+	bool split = splits_uniquely(d, ctx, depth, runs);
+	if (!split)
+		r->why |= WHY_SPLIT;
+	terms over = {0}, under = {0};
+	for (size_t i = 0; i < n; i = runs[i] > i ? runs[i] : i + 1) {
+		if (ops[i].kind != OP_FIELD)
+			continue;
+		terms ro = {0}, ru = {0};
+		for (size_t j = i; j < runs[i]; j++) {
+			tq p = part_equal(r, ctx, &ops[j], s1, s2, depth);
+			push(&ro, p.over);
+			push(&ru, p.under);
+		}
+		Z3_ast po = fold(r, &ro, true), pu = fold(r, &ru, true);
+		if (runs[i] > i + 1) {
+			/* a run: its parts alike, or two choices that print alike */
+			listing L;
+			Z3_ast coll = NULL;
+			if (list_ops(ops, i, runs[i], ctx, depth, &L)) {
+				coll = listed_equal(r, &L, s1, &L, s2, true);
+				listing_free(&L);
+			}
+			if (coll) {
+				Z3_ast o[2] = {po, coll}, u[2] = {pu, coll};
+				po = Z3_mk_or(r->b->ctx, 2, o);
+				pu = Z3_mk_or(r->b->ctx, 2, u);
+			} else {
+				r->why |= WHY_SPLIT;
+				po = z_true(r);
+			}
+		}
+		push(&over, po);
+		push(&under, pu);
+	}
+	free(ops);
+	free(runs);
+	out.over = split ? fold(r, &over, true) : (free(over.v), z_true(r));
+	out.under = fold(r, &under, true);
+	return out;
+}
+
+/* Display da in c1 (scope s1) and db in c2 (scope s2), both listed,
+ * print alike: one of the pairs of choices with one text.  NULL when
+ * they cannot be listed or have too many such pairs. */
+static Z3_ast cross_listed(dsp_run *r, const dsp_ctx *c1, const char *da, const z3_scope *s1,
+                          const dsp_ctx *c2, const char *db, const z3_scope *s2, unsigned depth)
+{
+	size_t na, nb;
+	dsp_op *oa = parse_ops(da, &na), *ob = parse_ops(db, &nb);
+	listing A, B;
+	Z3_ast rel = NULL;
+	if (oa && ob && list_ops(oa, 0, na, c1, depth, &A)) {
+		if (list_ops(ob, 0, nb, c2, depth, &B)) {
+			rel = listed_equal(r, &A, s1, &B, s2, false);
+			listing_free(&B);
+		}
+		listing_free(&A);
+	}
+	free(oa);
+	free(ob);
+	return rel;
+}
+
+/* The condition under which the decoder prints with display k of the
+ * list (the first listed case that holds); NULL: not translatable. */
+static Z3_ast selects(dsp_run *r, const z3_scope *s, const spec_case *const *cs, size_t k)
+{
+	terms t = {0};
+	for (size_t j = 0; j <= k; j++) {
+		if (!cs[j]->expr)
+			continue;
+		Z3_ast e = z3_expr_in(r->b, s, cs[j]->expr);
+		if (!e) {
+			free(t.v);
+			return NULL;
+		}
+		Z3_ast holds = z3_is_true(r->b, e);
+		push(&t, j == k ? holds : Z3_mk_not(r->b->ctx, holds));
+	}
+	return fold(r, &t, true);
+}
+
+/* The leaf of ctx prints the same text in s1 and s2. */
+static tq text_equal_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1, const z3_scope *s2,
+                          unsigned depth)
+{
+	const spec_case *cs[DSP_MAX_DISPLAYS];
+	size_t nd = leaf_displays(ctx->leaf, cs, DSP_MAX_DISPLAYS);
+	tq out = {z_true(r), z_false(r)};
+	if (nd == 0 || nd > DSP_MAX_DISPLAYS) {
+		r->why |= nd ? WHY_CROSS : WHY_DISPLAY;
+		return out;
+	}
+	Z3_ast sel1[DSP_MAX_DISPLAYS], sel2[DSP_MAX_DISPLAYS];
+	for (size_t k = 0; k < nd; k++) {
+		sel1[k] = selects(r, s1, cs, k);
+		sel2[k] = selects(r, s2, cs, k);
+		if (!sel1[k] || !sel2[k]) {
+			r->why |= WHY_NAME;
+			return out;
+		}
+	}
+	terms over = {0}, under = {0};
+	for (size_t i = 0; i < nd; i++)
+		for (size_t j = 0; j < nd; j++) {
+			Z3_ast both = and2(r, sel1[i], sel2[j]);
+			if (i == j || !strcmp(cs[i]->display, cs[j]->display)) {
+				tq e = display_equal(r, ctx, cs[i]->display, s1, s2, depth);
+				push(&over, and2(r, both, e.over));
+				push(&under, and2(r, both, e.under));
+			} else if (!displays_differ(cs[i]->display, ctx, cs[j]->display, ctx, depth)) {
+				Z3_ast rel =
+					cross_listed(r, ctx, cs[i]->display, s1, ctx, cs[j]->display, s2, depth);
+				if (rel) {
+					push(&over, and2(r, both, rel));
+					push(&under, and2(r, both, rel));
+				} else {
+					r->why |= WHY_CROSS;
+					push(&over, both);
+				}
+			}
+		}
+	out.over = fold(r, &over, false);
+	out.under = fold(r, &under, false);
+	return out;
+}
+
+static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1,
+                                const z3_scope *s2, unsigned depth);
+
+/* Sub-words of root through via decode differently. */
+static Z3_ast words_differ_root(dsp_run *r, const spec_field *via, const dsp_ctx *outer,
+                                const z3_scope *o1, const z3_scope *o2, Z3_ast u1, Z3_ast u2,
+                                unsigned depth)
+{
+	Z3_context c = r->b->ctx;
+	const spec_root *root = root_of(r->m, via->bitset);
+	if (!root || depth >= DSP_MAX_DEPTH)
+		return Z3_mk_not(c, Z3_mk_eq(c, u1, u2));
+	terms t = {0}, any1 = {0}, any2 = {0}, same = {0};
+	for (size_t a = 0; a < root->nleaves; a++) {
+		Z3_ast m1 = match_exclusive(r, root, a, u1), m2 = match_exclusive(r, root, a, u2);
+		z3_scope n1 = {root->leaves[a], u1, via, o1, true, NULL, NULL};
+		z3_scope n2 = {root->leaves[a], u2, via, o2, true, NULL, NULL};
+		dsp_ctx inner = {root->leaves[a], via, outer};
+		Z3_ast both = and2(r, m1, m2);
+		push(&t, and2(r, both, words_differ_leaf(r, &inner, &n1, &n2, depth + 1)));
+		push(&any1, m1);
+		push(&any2, m2);
+		push(&same, both);
+	}
+	/* a sub-word that matches no leaf, or two different ones */
+	push(&t, Z3_mk_not(c, fold(r, &same, false)));
+	free(any1.v);
+	free(any2.v);
+	return fold(r, &t, false);
+}
+
+/* Whether a name has one definition in the leaf's chain. */
+static const spec_field *only_definition(const spec_bitset *leaf, const char *name)
+{
+	const spec_field *one = NULL;
+	for (const spec_bitset *b = leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++)
+			for (size_t f = 0; f < b->cases[c].nfields; f++) {
+				const spec_field *fd = &b->cases[c].fields[f];
+				if (fd->kind == SPEC_ASSERT || strcmp(fd->name, name))
+					continue;
+				if (one)
+					return NULL;
+				one = fd;
+			}
+	return one;
+}
+
+/* The two words of a leaf decode to different values, as the decoder
+ * lists them: a field of the chain has another value (looked up as the
+ * decoder does, so only the definition that holds counts), an override
+ * that defines fields holds for one and not the other (other fields are
+ * listed), or a bitset field decodes differently a level down.  A field
+ * whose value cannot be translated counts by its bits. */
+static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1,
+                                const z3_scope *s2, unsigned depth)
+{
+	Z3_context c = r->b->ctx;
+	const spec_bitset *leaf = ctx->leaf;
+	unsigned size = leaf->size;
+	uint64_t care[DSP_WORDS] = {0};
+	bool any_care = false;
+	terms t = {0};
+	for (const spec_bitset *b = leaf; b; b = b->parent)
+		for (size_t k = 0; k < b->ncases; k++) {
+			const spec_case *cs = &b->cases[k];
+			bool defines = false;
+			for (size_t f = 0; f < cs->nfields; f++) {
+				const spec_field *fd = &cs->fields[f];
+				if (fd->kind == SPEC_ASSERT)
+					continue;
+				defines = true;
+				if (fd->kind != SPEC_FIELD || fd->high >= size)
+					continue;
+				if (fd->type == SPEC_TYPE_BITSET && fd->bitset && fd->bitset->size <= 64 &&
+				    width_of(fd) == fd->bitset->size && only_definition(leaf, fd->name) == fd) {
+					Z3_ast u1 = Z3_mk_extract(c, fd->high, fd->low, s1->word);
+					Z3_ast u2 = Z3_mk_extract(c, fd->high, fd->low, s2->word);
+					push(&t, words_differ_root(r, fd, ctx, s1, s2, u1, u2, depth));
+					continue;
+				}
+				Z3_ast v1 = fd->type == SPEC_TYPE_BITSET ? NULL : z3_name_in(r->b, s1, fd->name);
+				Z3_ast v2 = fd->type == SPEC_TYPE_BITSET ? NULL : z3_name_in(r->b, s2, fd->name);
+				if (v1 && v2) {
+					push(&t, Z3_mk_not(c, Z3_mk_eq(c, v1, v2)));
+					continue;
+				}
+				any_care = true;
+				for (unsigned i = fd->low; i <= fd->high; i++)
+					care[i / 64] |= (uint64_t)1 << (i % 64);
+			}
+			if (defines && cs->expr) {
+				Z3_ast e1 = z3_expr_in(r->b, s1, cs->expr), e2 = z3_expr_in(r->b, s2, cs->expr);
+				if (e1 && e2)
+					push(&t, Z3_mk_not(c, Z3_mk_eq(c, z3_is_true(r->b, e1), z3_is_true(r->b, e2))));
+				else
+					push(&t, z_true(r)); /* cannot tell: count as different */
+			}
+		}
+	if (any_care) {
+		for (unsigned i = 0; i < words_for(size); i++)
+			care[i] &= ~leaf->dontcare.w[i];
+		Z3_ast mask = z3_bits_sized(r->b, care, size);
+		push(&t, nonzero(r, Z3_mk_bvand(c, Z3_mk_bvxor(c, s1->word, s2->word), mask), size));
+	}
+	return fold(r, &t, false);
+}
+
+/* ------------------------------------------------------------- the run */
+
+static void word_of(z3_base *b, Z3_model m, Z3_ast word, uint64_t *w)
+{
+	for (unsigned i = 0; i < words_for(b->size); i++) {
+		unsigned hi = (i + 1) * 64 - 1 < b->size - 1 ? (i + 1) * 64 - 1 : b->size - 1;
+		Z3_ast part = Z3_mk_extract(b->ctx, hi, i * 64, word), v;
+		uint64_t u = 0;
+		if (Z3_model_eval(b->ctx, m, part, true, &v))
+			Z3_get_numeral_uint64(b->ctx, v, &u);
+		w[i] = u;
+	}
+}
+
+/* Asks q; on yes, both words and the generation. */
+static z3_answer ask_pair(dsp_run *r, Z3_ast q, Z3_ast w2, uint64_t *a, uint64_t *b2,
+                          uint32_t *gen)
+{
+	z3_base *b = r->b;
+	Z3_solver_push(b->ctx, b->solver);
+	Z3_solver_assert(b->ctx, b->solver, q);
+	r->st->queries++;
+	z3_answer ans = z3_answer_of(z3_solve(b, b->solver));
+	if (ans == Z3_ANSWER_YES) {
+		Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
+		if (m) {
+			Z3_model_inc_ref(b->ctx, m);
+			z3_model_word(b, m, a, gen);
+			word_of(b, m, w2, b2);
+			Z3_model_dec_ref(b->ctx, m);
+		}
+	}
+	Z3_solver_pop(b->ctx, b->solver, 1);
+	return ans;
+}
+
+/* The asserts of the leaf's default cases hold: words the decoder
+ * checks without complaint (witnesses only: a proof needs none). */
+static Z3_ast asserts_hold(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
+{
+	terms t = {0};
+	for (const spec_bitset *b = leaf; b; b = b->parent) {
+		const spec_case *dc = &b->cases[b->ncases - 1];
+		for (size_t f = 0; b->ncases && f < dc->nfields; f++) {
+			const spec_field *fd = &dc->fields[f];
+			if (fd->kind != SPEC_ASSERT || fd->high >= leaf->size)
+				continue;
+			uint64_t mask[DSP_WORDS] = {0};
+			for (unsigned i = fd->low; i <= fd->high; i++)
+				mask[i / 64] |= (uint64_t)1 << (i % 64);
+			push(&t, Z3_mk_eq(r->b->ctx,
+			                  Z3_mk_bvand(r->b->ctx, word, z3_bits_sized(r->b, mask, leaf->size)),
+			                  z3_bits_sized(r->b, fd->assert_value.w, leaf->size)));
+		}
+	}
+	return fold(r, &t, true);
+}
+
+static void report_unknown(dsp_run *r, const spec_bitset *leaf, unsigned why, spec_diags *diags)
+{
+	char text[1024];
+	size_t len = 0;
+	text[0] = '\0';
+	for (unsigned i = 0; i < sizeof why_text / sizeof *why_text; i++)
+		if (why & (1u << i)) {
+			int n = snprintf(text + len, sizeof text - len, "%s%s", len ? "; " : "", why_text[i]);
+			if (n > 0 && (size_t)n < sizeof text - len)
+				len += (size_t)n;
+		}
+	r->st->display_unknown++;
+	spec_diag_add(diags, SPEC_WARNING, "semantic-unknown", leaf->loc,
+	              "whether the text of '%s' determines its word is unknown (%s)", leaf->name,
+	              len ? text : "unknown");
+}
+
+/* Whether the decoder prints words a and bw of leaf alike and decodes
+ * them to different values; reported if so. */
+static bool confirmed(dsp_run *r, const spec_root *root, const spec_bitset *leaf,
+                      const prove_text_ops *ops, const uint64_t *a, const uint64_t *bw,
+                      uint32_t gen, spec_diags *diags)
+{
+	char t1[2048], t2[2048];
+	const spec_bitset *l1 = NULL, *l2 = NULL;
+	uint64_t d1 = 0, d2 = 0;
+	if (!ops->decode(ops->ctx, root, a, gen, &l1, t1, sizeof t1, &d1) ||
+	    !ops->decode(ops->ctx, root, bw, gen, &l2, t2, sizeof t2, &d2) || l1 != leaf ||
+	    l2 != leaf || strcmp(t1, t2) || d1 == d2)
+		return false;
+	char h1[SPEC_MAX_BITS / 4u + DSP_WORDS + 8u], h2[sizeof h1];
+	prove_format_hex(a, root->bitset->size, h1, sizeof h1);
+	prove_format_hex(bw, root->bitset->size, h2, sizeof h2);
+	r->st->display_findings++;
+	spec_diag_add(diags, SPEC_WARNING, "display-same-text", leaf->loc,
+	              "the text of '%s' does not determine its word: %s and %s (gen %" PRIu32
+	              ") decode to different values and both print \"%s\" (found by Z3, "
+	              "confirmed by the decoder)",
+	              leaf->name, h1, h2, gen, t1);
+	return true;
+}
+
+/* One leaf of root (top level). */
+static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_text_ops *ops,
+                       Z3_ast w2, spec_diags *diags)
+{
+	z3_base *b = r->b;
+	Z3_context c = b->ctx;
+	const spec_bitset *leaf = root->leaves[l];
+	r->why = 0;
+	r->st->displays++;
+	Z3_ast clean1 = match_exclusive(r, root, l, b->w), clean2 = match_exclusive(r, root, l, w2);
+	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL};
+	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL};
+	dsp_ctx ctx = {leaf, NULL, NULL};
+	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
+	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
+	Z3_ast base = and3(r, clean1, clean2, differ);
+	Z3_ast over = and2(r, base, eq.over);
+	Z3_ast under = and3(r, base, eq.under,
+	                    and2(r, asserts_hold(r, leaf, b->w), asserts_hold(r, leaf, w2)));
+	z3_memo_free(s1.memo);
+	z3_memo_free(s2.memo);
+	uint64_t a[DSP_WORDS], bw[DSP_WORDS];
+	uint32_t gen = 0;
+	z3_answer ans = r->oom ? Z3_ANSWER_UNKNOWN : ask_pair(r, over, w2, a, bw, &gen);
+	if (ans == Z3_ANSWER_NO) {
+		r->st->display_invertible++;
+		return;
+	}
+	if (ans == Z3_ANSWER_UNKNOWN)
+		r->why |= WHY_SOLVER;
+	/* the pair the over-approximation found may be real; if not, ask
+	 * the under-approximation, a few pairs at most (one when Z3 already
+	 * gave up on the first question) */
+	bool have = ans == Z3_ANSWER_YES;
+	unsigned most = ans == Z3_ANSWER_UNKNOWN ? 0 : DSP_TRIES;
+	terms blocked = {0};
+	for (unsigned tries = 0; tries <= most && !r->oom; tries++) {
+		if (!have) {
+			Z3_ast q = blocked.n ? and2(r, under, Z3_mk_and(c, blocked.n, blocked.v)) : under;
+			ans = ask_pair(r, q, w2, a, bw, &gen);
+			if (ans != Z3_ANSWER_YES) {
+				if (ans == Z3_ANSWER_UNKNOWN)
+					r->why |= WHY_SOLVER;
+				break;
+			}
+		}
+		have = false;
+		if (confirmed(r, root, leaf, ops, a, bw, gen, diags)) {
+			free(blocked.v);
+			return;
+		}
+		if (tries)
+			r->why |= WHY_DECODER;
+		/* not this pair again */
+		Z3_ast eqs[2] = {Z3_mk_eq(c, b->w, z3_bits_sized(b, a, b->size)),
+		                 Z3_mk_eq(c, w2, z3_bits_sized(b, bw, b->size))};
+		push(&blocked, Z3_mk_not(c, Z3_mk_and(c, 2, eqs)));
+	}
+	free(blocked.v);
+	report_unknown(r, leaf, r->why, diags);
+}
+
+bool prove_display_invertibility(const spec_model *m, const prove_options *opt,
+                                 spec_diags *diags, semantic_stats *st)
+{
+	const prove_text_ops *ops = opt->text;
+	if (!ops)
+		return true;
+	bool ok = true;
+	prove_options o = *opt;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double until = (double)now.tv_sec + now.tv_nsec / 1e9 + DSP_BUDGET_S;
+	if (!o.deadline_ || o.deadline_ > until)
+		o.deadline_ = until;
+	if (!o.timeout_ms || o.timeout_ms > DSP_QUERY_MS)
+		o.timeout_ms = DSP_QUERY_MS;
+	/* the roots no field decodes are where words start; if every root is
+	 * some field's, all of them are */
+	bool *sub = calloc(m->nroots ? m->nroots : 1, sizeof *sub);
+	if (!sub) {
+		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){m->path, 0, 0},
+		              "out of memory for the display proofs");
+		return false;
+	}
+	size_t nsub = 0;
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
+			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++) {
+				const spec_field *fd = &m->bitsets[i]->cases[k].fields[f];
+				for (size_t ri = 0; fd->type == SPEC_TYPE_BITSET && ri < m->nroots; ri++)
+					if (m->roots[ri].bitset == fd->bitset && !sub[ri]) {
+						sub[ri] = true;
+						nsub++;
+					}
+			}
+	for (size_t ri = 0; ok && ri < m->nroots; ri++) {
+		const spec_root *root = &m->roots[ri];
+		if (sub[ri] && nsub < m->nroots)
+			continue;
+		z3_base b;
+		if (!z3_base_init(&b, root->bitset->size, &o)) {
+			z3_cannot_start(diags, root->bitset->loc);
+			ok = false;
+			break;
+		}
+		dsp_run r = {.m = m, .b = &b, .st = st};
+		Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
+		for (size_t l = 0; l < root->nleaves; l++) {
+			r.oom = false;
+			if (b.out_of_time) { /* what is left is not asked */
+				st->displays++;
+				report_unknown(&r, root->leaves[l], WHY_TIME, diags);
+				continue;
+			}
+			prove_leaf(&r, root, l, ops, w2, diags);
+		}
+		z3_base_free(&b);
+	}
+	free(sub);
+	return ok;
+}

@@ -1,0 +1,419 @@
+/*
+ * test_displays.c - display invertibility (prove_semantic with
+ * prove_text_ops: display-same-text and its "give the word back"
+ * proofs) against brute force.
+ *
+ * Every spec here has a 16-bit #instruction root, so every word can be
+ * disassembled: a leaf whose text determines its word has no two words
+ * that decode cleanly to it, to different values, and print alike.  The
+ * verdicts must agree: proved -> no such pair among the 65,536 words;
+ * display-same-text -> such a pair exists, and the words it names are
+ * one; semantic-unknown is counted and allowed, but may not be most.
+ *
+ * Random specs: leaves told apart by bits 14-15, bits 0-13 cut into
+ * fields of every printed type (uint, int, hex, offset, bool with and
+ * without a display, enums whose strings are prefixes of each other or
+ * digits), don't-care bits, fixed bits, and a 4-bit #sub field whose two
+ * or three leaves print registers, constants or the same thing; each
+ * display names some of the fields in a random order with random
+ * literals between (often none), and some leaves get an override with a
+ * display of its own.
+ *
+ * Usage: test_displays [SEED [COUNT]]   (defaults 1 and 60; 16 under ASan).
+ */
+#include "check.h"
+#include "codec.h"
+#include "spec.h"
+#include "testlib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef ISACHECK_SANITIZED
+static unsigned long seed_arg = 1, count_arg = 16;
+#else
+static unsigned long seed_arg = 1, count_arg = 60;
+#endif
+
+static uint64_t rng_state;
+
+static unsigned below(unsigned n)
+{
+	return n ? (unsigned)(testlib_splitmix64(&rng_state) % n) : 0;
+}
+
+typedef testlib_text sbuf;
+#define out testlib_printf
+
+/* ---------------------------------------------------------- the oracle */
+
+/* Per leaf, whether two words print alike and decode differently. */
+typedef struct truth {
+	const spec_bitset *leaf;
+	bool collides;
+} truth;
+
+typedef struct seen {
+	char *text;
+	uint64_t digest;
+	size_t leaf; /* index in truths */
+	bool used;
+} seen;
+
+static uint64_t hash_text(const char *t, size_t leaf)
+{
+	uint64_t h = 1469598103934665603u ^ leaf;
+	for (; *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211u;
+	return h;
+}
+
+/* Whether a field decodes root (then its words are not instructions). */
+static bool decoded_through(const spec_model *m, const spec_root *root)
+{
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
+			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++)
+				if (m->bitsets[i]->cases[k].fields[f].bitset == root->bitset)
+					return true;
+	return false;
+}
+
+/* Every word of root, decoded and printed. */
+static void brute_force(const codec *c, const spec_root *root, truth *truths, size_t ntruths)
+{
+	size_t cap = 1u << 18;
+	seen *tab = calloc(cap, sizeof *tab);
+	CHECK(tab != NULL);
+	if (!tab)
+		return;
+	for (uint64_t w = 0; w < ((uint64_t)1 << root->bitset->size); w++) {
+		const spec_bitset *leaf;
+		char text[512];
+		uint64_t digest;
+		if (!codec_decode_digest(c, root, &w, 0, &leaf, text, sizeof text, &digest))
+			continue;
+		size_t li = 0;
+		while (li < ntruths && truths[li].leaf != leaf)
+			li++;
+		if (li == ntruths)
+			continue;
+		for (size_t at = hash_text(text, li) & (cap - 1);; at = (at + 1) & (cap - 1)) {
+			seen *s = &tab[at];
+			if (!s->used) {
+				*s = (seen){strdup(text), digest, li, true};
+				break;
+			}
+			if (s->leaf == li && !strcmp(s->text, text)) {
+				if (s->digest != digest)
+					truths[li].collides = true;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < cap; i++)
+		free(tab[i].text);
+	free(tab);
+}
+
+static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+                        const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
+{
+	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
+}
+
+typedef struct tally {
+	size_t leaves, proved, findings, unknown;
+} tally;
+
+/* Proves spec xml's displays and holds every verdict to brute force. */
+static void check_spec(const char *name, const char *xml, tally *t, const char *const *expect)
+{
+	spec_diags d = {0}, sd = {0};
+	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", &d);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s did not load:\n%s\n", name, xml);
+		for (size_t i = 0; i < d.count; i++)
+			fprintf(stderr, "  %s\n", d.items[i].message);
+		spec_diags_free(&d);
+		return;
+	}
+	codec *c = codec_new(m, &d);
+	CHECK(c != NULL);
+	prove_text_ops ops = {.ctx = c, .decode = text_decode};
+	prove_options opt = prove_default_options();
+	opt.timeout_ms = 5000;
+	opt.text = &ops;
+	semantic_stats st;
+	CHECK(prove_semantic(m, &opt, &sd, &st));
+	/* the leaves of the roots no field decodes (all 16 bits or fewer) */
+	truth truths[32];
+	size_t n = 0;
+	for (size_t ri = 0; ri < m->nroots; ri++) {
+		const spec_root *root = &m->roots[ri];
+		if (decoded_through(m, root) || root->bitset->size > 16)
+			continue;
+		size_t first = n;
+		for (size_t l = 0; l < root->nleaves && n < 32; l++)
+			truths[n++] = (truth){root->leaves[l], false};
+		brute_force(c, root, truths + first, n - first);
+	}
+	size_t before = t->proved + t->findings + t->unknown;
+	for (size_t l = 0; l < n; l++) {
+		char tag[128];
+		snprintf(tag, sizeof tag, "text of '%s'", truths[l].leaf->name);
+		const char *rule = NULL;
+		for (size_t i = 0; i < sd.count && !rule; i++)
+			if (strstr(sd.items[i].message, tag))
+				rule = sd.items[i].rule;
+		const char *verdict = !rule ? "proved" : !strcmp(rule, "display-same-text") ? "finding"
+		                                                                         : "unknown";
+		bool agree = !strcmp(verdict, "unknown") ||
+		             truths[l].collides == !strcmp(verdict, "finding");
+		if (expect && expect[l])
+			agree = agree && !strcmp(verdict, expect[l]);
+		CHECK(agree);
+		if (!agree)
+			fprintf(stderr, "%s: leaf %s: verdict %s, brute force %s\n%s\n", name,
+			        truths[l].leaf->name, verdict,
+			        truths[l].collides ? "two words print alike" : "no two words print alike",
+			        xml);
+		t->leaves++;
+		*(!strcmp(verdict, "proved") ? &t->proved
+		  : !strcmp(verdict, "finding") ? &t->findings : &t->unknown) += 1;
+	}
+	/* the counts say what the diagnostics say */
+	CHECK_INT(st.displays, n);
+	CHECK_INT(st.display_invertible + st.display_findings + st.display_unknown,
+	          t->proved + t->findings + t->unknown - before);
+	codec_free(c);
+	spec_model_free(m);
+	spec_diags_free(&d);
+	spec_diags_free(&sd);
+}
+
+/* ------------------------------------------------------------ by hand */
+
+TEST(each_verdict_by_hand)
+{
+	const char *xml =
+		"<isa>\n"
+		"<enum name=\"#e\"><value val=\"0\" display=\"a\"/><value val=\"1\" display=\"b\"/>"
+		"<value val=\"2\" display=\"a\"/><value val=\"3\" display=\"c\"/></enum>\n"
+		"<bitset name=\"#sub\" size=\"4\">\n"
+		"  <field name=\"NUM\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
+		"</bitset>\n"
+		"<bitset name=\"reg\" extends=\"#sub\"><pattern pos=\"3\">0</pattern>"
+		"<display>r{NUM}</display></bitset>\n"
+		"<bitset name=\"const\" extends=\"#sub\"><pattern pos=\"3\">1</pattern>"
+		"<display>c{NUM}</display></bitset>\n"
+		"<bitset name=\"#instruction\" size=\"16\">\n"
+		"  <field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+		"  <field name=\"B\" low=\"4\" high=\"7\" type=\"uint\"/>\n"
+		"</bitset>\n"
+		/* proved: both numbers, a comma between */
+		"<bitset name=\"add\" extends=\"#instruction\">\n"
+		"  <display>{NAME} {A}, {B}</display>\n"
+		"  <pattern low=\"8\" high=\"15\">00000000</pattern>\n"
+		"</bitset>\n"
+		/* shown not to: B is not printed */
+		"<bitset name=\"neg\" extends=\"#instruction\">\n"
+		"  <display>{NAME} {A}</display>\n"
+		"  <pattern low=\"8\" high=\"15\">00000001</pattern>\n"
+		"</bitset>\n"
+		/* shown not to: "1" "12" and "11" "2" */
+		"<bitset name=\"cat\" extends=\"#instruction\">\n"
+		"  <display>{NAME} {A}{B}</display>\n"
+		"  <pattern low=\"8\" high=\"15\">00000010</pattern>\n"
+		"</bitset>\n"
+		/* shown not to: enum values 0 and 2 both print "a" */
+		"<bitset name=\"sel\" extends=\"#instruction\">\n"
+		"  <field name=\"E\" low=\"4\" high=\"5\" type=\"#e\"/>\n"
+		"  <display>{NAME} {A} {E}</display>\n"
+		"  <pattern low=\"6\" high=\"7\">xx</pattern>\n"
+		"  <pattern low=\"8\" high=\"15\">00000011</pattern>\n"
+		"</bitset>\n"
+		/* proved: don't-care bits 4-7 are not the word's */
+		"<bitset name=\"dc\" extends=\"#instruction\">\n"
+		"  <display>{NAME} {A}</display>\n"
+		"  <pattern low=\"4\" high=\"15\">xxxx00000100</pattern>\n"
+		"</bitset>\n"
+		/* proved: two bools with displays side by side */
+		"<bitset name=\"flags\" extends=\"#instruction\">\n"
+		"  <field name=\"S\" pos=\"4\" type=\"bool\" display=\".s\"/>\n"
+		"  <field name=\"T\" pos=\"5\" type=\"bool\" display=\".t\"/>\n"
+		"  <display>{NAME}{S}{T} {A}</display>\n"
+		"  <pattern low=\"6\" high=\"15\">0000010100</pattern>\n"
+		"</bitset>\n"
+		/* proved: an override prints another display, told apart by "z" */
+		"<bitset name=\"ovr\" extends=\"#instruction\">\n"
+		"  <override><expr>{B} == 0</expr><display>{NAME} {A} z</display></override>\n"
+		"  <display>{NAME} {A} {B}</display>\n"
+		"  <pattern low=\"8\" high=\"15\">00000110</pattern>\n"
+		"</bitset>\n"
+		/* proved: a register or a constant, a level down */
+		"<bitset name=\"src\" extends=\"#instruction\">\n"
+		"  <field name=\"R\" low=\"4\" high=\"7\" type=\"#sub\"/>\n"
+		"  <display>{NAME} {A}, {R}</display>\n"
+		"  <pattern low=\"8\" high=\"15\">00000111</pattern>\n"
+		"</bitset>\n"
+		"</isa>\n";
+	static const char *const expect[] = {"proved", "finding", "finding", "finding",
+	                                     "proved", "proved",  "proved",  "proved"};
+	tally t = {0};
+	check_spec("by-hand.xml", xml, &t, expect);
+	CHECK_INT(t.leaves, 8);
+}
+
+/* Two sub-leaves that print alike make the outer leaf lose its word. */
+TEST(sub_leaves_alike)
+{
+	const char *xml =
+		"<isa>\n"
+		"<bitset name=\"#sub\" size=\"4\">\n"
+		"  <field name=\"NUM\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
+		"  <display>r{NUM}</display>\n"
+		"</bitset>\n"
+		"<bitset name=\"lo\" extends=\"#sub\"><pattern pos=\"3\">0</pattern></bitset>\n"
+		"<bitset name=\"hi\" extends=\"#sub\"><pattern pos=\"3\">1</pattern></bitset>\n"
+		"<bitset name=\"#instruction\" size=\"16\">\n"
+		"  <field name=\"R\" low=\"0\" high=\"3\" type=\"#sub\"/>\n"
+		"  <display>mov {R}</display>\n"
+		"  <pattern low=\"4\" high=\"15\">000000000000</pattern>\n"
+		"</bitset>\n"
+		"<bitset name=\"mov\" extends=\"#instruction\"/>\n"
+		"</isa>\n";
+	static const char *const expect[] = {"finding"};
+	tally t = {0};
+	check_spec("sub.xml", xml, &t, expect);
+}
+
+/* ------------------------------------------------------------- random */
+
+static const char *const lits[] = {"", "", "", " ", ",", ".", "a", "1", "r", ", "};
+static const char *const enum_strs[] = {"", "a", "ab", "b", ".x", "1", "12", "x"};
+
+/* One random spec into b. */
+static void random_spec(sbuf *b)
+{
+	out(b, "<isa>\n<enum name=\"#e\">");
+	for (unsigned v = 0; v < 8; v++)
+		if (below(4))
+			out(b, "<value val=\"%u\" display=\"%s\"/>", v, enum_strs[below(8)]);
+	out(b, "</enum>\n");
+	/* a sub root: registers and constants, or alike */
+	bool alike = below(3) == 0;
+	out(b, "<bitset name=\"#sub\" size=\"4\"><field name=\"NUM\" low=\"0\" high=\"2\" "
+	       "type=\"uint\"/></bitset>\n");
+	out(b, "<bitset name=\"s0\" extends=\"#sub\"><pattern pos=\"3\">0</pattern>"
+	       "<display>r{NUM}</display></bitset>\n");
+	out(b, "<bitset name=\"s1\" extends=\"#sub\"><pattern pos=\"3\">1</pattern>"
+	       "<display>%s{NUM}</display></bitset>\n",
+	    alike ? "r" : "c");
+	out(b, "<bitset name=\"#instruction\" size=\"16\"></bitset>\n");
+	unsigned nleaves = 1 + below(3);
+	for (unsigned l = 0; l < nleaves; l++) {
+		out(b, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
+		out(b, "  <pattern low=\"14\" high=\"15\">%u%u</pattern>\n", (l >> 1) & 1, l & 1);
+		char names[16][8];
+		unsigned nf = 0;
+		for (unsigned p = 0; p < 14;) {
+			unsigned w = 1 + below(4);
+			if (p + w > 14)
+				w = 14 - p;
+			unsigned kind = below(10);
+			if (kind == 0) {
+				out(b, "  <pattern low=\"%u\" high=\"%u\">", p, p + w - 1);
+				for (unsigned i = 0; i < w; i++)
+					out(b, "x");
+				out(b, "</pattern>\n");
+			} else if (kind == 1) {
+				out(b, "  <pattern low=\"%u\" high=\"%u\">", p, p + w - 1);
+				for (unsigned i = 0; i < w; i++)
+					out(b, "%u", below(2));
+				out(b, "</pattern>\n");
+			} else {
+				snprintf(names[nf], sizeof names[nf], "F%u", nf);
+				static const char *const types[] = {"uint", "int", "hex", "offset", "#e"};
+				if (kind == 2 && p + 4 <= 14) {
+					w = 4;
+					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"#sub\"/>\n",
+					    names[nf], p, p + 3);
+				} else if (kind == 3) {
+					w = 1;
+					static const char *const bd[] = {" display=\".s\"", " display=\".t\"",
+					                                 " display=\"\"", ""};
+					out(b, "  <field name=\"%s\" pos=\"%u\" type=\"bool\"%s/>\n", names[nf], p,
+					    bd[below(4)]);
+				} else {
+					const char *ty = types[below(5)];
+					if (!strcmp(ty, "#e") && w > 3)
+						w = 3;
+					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>\n", names[nf],
+					    p, p + w - 1, ty);
+				}
+				nf++;
+			}
+			p += w;
+		}
+		/* displays: some fields, random order, random literals between */
+		for (int pass = below(3) == 0 ? 0 : 1; pass < 2; pass++) {
+			if (pass == 0 && nf)
+				out(b, "  <override><expr>{%s} == %u</expr><display>", names[below(nf)], below(2));
+			else
+				out(b, "  <display>");
+			out(b, "%s", below(2) ? "{NAME} " : "op ");
+			/* every field once, in a random order, one left out at times */
+			unsigned order[16];
+			for (unsigned i = 0; i < nf; i++)
+				order[i] = i;
+			for (unsigned i = nf; i > 1; i--) {
+				unsigned j = below(i), x = order[i - 1];
+				order[i - 1] = order[j];
+				order[j] = x;
+			}
+			unsigned parts = nf && below(4) == 0 ? nf - 1 : nf;
+			for (unsigned i = 0; i < parts; i++)
+				out(b, "%s{%s}", i ? lits[below(10)] : "", names[order[i]]);
+			out(b, "%s</display>%s\n", pass == 0 ? " z" : "", pass == 0 ? "</override>" : "");
+		}
+		out(b, "</bitset>\n");
+	}
+	out(b, "</isa>\n");
+}
+
+TEST(random_displays_against_brute_force)
+{
+	tally t = {0};
+	rng_state = seed_arg * 0x9e3779b97f4a7c15ull + 3;
+	for (unsigned long i = 0; i < count_arg; i++) {
+		sbuf b = {0};
+		random_spec(&b);
+		char name[32];
+		snprintf(name, sizeof name, "random-%lu.xml", i);
+		check_spec(name, b.p, &t, NULL);
+		free(b.p);
+	}
+	printf("random displays: %zu leaves: %zu proved, %zu shown not to give the word back, "
+	       "%zu unknown\n",
+	       t.leaves, t.proved, t.findings, t.unknown);
+	/* every kind of verdict is met, and unknown is not the rule */
+	CHECK(t.proved > 0);
+	CHECK(t.findings > 0);
+	CHECK(t.unknown * 3 <= t.leaves);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		seed_arg = strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		count_arg = strtoul(argv[2], NULL, 0);
+	RUN(each_verdict_by_hand);
+	RUN(sub_leaves_alike);
+	RUN(random_displays_against_brute_force);
+	return testlib_finish();
+}
