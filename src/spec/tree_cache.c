@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,8 +116,9 @@ static const char *table_string(const unsigned char *strs, uint32_t strbytes, ui
 }
 
 /* Decodes an entry into a tree in a, whose strings point into buf (which
- * must live as long as the tree); NULL when it is not a valid entry for
- * these bytes (key, source length and every structural rule). */
+ * must live as long as the tree: it is in a too); NULL when it is not a
+ * valid entry for these bytes (key, source length and every structural
+ * rule). */
 static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *buf, size_t n,
                              const tree_key *key, uint64_t source_len)
 {
@@ -370,25 +370,38 @@ static char *entry_path(const char *dir, const tree_key *k)
 	                          (unsigned long long)k->k1);
 }
 
-/* Maps a whole regular file of at most max bytes, privately (a write
- * would touch a copy); NULL when it cannot.  A mapping, not a read: the
- * file's pages are shared with the page cache, where a read would fill
- * fresh memory, and fresh memory is what a short command pays for most
- * (docs/benchmarks.md, start-up). */
-static unsigned char *map_entry(const char *path, size_t max, size_t *len)
+/* Reads a whole regular file of at most max bytes into a; NULL when it
+ * cannot (what was allocated is then the caller's to give back).  A
+ * read, not a mapping: on this project's machines (virtual ones) every
+ * 4 KiB page mapped costs several microseconds, a page of the page cache
+ * as much as a fresh one, while the model's arena has its pages already
+ * (a huge one, past its first block): mapping ir3's ten entries (312 KB)
+ * cost about 0.3 ms, copying them a tenth of that (docs/benchmarks.md,
+ * start-up).  And the tree never depends on a file that could be
+ * truncated under it. */
+static unsigned char *read_entry(arena *a, const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO put in the folder is refused below, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	void *p = MAP_FAILED;
+	unsigned char *p = NULL;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uint64_t)st.st_size <= max) {
-		*len = (size_t)st.st_size;
-		p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+		size_t n = (size_t)st.st_size, done = 0;
+		p = arena_alloc(a, n);
+		while (p && done < n) {
+			ssize_t r = read(fd, p + done, n - done);
+			if (r > 0)
+				done += (size_t)r;
+			else if (r == 0 || errno != EINTR)
+				p = NULL; /* shorter than it was: not an entry to trust */
+		}
+		*len = n;
 	}
 	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+	return p;
 }
 
 xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char *data,
@@ -398,26 +411,22 @@ xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char
 		return NULL;
 	tree_key k = key_of(data, len);
 	char *path = entry_path(dir, &k);
+	/* a miss gives back all it allocated: the entry, and the tree when
+	 * the entry fails its checks */
+	arena_mark mark = arena_save(a);
 	/* an entry holds the strings of the file once or twice, plus 60
 	 * bytes an element at most: anything larger is not one */
 	size_t n = 0;
-	unsigned char *buf = path ? map_entry(path, 16 * (size_t)len + 4096, &n) : NULL;
+	unsigned char *buf = path ? read_entry(a, path, 16 * (size_t)len + 4096, &n) : NULL;
 	free(path);
-	if (!buf)
-		return NULL;
 	xml_elem *root = NULL;
 	/* too many elements: a miss, and the parser reports it where it is */
-	if (n >= TREE_HEADER && get32(buf + 40) <= *element_budget)
+	if (buf && n >= TREE_HEADER && get32(buf + 40) <= *element_budget)
 		root = tree_decode(a, file, buf, n, &k, len);
-	/* Entries are replaced by renaming a new file over them, never
-	 * rewritten in place, so the mapped file stays as it was checked
-	 * (truncating an entry by hand while isacheck runs is not covered). */
 	if (!root) {
-		munmap(buf, n);
+		arena_restore(a, mark);
 		return NULL;
 	}
-	if (!arena_adopt_mapping(a, buf, n))
-		return NULL; /* unmapped: what the tree points to is gone */
 	*element_budget -= get32(buf + 40);
 	return root;
 }
