@@ -25,6 +25,7 @@
  *                       text_col has_text ws_line ws_col }  (document order)
  *   attrs    nattrs x { name value line col }  (element by element)
  *   strings  strbytes bytes, NUL-terminated strings, last byte NUL
+ *            (an element or attribute name once, however often used)
  */
 #include "internal.h"
 
@@ -37,8 +38,8 @@
 #include <unistd.h>
 
 /* Bump when xml.c changes what it puts in a tree (or this layout does):
- * older entries then miss. */
-#define TREE_FORMAT 1u
+ * older entries then miss.  2: names shared (put_name). */
+#define TREE_FORMAT 2u
 #define TREE_MARKER 0x01020304u
 #define TREE_HEADER 64u
 #define ELEM_U32 11u
@@ -151,6 +152,11 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 	char *copy = (char *)strs;
 	bool ok = elems && attrs && depth && last;
 	size_t next_attr = 0;
+	/* the kinds of the names last seen, by offset (names are shared) */
+	struct kind_memo {
+		uint32_t off; /* + 1; 0 empty */
+		xml_kind kind;
+	} kinds[32] = {{0, EL_OTHER}};
 	for (uint32_t i = 0; i < nelems && ok; i++) {
 		const unsigned char *r = ep + (size_t)i * ELEM_U32 * 4;
 		uint32_t f[ELEM_U32];
@@ -173,7 +179,10 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 			break;
 		}
 		e->name = copy + f[0];
-		e->kind = xml_kind_of(e->name);
+		unsigned ks = f[0] % (sizeof kinds / sizeof *kinds);
+		if (kinds[ks].off != f[0] + 1)
+			kinds[ks] = (struct kind_memo){f[0] + 1, xml_kind_of(e->name)};
+		e->kind = kinds[ks].kind;
 		e->loc = (spec_loc){file, f[3], f[4]};
 		e->text = copy + f[5];
 		e->text_loc = (spec_loc){file, f[6], f[7]};
@@ -294,12 +303,57 @@ static bool walk_tree(tree_walk *t, const xml_elem *root)
 	return true;
 }
 
-/* Strings are written as they come (no sharing): the table is about the
- * size of the file. */
+/* Texts and values are written as they come (no sharing): the table is
+ * about the size of the file. */
 static uint32_t put_string(tree_writer *strs, const char *s)
 {
 	uint32_t off = (uint32_t)strs->len;
 	put_bytes(strs, s ? s : "", strlen(s ? s : "") + 1);
+	return off;
+}
+
+/* Element and attribute names are written once each and shared, as the
+ * parser shares them: a reader then gets one address a name, which is
+ * what the loader's schema check memoises on (check_schema, load.c).
+ * Written one copy per use, a warm ir3 load spent half its instructions
+ * there.  An open-addressed table of offsets into the string table. */
+typedef struct name_table {
+	uint32_t *slot; /* offset + 1; 0 empty */
+	size_t n, cap;  /* cap a power of two */
+	bool failed;
+} name_table;
+
+static uint32_t put_name(tree_writer *strs, name_table *t, const char *s)
+{
+	if (!s || t->failed)
+		return put_string(strs, s);
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		uint32_t *slot = calloc(cap, sizeof *slot);
+		if (!slot) {
+			t->failed = true; /* names written unshared: right, only slower to read */
+			return put_string(strs, s);
+		}
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i]) {
+				size_t j = text_hash((const char *)strs->buf + t->slot[i] - 1) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t j = text_hash(s) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strs->failed && !strcmp((const char *)strs->buf + t->slot[j] - 1, s))
+			return t->slot[j] - 1;
+	uint32_t off = put_string(strs, s);
+	if (!strs->failed && off < UINT32_MAX) {
+		t->slot[j] = off + 1;
+		t->n++;
+	}
 	return off;
 }
 
@@ -308,12 +362,13 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 {
 	tree_walk t = {0};
 	tree_writer elems = {0}, attrs = {0}, strs = {0};
+	name_table names = {0};
 	bool ok = walk_tree(&t, root) && t.n <= SPEC_MAX_ELEMENTS;
 	size_t nattrs = 0;
 	for (size_t i = 0; i < t.n && ok; i++) {
 		const xml_elem *e = t.order[i];
 		size_t parent = t.parent[i];
-		put32(&elems, put_string(&strs, e->name));
+		put32(&elems, put_name(&strs, &names, e->name));
 		put32(&elems, i ? (uint32_t)parent + 1 : 0);
 		put32(&elems, e->nattrs);
 		put32(&elems, e->loc.line);
@@ -325,7 +380,7 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 		put32(&elems, e->text_ws_loc.line);
 		put32(&elems, e->text_ws_loc.col);
 		for (unsigned j = 0; j < e->nattrs; j++) {
-			put32(&attrs, put_string(&strs, e->attrs[j].name));
+			put32(&attrs, put_name(&strs, &names, e->attrs[j].name));
 			put32(&attrs, put_string(&strs, e->attrs[j].value));
 			put32(&attrs, e->attrs[j].loc.line);
 			put32(&attrs, e->attrs[j].loc.col);
@@ -354,6 +409,7 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 			memcpy(out->buf + 56, &sum, 8);
 		}
 	}
+	free(names.slot);
 	free(t.order);
 	free(t.parent);
 	free(elems.buf);
@@ -373,12 +429,12 @@ static char *entry_path(const char *dir, const tree_key *k)
 /* Reads a whole regular file of at most max bytes into a; NULL when it
  * cannot (what was allocated is then the caller's to give back).  A
  * read, not a mapping: on this project's machines (virtual ones) every
- * 4 KiB page mapped costs several microseconds, a page of the page cache
- * as much as a fresh one, while the model's arena has its pages already
- * (a huge one, past its first block): mapping ir3's ten entries (312 KB)
- * cost about 0.3 ms, copying them a tenth of that (docs/benchmarks.md,
- * start-up).  And the tree never depends on a file that could be
- * truncated under it. */
+ * 4 KiB page mapped costs microseconds, a page of the page cache too,
+ * while the model's arena has its pages already (a huge one, past its
+ * first block): opening and mapping ir3's ten entries (250 KB) and
+ * reading every line of them took 0.7 ms, reading them into a huge page
+ * 0.35 ms (docs/benchmarks.md, start-up).  And the tree never depends on
+ * a file that could be truncated under it. */
 static unsigned char *read_entry(arena *a, const char *path, size_t max, size_t *len)
 {
 	/* O_NONBLOCK: a FIFO put in the folder is refused below, not waited on */

@@ -43,9 +43,9 @@ size_t spec_block_size(size_t need, size_t held)
 	 * machines (virtual ones) a 4 KiB page of fresh memory costs 10-17 us
 	 * to fault in and a whole 2 MiB huge page about 200 us, so a model
 	 * of more than 64 KiB (ir3 takes about 1 MiB) is cheaper in one huge
-	 * page than in the 64, 128, 256 and 512 KiB blocks doubling gave:
-	 * 371 page faults for one warm ir3 `disasm` became 173
-	 * (docs/benchmarks.md, start-up). */
+	 * page than in the 64, 128, 256 and 512 KiB blocks doubling gave
+	 * (with blocks cleared as used, one warm ir3 `disasm` went from 371
+	 * page faults to about 150: docs/benchmarks.md, start-up). */
 	size_t size = !held ? BLOCK_FIRST
 	              : held < SPEC_BLOCK_HUGE ? SPEC_BLOCK_HUGE
 	              : held < BLOCK_MAX ? held : BLOCK_MAX;
