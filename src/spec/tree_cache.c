@@ -432,9 +432,9 @@ static char *entry_path(const char *dir, const tree_key *k)
  * 4 KiB page mapped costs microseconds, a page of the page cache too,
  * while the model's arena has its pages already (a huge one, past its
  * first block): opening and mapping ir3's ten entries (250 KB) and
- * reading every line of them took 0.7 ms, reading them into a huge page
- * 0.35 ms (docs/benchmarks.md, start-up).  And the tree never depends on
- * a file that could be truncated under it. */
+ * reading every line of them took about 0.6 ms, reading them into a
+ * huge page 0.35 ms (docs/benchmarks.md, start-up).  And the tree
+ * never depends on a file that could be truncated under it. */
 static unsigned char *read_entry(arena *a, const char *path, size_t max, size_t *len)
 {
 	/* O_NONBLOCK: a FIFO put in the folder is refused below, not waited on */
