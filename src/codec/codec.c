@@ -40,6 +40,7 @@ typedef struct codec_arena {
 	size_t used, cap; /* of data */
 	size_t block;     /* the whole block (spec_block_alloc), this header included */
 	size_t held;      /* data of this block and those after it in the list */
+	bool zeroed;      /* data past used is zero already */
 	_Alignas(16) unsigned char data[];
 } codec_arena;
 
@@ -70,9 +71,9 @@ void codec_arena_release(codec *c, codec_mark m)
 		spec_block_free(c->arena, c->arena->block);
 		c->arena = next;
 	}
-	/* what is given back is zeroed now: arena_alloc hands out zeroes */
+	/* what is given back is dirty: arena_alloc clears it when reused */
 	if (c->arena) {
-		memset(c->arena->data + m.used, 0, c->arena->used - m.used);
+		c->arena->zeroed = false;
 		c->arena->used = m.used;
 	}
 }
@@ -87,8 +88,8 @@ static void *arena_alloc(codec_arena **a, size_t n)
 	if (!*a || (*a)->cap - (*a)->used < n) {
 		size_t held = *a ? (*a)->held : 0;
 		size_t block = spec_block_size(sizeof **a + n, held);
-		/* zeroed once here, not per allocation */
-		codec_arena *b = block ? spec_block_alloc(block) : NULL;
+		bool zeroed;
+		codec_arena *b = block ? spec_block_alloc(block, &zeroed) : NULL;
 		if (!b)
 			return NULL;
 		b->next = *a;
@@ -96,10 +97,15 @@ static void *arena_alloc(codec_arena **a, size_t n)
 		b->block = block;
 		b->cap = block - sizeof *b;
 		b->held = held + b->cap;
+		b->zeroed = zeroed;
 		*a = b;
 	}
 	void *p = (*a)->data + (*a)->used;
 	(*a)->used += n;
+	/* handed out zeroed: cleared as used, so untouched pages of a block
+	 * are never faulted in (unless the kernel cleared it already) */
+	if (!(*a)->zeroed)
+		memset(p, 0, n);
 	return p;
 }
 

@@ -19,10 +19,8 @@
 /* Every allocation of a model comes from one arena and is freed with it:
  * a model is built once and never edited, so nothing is freed alone. */
 typedef struct arena_chunk arena_chunk;
-typedef struct arena_mapping arena_mapping;
 typedef struct arena {
 	arena_chunk *head;
-	arena_mapping *maps; /* file mappings unmapped with the arena */
 	size_t bytes; /* held in chunks; never above SPEC_MAX_MODEL_BYTES */
 	bool failed;  /* an allocation failed; callers check once at the end */
 } arena;
@@ -34,11 +32,17 @@ char *arena_strdup(arena *a, const char *s);
 /* spec_strdup_printf with a va_list (ap is left used). */
 char *spec_vstrdup_printf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 char *arena_strndup(arena *a, const char *s, size_t n);
-/* Hands the mapping at p (n bytes, from mmap) to the arena, which unmaps
- * it in arena_free; false (the mapping is then unmapped) when memory
- * runs out. */
-bool arena_adopt_mapping(arena *a, void *p, size_t n);
 void arena_free(arena *a);
+/* What an arena holds at one moment, so that what is allocated after
+ * can be given back at once (arena_restore): a tentative read, such as
+ * a cache entry that may fail its checks, leaves nothing behind. */
+typedef struct arena_mark {
+	arena_chunk *head;
+	size_t used, bytes;
+	bool failed;
+} arena_mark;
+arena_mark arena_save(const arena *a);
+void arena_restore(arena *a, arena_mark m);
 
 /* ------------------------------------------------------------- XML tree */
 
@@ -85,9 +89,10 @@ xml_kind xml_kind_of(const char *name);
 
 /* tree_cache.c: the tree xml_parse made from these bytes, saved in dir
  * by an earlier load, read into a (its locations naming file; its
- * strings in a mapping of the entry that a owns), with *element_budget
+ * strings in the copy of the entry a holds), with *element_budget
  * decreased as xml_parse would; NULL when dir has no valid entry for the
- * bytes (nothing is reported: the caller parses). */
+ * bytes (nothing is reported, and a holds nothing more: the caller
+ * parses). */
 xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char *data,
                          size_t len, size_t *element_budget);
 /* Saves root, parsed from these bytes, in dir (created 0700 when

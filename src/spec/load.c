@@ -322,36 +322,41 @@ static char *read_whole_file(loader *L, const char *path, spec_loc at,
 	/* a FIFO (as the spec, or as an import) is refused, not waited on */
 	char why[200];
 	int err;
-	FILE *f = spec_fopen_regular(path, "rb", why, sizeof why, &err);
-	if (!f) {
+	struct stat st;
+	int fd = spec_open_regular(path, &st, why, sizeof why, &err);
+	if (fd < 0) {
 		DIAG(L, SPEC_FATAL, is_import && err == ENOENT ? "import-missing" : "io", at,
 		     "cannot read '%s': %s", path, why);
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) != 0) {
-		DIAG(L, SPEC_FATAL, "io", at, "cannot read '%s': %s", path, strerror(errno));
-		fclose(f);
 		return NULL;
 	}
 	if ((uint64_t)st.st_size > SPEC_MAX_FILE_BYTES) {
 		DIAG(L, SPEC_FATAL, "file-too-large", at,
 		     "'%s' is %lld bytes; the limit is %u", path, (long long)st.st_size,
 		     SPEC_MAX_FILE_BYTES);
-		fclose(f);
+		close(fd);
 		return NULL;
 	}
 	size_t n = (size_t)st.st_size;
-	/* a block, as the arena's: a big file faults in by huge pages */
-	char *buf = spec_block_alloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != n) {
+	/* a block, as the arena's: a big file faults in by huge pages; read
+	 * straight into it, as stdio would add a buffer of its own */
+	char *buf = spec_block_alloc(n + 1, NULL);
+	size_t done = 0;
+	bool failed = false;
+	while (buf && done < n && !failed) {
+		ssize_t r = read(fd, buf + done, n - done);
+		if (r > 0)
+			done += (size_t)r;
+		else
+			failed = r == 0 || errno != EINTR;
+	}
+	if (!buf || done != n) {
 		DIAG(L, SPEC_FATAL, "io", at, "cannot read '%s': %s", path,
 		     buf ? "short read" : "out of memory");
 		spec_block_free(buf, n + 1);
-		fclose(f);
+		close(fd);
 		return NULL;
 	}
-	fclose(f);
+	close(fd);
 	buf[n] = 0;
 	*len = n;
 	return buf;

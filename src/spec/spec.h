@@ -59,17 +59,21 @@ void *spec_grow(void *array, size_t need, size_t *cap, size_t size, size_t first
 
 /* The blocks the arenas (the model's, the codec's) carve allocations
  * from.  The size of the next block for an arena that holds `held` bytes
- * in blocks and needs `need` more at once: at least need, and otherwise
- * as large as all it holds (64 KiB at first, 8 MiB at most), so that a
- * big model takes few blocks and a small one stays small.  Sizes of
- * SPEC_BLOCK_HUGE and more are rounded up to a multiple of it.  0 when
- * need is too large to round. */
+ * in blocks and needs `need` more at once: at least need; the first 64
+ * KiB, the second SPEC_BLOCK_HUGE, then as large as all it holds (8 MiB
+ * at most), so that a small model stays small and a big one takes few
+ * blocks, faulted in by huge pages where the kernel offers them.  Sizes
+ * of SPEC_BLOCK_HUGE and more are rounded up to a multiple of it.  0
+ * when need is too large to round. */
 #define SPEC_BLOCK_HUGE ((size_t)2 << 20)
 size_t spec_block_size(size_t need, size_t held);
-/* A zeroed block of size bytes (NULL when memory runs out), given back
- * with spec_block_free and the same size.  Any size will do; those
- * spec_block_size gives waste nothing. */
-void *spec_block_alloc(size_t size);
+/* A block of size bytes (NULL when memory runs out), given back with
+ * spec_block_free and the same size.  Any size will do; those
+ * spec_block_size gives waste nothing.  *zeroed (when zeroed is not
+ * NULL) tells whether its bytes are zero already (fresh from the
+ * kernel); otherwise they are undefined and the caller clears what it
+ * uses: clearing a whole block up front touches pages no one uses. */
+void *spec_block_alloc(size_t size, bool *zeroed);
 void spec_block_free(void *block, size_t size);
 
 /* ----------------------------------------------------------- locations */
@@ -106,6 +110,11 @@ typedef struct spec_diags {
  * *err, 0 when the file is not regular). */
 FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t whylen,
                          int *err);
+/* The same as a file descriptor open for reading (-1 on failure), with
+ * the file's fstat in *st: for a caller that reads the file whole and
+ * needs no stdio buffer. */
+struct stat;
+int spec_open_regular(const char *path, struct stat *st, char *why, size_t whylen, int *err);
 
 /* A printf into fresh memory (free it); NULL when memory runs out. */
 char *spec_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

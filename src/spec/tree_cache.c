@@ -25,6 +25,7 @@
  *                       text_col has_text ws_line ws_col }  (document order)
  *   attrs    nattrs x { name value line col }  (element by element)
  *   strings  strbytes bytes, NUL-terminated strings, last byte NUL
+ *            (an element or attribute name once, however often used)
  */
 #include "internal.h"
 
@@ -33,13 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* Bump when xml.c changes what it puts in a tree (or this layout does):
- * older entries then miss. */
-#define TREE_FORMAT 1u
+ * older entries then miss.  2: names shared (put_name). */
+#define TREE_FORMAT 2u
 #define TREE_MARKER 0x01020304u
 #define TREE_HEADER 64u
 #define ELEM_U32 11u
@@ -117,8 +117,9 @@ static const char *table_string(const unsigned char *strs, uint32_t strbytes, ui
 }
 
 /* Decodes an entry into a tree in a, whose strings point into buf (which
- * must live as long as the tree); NULL when it is not a valid entry for
- * these bytes (key, source length and every structural rule). */
+ * must live as long as the tree: it is in a too); NULL when it is not a
+ * valid entry for these bytes (key, source length and every structural
+ * rule). */
 static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *buf, size_t n,
                              const tree_key *key, uint64_t source_len)
 {
@@ -151,6 +152,11 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 	char *copy = (char *)strs;
 	bool ok = elems && attrs && depth && last;
 	size_t next_attr = 0;
+	/* the kinds of the names last seen, by offset (names are shared) */
+	struct kind_memo {
+		uint32_t off; /* + 1; 0 empty */
+		xml_kind kind;
+	} kinds[32] = {{0, EL_OTHER}};
 	for (uint32_t i = 0; i < nelems && ok; i++) {
 		const unsigned char *r = ep + (size_t)i * ELEM_U32 * 4;
 		uint32_t f[ELEM_U32];
@@ -173,7 +179,10 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 			break;
 		}
 		e->name = copy + f[0];
-		e->kind = xml_kind_of(e->name);
+		unsigned ks = f[0] % (sizeof kinds / sizeof *kinds);
+		if (kinds[ks].off != f[0] + 1)
+			kinds[ks] = (struct kind_memo){f[0] + 1, xml_kind_of(e->name)};
+		e->kind = kinds[ks].kind;
 		e->loc = (spec_loc){file, f[3], f[4]};
 		e->text = copy + f[5];
 		e->text_loc = (spec_loc){file, f[6], f[7]};
@@ -294,12 +303,57 @@ static bool walk_tree(tree_walk *t, const xml_elem *root)
 	return true;
 }
 
-/* Strings are written as they come (no sharing): the table is about the
- * size of the file. */
+/* Texts and values are written as they come (no sharing): the table is
+ * about the size of the file. */
 static uint32_t put_string(tree_writer *strs, const char *s)
 {
 	uint32_t off = (uint32_t)strs->len;
 	put_bytes(strs, s ? s : "", strlen(s ? s : "") + 1);
+	return off;
+}
+
+/* Element and attribute names are written once each and shared, as the
+ * parser shares them: a reader then gets one address a name, which is
+ * what the loader's schema check memoises on (check_schema, load.c).
+ * Written one copy per use, a warm ir3 load spent half its instructions
+ * there.  An open-addressed table of offsets into the string table. */
+typedef struct name_table {
+	uint32_t *slot; /* offset + 1; 0 empty */
+	size_t n, cap;  /* cap a power of two */
+	bool failed;
+} name_table;
+
+static uint32_t put_name(tree_writer *strs, name_table *t, const char *s)
+{
+	if (!s || t->failed)
+		return put_string(strs, s);
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		uint32_t *slot = calloc(cap, sizeof *slot);
+		if (!slot) {
+			t->failed = true; /* names written unshared: right, only slower to read */
+			return put_string(strs, s);
+		}
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i]) {
+				size_t j = text_hash((const char *)strs->buf + t->slot[i] - 1) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t j = text_hash(s) & (t->cap - 1);
+	for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strs->failed && !strcmp((const char *)strs->buf + t->slot[j] - 1, s))
+			return t->slot[j] - 1;
+	uint32_t off = put_string(strs, s);
+	if (!strs->failed && off < UINT32_MAX) {
+		t->slot[j] = off + 1;
+		t->n++;
+	}
 	return off;
 }
 
@@ -308,12 +362,13 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 {
 	tree_walk t = {0};
 	tree_writer elems = {0}, attrs = {0}, strs = {0};
+	name_table names = {0};
 	bool ok = walk_tree(&t, root) && t.n <= SPEC_MAX_ELEMENTS;
 	size_t nattrs = 0;
 	for (size_t i = 0; i < t.n && ok; i++) {
 		const xml_elem *e = t.order[i];
 		size_t parent = t.parent[i];
-		put32(&elems, put_string(&strs, e->name));
+		put32(&elems, put_name(&strs, &names, e->name));
 		put32(&elems, i ? (uint32_t)parent + 1 : 0);
 		put32(&elems, e->nattrs);
 		put32(&elems, e->loc.line);
@@ -325,7 +380,7 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 		put32(&elems, e->text_ws_loc.line);
 		put32(&elems, e->text_ws_loc.col);
 		for (unsigned j = 0; j < e->nattrs; j++) {
-			put32(&attrs, put_string(&strs, e->attrs[j].name));
+			put32(&attrs, put_name(&strs, &names, e->attrs[j].name));
 			put32(&attrs, put_string(&strs, e->attrs[j].value));
 			put32(&attrs, e->attrs[j].loc.line);
 			put32(&attrs, e->attrs[j].loc.col);
@@ -354,6 +409,7 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 			memcpy(out->buf + 56, &sum, 8);
 		}
 	}
+	free(names.slot);
 	free(t.order);
 	free(t.parent);
 	free(elems.buf);
@@ -370,25 +426,38 @@ static char *entry_path(const char *dir, const tree_key *k)
 	                          (unsigned long long)k->k1);
 }
 
-/* Maps a whole regular file of at most max bytes, privately (a write
- * would touch a copy); NULL when it cannot.  A mapping, not a read: the
- * file's pages are shared with the page cache, where a read would fill
- * fresh memory, and fresh memory is what a short command pays for most
- * (docs/benchmarks.md, start-up). */
-static unsigned char *map_entry(const char *path, size_t max, size_t *len)
+/* Reads a whole regular file of at most max bytes into a; NULL when it
+ * cannot (what was allocated is then the caller's to give back).  A
+ * read, not a mapping: on this project's machines (virtual ones) every
+ * 4 KiB page mapped costs microseconds, a page of the page cache too,
+ * while the model's arena has its pages already (a huge one, past its
+ * first block): opening and mapping ir3's ten entries (250 KB) and
+ * reading every line of them took about 0.6 ms, reading them into a
+ * huge page 0.35 ms (docs/benchmarks.md, start-up).  And the tree
+ * never depends on a file that could be truncated under it. */
+static unsigned char *read_entry(arena *a, const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO put in the folder is refused below, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	void *p = MAP_FAILED;
+	unsigned char *p = NULL;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uint64_t)st.st_size <= max) {
-		*len = (size_t)st.st_size;
-		p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+		size_t n = (size_t)st.st_size, done = 0;
+		p = arena_alloc(a, n);
+		while (p && done < n) {
+			ssize_t r = read(fd, p + done, n - done);
+			if (r > 0)
+				done += (size_t)r;
+			else if (r == 0 || errno != EINTR)
+				p = NULL; /* shorter than it was: not an entry to trust */
+		}
+		*len = n;
 	}
 	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+	return p;
 }
 
 xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char *data,
@@ -398,26 +467,22 @@ xml_elem *xml_cache_load(arena *a, const char *dir, const char *file, const char
 		return NULL;
 	tree_key k = key_of(data, len);
 	char *path = entry_path(dir, &k);
+	/* a miss gives back all it allocated: the entry, and the tree when
+	 * the entry fails its checks */
+	arena_mark mark = arena_save(a);
 	/* an entry holds the strings of the file once or twice, plus 60
 	 * bytes an element at most: anything larger is not one */
 	size_t n = 0;
-	unsigned char *buf = path ? map_entry(path, 16 * (size_t)len + 4096, &n) : NULL;
+	unsigned char *buf = path ? read_entry(a, path, 16 * (size_t)len + 4096, &n) : NULL;
 	free(path);
-	if (!buf)
-		return NULL;
 	xml_elem *root = NULL;
 	/* too many elements: a miss, and the parser reports it where it is */
-	if (n >= TREE_HEADER && get32(buf + 40) <= *element_budget)
+	if (buf && n >= TREE_HEADER && get32(buf + 40) <= *element_budget)
 		root = tree_decode(a, file, buf, n, &k, len);
-	/* Entries are replaced by renaming a new file over them, never
-	 * rewritten in place, so the mapped file stays as it was checked
-	 * (truncating an entry by hand while isacheck runs is not covered). */
 	if (!root) {
-		munmap(buf, n);
+		arena_restore(a, mark);
 		return NULL;
 	}
-	if (!arena_adopt_mapping(a, buf, n))
-		return NULL; /* unmapped: what the tree points to is gone */
 	*element_budget -= get32(buf + 40);
 	return root;
 }

@@ -17,10 +17,26 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* LeakSanitizer finds what is still referenced by scanning the heap, not
+ * mappings: a model kept to the end (a fuzz target's) would show every
+ * malloc'd part that only a huge block points to (its expressions) as
+ * leaked.  Such blocks are registered with it as places to scan. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPEC_LSAN_ROOTS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPEC_LSAN_ROOTS 1
+#endif
+#endif
+#ifdef SPEC_LSAN_ROOTS
+#include <sanitizer/lsan_interface.h>
+#endif
+
 struct arena_chunk {
 	arena_chunk *next;
 	size_t used, cap; /* of data */
 	size_t block;     /* the whole block, this header included */
+	bool zeroed;      /* data is zero already (fresh from the kernel) */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -38,7 +54,16 @@ static size_t block_mapped(size_t size)
 
 size_t spec_block_size(size_t need, size_t held)
 {
-	size_t size = held < BLOCK_FIRST ? BLOCK_FIRST : held < BLOCK_MAX ? held : BLOCK_MAX;
+	/* Past the first block, straight to a huge one: on this project's
+	 * machines (virtual ones) a 4 KiB page of fresh memory costs 10-17 us
+	 * to fault in and a whole 2 MiB huge page about 200 us, so a model
+	 * of more than 64 KiB (ir3 takes about 1 MiB) is cheaper in one huge
+	 * page than in the 64, 128, 256 and 512 KiB blocks doubling gave
+	 * (with blocks cleared as used, one warm ir3 `disasm` went from 371
+	 * page faults to about 150: docs/benchmarks.md, start-up). */
+	size_t size = !held ? BLOCK_FIRST
+	              : held < SPEC_BLOCK_HUGE ? SPEC_BLOCK_HUGE
+	              : held < BLOCK_MAX ? held : BLOCK_MAX;
 	if (size < need)
 		size = need;
 	return size < SPEC_BLOCK_HUGE ? size : block_mapped(size);
@@ -51,12 +76,15 @@ size_t spec_block_size(size_t need, size_t held)
  * each 4 KiB page touched first costs about 8 us: `check` of the 65,536
  * leaves of bench/scale-spec touched 46,000, over a third of its time,
  * and its loader took 576 ms in 4 KiB pages, 243 ms in 2 MiB ones.
- * Smaller blocks come from calloc, which costs a small spec (and a
- * fuzzer's millions of them) no system call. */
-void *spec_block_alloc(size_t size)
+ * Smaller blocks come from malloc, which costs a small spec (and a
+ * fuzzer's millions of them) no system call; not from calloc, which
+ * clears (and so faults in) the whole block at once. */
+void *spec_block_alloc(size_t size, bool *zeroed)
 {
+	if (zeroed)
+		*zeroed = size >= SPEC_BLOCK_HUGE;
 	if (size < SPEC_BLOCK_HUGE)
-		return calloc(1, size ? size : 1);
+		return malloc(size ? size : 1);
 	size_t map = block_mapped(size);
 	if (!map)
 		return NULL;
@@ -75,6 +103,9 @@ void *spec_block_alloc(size_t size)
 	/* only a hint: without it (or huge pages) the block works the same */
 	(void)madvise(p, map, MADV_HUGEPAGE);
 #endif
+#ifdef SPEC_LSAN_ROOTS
+	__lsan_register_root_region(p, map);
+#endif
 	return p;
 }
 
@@ -82,10 +113,14 @@ void spec_block_free(void *block, size_t size)
 {
 	if (!block)
 		return;
-	if (size < SPEC_BLOCK_HUGE)
+	if (size < SPEC_BLOCK_HUGE) {
 		free(block);
-	else
-		munmap(block, block_mapped(size));
+		return;
+	}
+#ifdef SPEC_LSAN_ROOTS
+	__lsan_unregister_root_region(block, block_mapped(size));
+#endif
+	munmap(block, block_mapped(size));
 }
 
 void *arena_alloc(arena *a, size_t size)
@@ -109,9 +144,8 @@ void *arena_alloc(arena *a, size_t size)
 			a->failed = true;
 			return NULL;
 		}
-		/* zeroed as a whole, not per allocation: nothing is ever given
-		 * back to a block for reuse */
-		c = spec_block_alloc(block);
+		bool zeroed;
+		c = spec_block_alloc(block, &zeroed);
 		if (!c) {
 			a->failed = true;
 			return NULL;
@@ -120,11 +154,16 @@ void *arena_alloc(arena *a, size_t size)
 		c->block = block;
 		c->cap = block - sizeof *c;
 		c->used = 0;
+		c->zeroed = zeroed;
 		c->next = a->head;
 		a->head = c;
 	}
 	void *p = c->data + c->used;
 	c->used += size;
+	/* cleared as used, unless the kernel did: nothing is ever given back
+	 * to a block for reuse */
+	if (!c->zeroed)
+		memset(p, 0, size);
 	return p;
 }
 
@@ -143,30 +182,29 @@ char *arena_strdup(arena *a, const char *s)
 	return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
-struct arena_mapping {
-	arena_mapping *next;
-	void *p;
-	size_t n;
-};
-
-bool arena_adopt_mapping(arena *a, void *p, size_t n)
+arena_mark arena_save(const arena *a)
 {
-	arena_mapping *m = arena_alloc(a, sizeof *m);
-	if (!m) {
-		munmap(p, n);
-		return false;
+	return (arena_mark){a->head, a->head ? a->head->used : 0, a->bytes, a->failed};
+}
+
+void arena_restore(arena *a, arena_mark m)
+{
+	/* chunks are only ever pushed in front: those before m's are newer */
+	while (a->head != m.head) {
+		arena_chunk *n = a->head->next;
+		spec_block_free(a->head, a->head->block);
+		a->head = n;
 	}
-	*m = (arena_mapping){a->maps, p, n};
-	a->maps = m;
-	return true;
+	if (a->head) {
+		a->head->used = m.used;
+		a->head->zeroed = false; /* what was given back is dirty */
+	}
+	a->bytes = m.bytes;
+	a->failed = m.failed;
 }
 
 void arena_free(arena *a)
 {
-	/* the records live in the chunks: unmap before freeing those */
-	for (arena_mapping *m = a->maps; m; m = m->next)
-		munmap(m->p, m->n);
-	a->maps = NULL;
 	arena_chunk *c = a->head;
 	while (c) {
 		arena_chunk *n = c->next;
@@ -411,32 +449,40 @@ char *spec_strdup_printf(const char *fmt, ...)
 	return s;
 }
 
-FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t whylen,
-                         int *err)
+int spec_open_regular(const char *path, struct stat *st, char *why, size_t whylen, int *err)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat
 	 * can refuse it */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
 	*err = 0;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	if (fd < 0 || fstat(fd, st) != 0) {
 		*err = errno;
 		snprintf(why, whylen, "%s", strerror(*err));
 		if (fd >= 0)
 			close(fd);
-		return NULL;
+		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st->st_mode)) {
 		snprintf(why, whylen, "not a regular file (%s)",
-		         S_ISDIR(st.st_mode)    ? "a directory"
-		         : S_ISFIFO(st.st_mode) ? "a FIFO"
-		                                : "a device or socket");
+		         S_ISDIR(st->st_mode)    ? "a directory"
+		         : S_ISFIFO(st->st_mode) ? "a FIFO"
+		                                 : "a device or socket");
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t whylen,
+                         int *err)
+{
+	struct stat st;
+	int fd = spec_open_regular(path, &st, why, whylen, err);
+	if (fd < 0)
+		return NULL;
 	FILE *f = fdopen(fd, mode);
 	if (!f) {
 		*err = errno;

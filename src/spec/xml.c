@@ -544,8 +544,11 @@ xml_elem *xml_parse(arena *a, const char *file, const char *data, size_t len,
 
 const xml_attr *xml_attr_find(const xml_elem *e, const char *name)
 {
+	/* the first byte before strcmp: the loader asks this of every
+	 * element, for names most of them lack */
 	for (unsigned i = 0; i < e->nattrs; i++)
-		if (e->attrs[i].name && !strcmp(e->attrs[i].name, name))
+		if (e->attrs[i].name && e->attrs[i].name[0] == name[0] &&
+		    !strcmp(e->attrs[i].name, name))
 			return &e->attrs[i];
 	return NULL;
 }
