@@ -153,7 +153,8 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &in, NULL);
 		return;
 	}
-	fuzz_dontcare_mask(S, &d1.d, x);
+	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
+	fuzz_decoding_masks(S, &d1.d, x, am, acc);
 	/* The re-encoding's text, for the report (the values decide the text:
 	 * printing it on every run would double the cost of a run). */
 	uint32_t u2[FUZZ_MAX_WORDS * 2];
@@ -175,9 +176,6 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	 * field, pattern, assert or x) is a hole in the spec: a finding for
 	 * our own specs (FUZZ_STRICT_SPEC), tolerated in Mesa's, whose holes
 	 * `isacheck check` reports and tests/test_prove.c pins. */
-	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
-	fuzz_assert_mask(S, &d1.d, am);
-	fuzz_accounted_mask(S, &d1.d, acc);
 	for (unsigned k = 0; k < S->nwords; k++) {
 		if ((w[k] ^ w2[k]) & ~x[k] & am[k])
 			return;
