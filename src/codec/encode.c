@@ -8,11 +8,21 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* Values whose name ids an encoding keeps at most; past it, overrides
+ * are evaluated by names. */
+#define ENC_MAX_IDS 256u
+
 typedef struct encoder {
+	const codec *c;
 	const codec_decoded *d;
 	size_t next;   /* the next value to consume */
 	char *err;
 	size_t errlen;
+	/* per value, its field's name id (UINT32_MAX: none), made when an
+	 * override is first evaluated (ids_made); ids_ok: every field is the
+	 * model's, so that ids find what names would */
+	bool ids_made, ids_ok;
+	uint32_t ids[ENC_MAX_IDS];
 } encoder;
 
 /* The values of one bitset being encoded, for the override expressions
@@ -20,7 +30,7 @@ typedef struct encoder {
  * list climbs out of it), and through the params of the field that
  * opened it, its parent's. */
 typedef struct enc_scope {
-	const encoder *e;
+	encoder *e;
 	size_t first;
 	unsigned depth;
 	const spec_field *opener;   /* the bitset field it encodes; NULL at top */
@@ -50,15 +60,68 @@ static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *v
 	return false;
 }
 
-/* Whether a case applies: the default always; an override when its
- * expression holds over the values (an expression that cannot be
- * evaluated, for want of a value, does not hold). */
-static bool case_holds(const enc_scope *sc, const spec_case *k)
+/* scope_lookup by name id (the encoder's ids made): false where the
+ * name resolves to nothing. */
+static bool lookup_id(const enc_scope *sc, uint32_t id, int64_t *value)
 {
+	const encoder *e = sc->e;
+	const codec_decoded *d = e->d;
+	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++)
+		if (d->values[i].depth == sc->depth && e->ids[i] == id) {
+			*value = d->values[i].value;
+			return true;
+		}
+	const uint32_t *pids = sc->opener && sc->parent
+	                       ? codec_field_param_ids(e->c, sc->opener) : NULL;
+	for (size_t j = 0; pids && j < sc->opener->nparams; j++)
+		if (pids[2 * j] == id)
+			return lookup_id(sc->parent, pids[2 * j + 1], value);
+	return false;
+}
+
+/* The override's value by its compiled program, every name it reads
+ * found by its id as scope_lookup finds it by name.  False: not settled
+ * that way (a name that resolves to nothing, an evaluation error), for
+ * spec_expr_eval to decide. */
+static bool case_by_ids(const enc_scope *sc, const cenc_case *ce, int64_t *r)
+{
+	encoder *e = sc->e;
+	const codec_decoded *d = e->d;
+	if (!ce->prog || ce->nrefs > 64 || d->nvalues > ENC_MAX_IDS)
+		return false;
+	if (!e->ids_made) {
+		e->ids_ok = true;
+		for (size_t i = 0; i < d->nvalues; i++) {
+			e->ids[i] = codec_field_name_id(e->c, d->values[i].field);
+			if (d->values[i].field && e->ids[i] == UINT32_MAX)
+				e->ids_ok = false;
+		}
+		e->ids_made = true;
+	}
+	if (!e->ids_ok)
+		return false;
+	int64_t vals[64];
+	for (uint32_t j = 0; j < ce->nrefs; j++)
+		if (!lookup_id(sc, ce->refs[j], &vals[j]))
+			return false;
+	return codec_vm_run(ce->prog, vals, (int64_t)d->gen, r);
+}
+
+/* Whether case ci of bitset b applies: the default always; an override
+ * when its expression holds over the values (an expression that cannot
+ * be evaluated, for want of a value, does not hold).  By ids where the
+ * codec has its encoder tables, else by names. */
+static bool case_holds(const enc_scope *sc, const spec_bitset *b, size_t ci)
+{
+	const spec_case *k = &b->cases[ci];
 	if (!k->expr)
 		return true;
-	spec_eval_env env = {scope_lookup, (void *)sc, (int64_t)sc->e->d->gen, 0};
 	int64_t r = 0;
+	const codec *c = sc->e->c;
+	if (c && c->enc && b->index < c->m->nbitsets && c->m->bitsets[b->index] == b &&
+	    case_by_ids(sc, &c->enc[b->index][ci], &r))
+		return r != 0;
+	spec_eval_env env = {scope_lookup, (void *)sc, (int64_t)sc->e->d->gen, 0};
 	char err[128];
 	return spec_expr_eval(k->expr, &env, &r, err, sizeof err) && r != 0;
 }
@@ -248,7 +311,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 	for (const spec_bitset *s = leaf; s && !found_display; s = s->parent) {
 		for (size_t ci = 0; ci < s->ncases && !found_display; ci++) {
 			const spec_case *k = &s->cases[ci];
-			if (!case_holds(&scope, k))
+			if (!case_holds(&scope, s, ci))
 				continue;
 			if (!place_asserts(e, k, w, placed, false))
 				return false;
@@ -296,8 +359,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
                   size_t errlen)
 {
-	(void)c;
-	encoder e = {d, 0, err, errlen};
+	encoder e = {.c = c, .d = d, .err = err, .errlen = errlen};
 	if (err && errlen)
 		err[0] = 0;
 	if (!d->leaf)
