@@ -872,6 +872,28 @@ const uint32_t *codec_field_param_ids(const codec *c, const spec_field *f)
 static void expr_ref_names(builder *B, const spec_expr *e, vec *ids);
 static size_t sort_names_text(uint32_t *v, size_t n, const char **names);
 
+/* The bits of case k's <field>s into ce (false: out of memory). */
+static bool case_field_bits(builder *B, const spec_case *k, cenc_case *ce)
+{
+	unsigned top = 0;
+	for (size_t fi = 0; fi < k->nfields; fi++)
+		if (k->fields[fi].kind == SPEC_FIELD && k->fields[fi].high / 64 + 1 > top)
+			top = k->fields[fi].high / 64 + 1;
+	uint64_t *bits = top ? arena_alloc(&B->c->arena, top * sizeof *bits) : NULL;
+	if (top && !bits) {
+		B->ok = false;
+		return false;
+	}
+	for (size_t fi = 0; fi < k->nfields; fi++) {
+		const spec_field *f = &k->fields[fi];
+		for (unsigned b = f->low; f->kind == SPEC_FIELD && b <= f->high; b++)
+			bits[b / 64] |= (uint64_t)1 << (b % 64);
+	}
+	ce->nfw = top;
+	ce->fields = bits;
+	return true;
+}
+
 /* What the encoder needs to choose cases without comparing names: every
  * field's name id, and every override's program over its references'
  * ids (as a leaf's expressions are compiled, in the same order, sharing
@@ -924,7 +946,7 @@ static void build_encoder(builder *B)
 				c->enc_fids[h] = cf->name;
 				c->enc_fparams[h] = pids;
 			}
-			if (!k->expr)
+			if (!case_field_bits(B, k, &cases[ci]) || !k->expr)
 				continue;
 			ids.n = 0;
 			expr_ref_names(B, k->expr, &ids);
@@ -943,7 +965,9 @@ static void build_encoder(builder *B)
 				const cins *prog = n <= 64 ? compile_prog(B, k->expr, nms, n) : NULL;
 				*slot = (void *)(prog ? prog : no_prog);
 			}
-			cases[ci] = (cenc_case){*slot == (void *)no_prog ? NULL : *slot, refs, (uint32_t)n};
+			cases[ci].prog = *slot == (void *)no_prog ? NULL : *slot;
+			cases[ci].refs = refs;
+			cases[ci].nrefs = (uint32_t)n;
 		}
 	}
 	vec_give(&B->pool, &ids);

@@ -502,6 +502,10 @@ typedef struct cenc_case {
 	const cins *prog;         /* NULL: evaluate with spec_expr_eval */
 	const uint32_t *refs;
 	uint32_t nrefs;
+	/* the bits of the case's <field>s (not derived, not asserts), nfw
+	 * words: whether a field overlaps one of them is a mask test */
+	uint32_t nfw;
+	const uint64_t *fields;
 } cenc_case;
 
 struct codec {
