@@ -68,6 +68,9 @@ typedef struct fuzz_spec {
 	uint32_t gens[64];
 	size_t ngens;
 	codec_no_match_style no_match;
+	/* per bitset index, where its masks are in bits (see support.c) */
+	const struct fuzz_bitset_bits *bits_index;
+	const uint64_t *bits;
 } fuzz_spec;
 
 /* Loads and compiles spec (as for fuzz_find_spec).  Returns 0, or
@@ -108,21 +111,24 @@ typedef struct fuzz_decoding {
 
 void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
 
-/* The x bits of a decoding: the leaf's, and those of every sub-bitset
- * leaf at the bits of its field, into mask (s->nwords words). */
-void fuzz_dontcare_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
-
-/* The bits of every <assert> (of every case) of the leaf, its ancestors
- * and every sub-bitset leaf at its field.  Mesa checks an assert only
- * where it prints a display, so a decoding can be clean while a word
- * breaks an ancestor's assert; such a word has no canonical form. */
-void fuzz_assert_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
-
-/* The bits a decoding accounts for: x, pattern and assert bits of the
- * leaf, its ancestors and its sub leaves, and the bits of every field
- * value decoded (the active cases' fields).  A bit outside it is a hole
- * in the spec: words differing there decode alike. */
-void fuzz_accounted_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask);
+/* The three masks of a decoding, each s->nwords words:
+ *
+ *  dontcare   the x bits: the leaf's, and those of every sub-bitset leaf
+ *             at the bits of its field;
+ *  asserts    the bits of every <assert> (of every case) of the leaf, its
+ *             ancestors and every sub-bitset leaf at its field.  Mesa
+ *             checks an assert only where it prints a display, so a
+ *             decoding can be clean while a word breaks an ancestor's
+ *             assert; such a word has no canonical form;
+ *  accounted  the bits a decoding accounts for: x, pattern and assert
+ *             bits of the leaf, its ancestors and its sub leaves, and the
+ *             bits of every field value decoded (the active cases'
+ *             fields).  A bit outside it is a hole in the spec: words
+ *             differing there decode alike.
+ *
+ * Each bitset's own share is worked out once, when the spec is loaded. */
+void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *dontcare,
+                         uint64_t *asserts, uint64_t *accounted);
 
 /* Whether two decodings mean the same: same leaf, and the same values
  * (field, owner, raw bits, depth, sub leaf) in the same order.  On a

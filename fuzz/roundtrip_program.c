@@ -76,9 +76,7 @@ static void part_masks(const codec_item *it, const codec_decoded *d, uint32_t *x
 {
 	fuzz_spec view = fuzz_spec_view(&spec, it->root);
 	uint64_t mx[FUZZ_MAX_WORDS], ma[FUZZ_MAX_WORDS], mc[FUZZ_MAX_WORDS];
-	fuzz_dontcare_mask(&view, d, mx);
-	fuzz_assert_mask(&view, d, ma);
-	fuzz_accounted_mask(&view, d, mc);
+	fuzz_decoding_masks(&view, d, mx, ma, mc);
 	for (unsigned i = 0; i < it->bits; i++) {
 		uint64_t bit = (uint64_t)1 << (i % 64);
 		if (mx[i / 64] & bit)

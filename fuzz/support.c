@@ -95,6 +95,8 @@ static void collect_gens(fuzz_spec *s)
 			s->gens[s->ngens++] = pts[i];
 }
 
+static bool build_bits(fuzz_spec *s);
+
 int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match)
 {
 	memset(s, 0, sizeof *s);
@@ -126,6 +128,10 @@ int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match
 			s->nbytes = bits / 8;
 			s->nwords = (bits + 63) / 64;
 			collect_gens(s);
+			if (!build_bits(s)) {
+				fprintf(stderr, "fuzz: %s: out of memory\n", s->path);
+				rc = 2;
+			}
 		}
 	}
 	spec_diags_free(&d);
@@ -154,8 +160,12 @@ void fuzz_spec_free(fuzz_spec *s)
 {
 	codec_free(s->c);
 	spec_model_free(s->m);
+	free((void *)s->bits_index);
+	free((void *)s->bits);
 	s->c = NULL;
 	s->m = NULL;
+	s->bits_index = NULL;
+	s->bits = NULL;
 }
 
 uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw)
@@ -200,56 +210,122 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 	out->ok = codec_decode(s->c, s->root, w, gen, &out->d);
 }
 
-/* ORs bits of a bitset (its own numbering) into mask at offset at, up
- * to width bits. */
-static void or_shifted(uint64_t *mask, unsigned nwords, spec_bits bits, unsigned at,
-                       unsigned width)
-{
-	for (unsigned i = 0; i < width; i++)
-		if (spec_bit(bits, i) && (at + i) / 64 < nwords)
-			mask[(at + i) / 64] |= (uint64_t)1 << ((at + i) % 64);
-}
+/* The three kinds of bits of one bitset with its ancestors, in its own
+ * numbering, worked out once per spec (fuzz_spec_load) rather than bit
+ * by bit for every decoding: x bits; the bits of every <assert> of
+ * every case of the chain; and the accounted bits (x, pattern, assert;
+ * the fields come from the values).  The rows of one bitset lie side by
+ * side in fuzz_spec.bits, nw words each, starting at word off. */
+typedef struct fuzz_bitset_bits {
+	uint32_t off, nw;
+} fuzz_bitset_bits;
 
-enum bits_kind { BITS_DONTCARE, BITS_ASSERT, BITS_ACCOUNTED };
+enum { BITS_DONTCARE, BITS_ASSERT, BITS_ACCOUNTED, BITS_KINDS };
 
-static void set_range(const fuzz_spec *s, uint64_t *mask, unsigned at, unsigned low,
-                      unsigned high, unsigned width)
+/* Bits low..high (inclusive) of mask, words past nw dropped. */
+static void set_bits(uint64_t *mask, unsigned nw, unsigned low, unsigned high)
 {
-	for (unsigned i = low; i <= high && i < width; i++)
-		if ((at + i) / 64 < s->nwords)
-			mask[(at + i) / 64] |= (uint64_t)1 << ((at + i) % 64);
-}
-
-/* One kind of bits of bitset b (a leaf, with its ancestors) decoded at
- * bit at of the instruction, width bits wide: its x bits; the bits of
- * every <assert> of every case; or (accounted) x, pattern and assert
- * bits (the fields come from the values). */
-static void chain_bits(const fuzz_spec *s, const spec_bitset *b, unsigned at, unsigned width,
-                       enum bits_kind kind, uint64_t *mask)
-{
-	if (kind != BITS_ASSERT) {
-		or_shifted(mask, s->nwords, b->dontcare, at, width);
-		if (kind == BITS_ACCOUNTED)
-			or_shifted(mask, s->nwords, b->mask, at, width);
+	for (unsigned k = low / 64; k <= high / 64 && k < nw; k++) {
+		unsigned lo = k == low / 64 ? low % 64 : 0, hi = k == high / 64 ? high % 64 : 63;
+		uint64_t m = hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1;
+		mask[k] |= m & ~(((uint64_t)1 << lo) - 1);
 	}
-	if (kind == BITS_DONTCARE)
-		return;
-	for (; b; b = b->parent)
-		for (size_t k = 0; k < b->ncases; k++)
-			for (size_t f = 0; f < b->cases[k].nfields; f++) {
-				const spec_field *a = &b->cases[k].fields[f];
-				if (a->kind == SPEC_ASSERT)
-					set_range(s, mask, at, a->low, a->high, width);
-			}
 }
 
-static void decoding_bits(const fuzz_spec *s, const codec_decoded *d, enum bits_kind kind,
-                          uint64_t *mask)
+/* The kinds of bits of b into row[BITS_KINDS][nw] (zeroed by the caller). */
+static void chain_rows(const spec_bitset *b, unsigned nw, uint64_t *row)
 {
-	memset(mask, 0, s->nwords * sizeof *mask);
+	uint64_t *dc = row, *as = row + nw, *acc = row + 2 * nw;
+	for (unsigned k = 0; k < nw; k++) {
+		dc[k] = k < b->dontcare.nwords ? b->dontcare.w[k] : 0;
+		acc[k] = dc[k] | (k < b->mask.nwords ? b->mask.w[k] : 0);
+	}
+	for (const spec_bitset *p = b; p; p = p->parent)
+		for (size_t c = 0; c < p->ncases; c++)
+			for (size_t f = 0; f < p->cases[c].nfields; f++) {
+				const spec_field *a = &p->cases[c].fields[f];
+				if (a->kind == SPEC_ASSERT)
+					set_bits(as, nw, a->low, a->high);
+			}
+	for (unsigned k = 0; k < nw; k++)
+		acc[k] |= as[k];
+}
+
+/* Words a bitset's rows need: its size's, and an assert's past it. */
+static unsigned chain_words(const spec_bitset *b)
+{
+	unsigned top = b->size ? b->size - 1 : 0;
+	for (const spec_bitset *p = b; p; p = p->parent)
+		for (size_t c = 0; c < p->ncases; c++)
+			for (size_t f = 0; f < p->cases[c].nfields; f++)
+				if (p->cases[c].fields[f].kind == SPEC_ASSERT &&
+				    p->cases[c].fields[f].high > top)
+					top = p->cases[c].fields[f].high;
+	return top / 64 + 1;
+}
+
+static bool build_bits(fuzz_spec *s)
+{
+	const spec_model *m = s->m;
+	fuzz_bitset_bits *ix = calloc(m->nbitsets ? m->nbitsets : 1, sizeof *ix);
+	size_t total = 0;
+	if (!ix)
+		return false;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		ix[i].off = (uint32_t)total;
+		ix[i].nw = chain_words(m->bitsets[i]);
+		total += (size_t)BITS_KINDS * ix[i].nw;
+	}
+	uint64_t *bits = calloc(total ? total : 1, sizeof *bits);
+	if (!bits) {
+		free(ix);
+		return false;
+	}
+	for (size_t i = 0; i < m->nbitsets; i++)
+		chain_rows(m->bitsets[i], ix[i].nw, bits + ix[i].off);
+	s->bits_index = ix;
+	s->bits = bits;
+	return true;
+}
+
+/* ORs the low width bits of src (nw words) into mask (s->nwords words)
+ * at bit at: a word at a time. */
+static void or_at(const fuzz_spec *s, uint64_t *mask, const uint64_t *src, unsigned nw,
+                  unsigned at, unsigned width)
+{
+	unsigned words = (width + 63) / 64 < nw ? (width + 63) / 64 : nw;
+	for (unsigned k = 0; k < words; k++) {
+		uint64_t v = src[k];
+		if (k == width / 64)
+			v &= ((uint64_t)1 << (width % 64)) - 1;
+		unsigned to = at / 64 + k, sh = at % 64;
+		if (to < s->nwords)
+			mask[to] |= v << sh;
+		if (sh && to + 1 < s->nwords)
+			mask[to + 1] |= v >> (64 - sh);
+	}
+}
+
+/* The three kinds of bits of bitset b (a leaf, with its ancestors)
+ * decoded at bit at of the instruction, width bits wide. */
+static void chain_bits(const fuzz_spec *s, const spec_bitset *b, unsigned at, unsigned width,
+                       uint64_t *const *mask)
+{
+	const fuzz_bitset_bits *ix = &s->bits_index[b->index];
+	const uint64_t *row = s->bits + ix->off;
+	for (int kind = 0; kind < BITS_KINDS; kind++)
+		or_at(s, mask[kind], row + (size_t)kind * ix->nw, ix->nw, at, width);
+}
+
+void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *dontcare,
+                         uint64_t *asserts, uint64_t *accounted)
+{
+	uint64_t *const mask[BITS_KINDS] = {dontcare, asserts, accounted};
+	for (int kind = 0; kind < BITS_KINDS; kind++)
+		memset(mask[kind], 0, s->nwords * sizeof *mask[kind]);
 	if (!d->leaf)
 		return;
-	chain_bits(s, d->leaf, 0, d->leaf->size, kind, mask);
+	chain_bits(s, d->leaf, 0, d->leaf->size, mask);
 	/* base[k]: where the bitset decoded at depth k starts in the word */
 	unsigned base[64] = {0};
 	for (size_t i = 0; i < d->nvalues; i++) {
@@ -260,26 +336,11 @@ static void decoding_bits(const fuzz_spec *s, const codec_decoded *d, enum bits_
 		unsigned width = v->field->high - v->field->low + 1;
 		if (v->sub) {
 			base[v->depth + 1] = at;
-			chain_bits(s, v->sub, at, width, kind, mask);
-		} else if (kind == BITS_ACCOUNTED) {
-			set_range(s, mask, at, 0, width - 1, width);
+			chain_bits(s, v->sub, at, width, mask);
+		} else {
+			set_bits(accounted, s->nwords, at, at + width - 1);
 		}
 	}
-}
-
-void fuzz_dontcare_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
-{
-	decoding_bits(s, d, BITS_DONTCARE, mask);
-}
-
-void fuzz_assert_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
-{
-	decoding_bits(s, d, BITS_ASSERT, mask);
-}
-
-void fuzz_accounted_mask(const fuzz_spec *s, const codec_decoded *d, uint64_t *mask)
-{
-	decoding_bits(s, d, BITS_ACCOUNTED, mask);
 }
 
 bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why, size_t len)

@@ -121,9 +121,7 @@ static void text_one(const uint8_t *data, size_t size, const uint64_t *w, const 
 	 * writes their expected value; a word that breaks one Mesa does not
 	 * check prints like the canonical word). */
 	uint64_t x[FUZZ_MAX_WORDS], am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS];
-	fuzz_dontcare_mask(&spec, &d1.d, x);
-	fuzz_assert_mask(&spec, &d1.d, am);
-	fuzz_accounted_mask(&spec, &d1.d, acc);
+	fuzz_decoding_masks(&spec, &d1.d, x, am, acc);
 	for (unsigned k = 0; k < spec.nwords; k++) {
 		/* holes in Mesa's specs are theirs (see roundtrip.c) */
 #ifndef FUZZ_STRICT_SPEC

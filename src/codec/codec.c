@@ -849,6 +849,137 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 	return prog;
 }
 
+/* ------------------------------------------------------------ encoder */
+
+static size_t field_slot(const codec *c, const spec_field *f)
+{
+	size_t h = hash_ptr(f) & c->enc_fmask;
+	while (c->enc_fkeys[h] && c->enc_fkeys[h] != f)
+		h = (h + 1) & c->enc_fmask;
+	return h;
+}
+
+uint32_t codec_field_name_id(const codec *c, const spec_field *f)
+{
+	if (!c->enc_fkeys || !f)
+		return UINT32_MAX;
+	size_t h = field_slot(c, f);
+	return c->enc_fkeys[h] ? c->enc_fids[h] : UINT32_MAX;
+}
+
+const uint32_t *codec_field_param_ids(const codec *c, const spec_field *f)
+{
+	if (!c->enc_fkeys || !f)
+		return NULL;
+	size_t h = field_slot(c, f);
+	return c->enc_fkeys[h] ? c->enc_fparams[h] : NULL;
+}
+
+static void expr_ref_names(builder *B, const spec_expr *e, vec *ids);
+static size_t sort_names_text(uint32_t *v, size_t n, const char **names);
+
+/* The bits of case k's <field>s into ce (false: out of memory). */
+static bool case_field_bits(builder *B, const spec_case *k, cenc_case *ce)
+{
+	unsigned top = 0;
+	for (size_t fi = 0; fi < k->nfields; fi++)
+		if (k->fields[fi].kind == SPEC_FIELD && k->fields[fi].high / 64 + 1 > top)
+			top = k->fields[fi].high / 64 + 1;
+	uint64_t *bits = top ? arena_alloc(&B->c->arena, top * sizeof *bits) : NULL;
+	if (top && !bits) {
+		B->ok = false;
+		return false;
+	}
+	for (size_t fi = 0; fi < k->nfields; fi++) {
+		const spec_field *f = &k->fields[fi];
+		for (unsigned b = f->low; f->kind == SPEC_FIELD && b <= f->high; b++)
+			bits[b / 64] |= (uint64_t)1 << (b % 64);
+	}
+	ce->nfw = top;
+	ce->fields = bits;
+	return true;
+}
+
+/* What the encoder needs to choose cases without comparing names: every
+ * field's name id, and every override's program over its references'
+ * ids (as a leaf's expressions are compiled, in the same order, sharing
+ * the programs through B->xm). */
+static void build_encoder(builder *B)
+{
+	codec *c = B->c;
+	const spec_model *m = c->m;
+	size_t nf = 0;
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t ci = 0; ci < m->bitsets[i]->ncases; ci++)
+			nf += m->bitsets[i]->cases[ci].nfields;
+	size_t cap = 16;
+	while (cap < 2 * nf + 2)
+		cap *= 2;
+	c->enc_fmask = cap - 1;
+	c->enc_fkeys = arena_alloc(&c->arena, cap * sizeof *c->enc_fkeys);
+	c->enc_fids = arena_alloc(&c->arena, cap * sizeof *c->enc_fids);
+	c->enc_fparams = arena_alloc(&c->arena, cap * sizeof *c->enc_fparams);
+	const cenc_case **enc = arena_alloc(&c->arena, (m->nbitsets + 1) * sizeof *enc);
+	vec ids = vec_take(&B->pool, sizeof(uint32_t));
+	if (!c->enc_fkeys || !c->enc_fids || !c->enc_fparams || !enc)
+		B->ok = false;
+	for (size_t i = 0; B->ok && i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		cenc_case *cases = arena_alloc(&c->arena, (b->ncases + 1) * sizeof *cases);
+		if (!cases) {
+			B->ok = false;
+			break;
+		}
+		enc[i] = cases;
+		for (size_t ci = 0; B->ok && ci < b->ncases; ci++) {
+			const spec_case *k = &b->cases[ci];
+			for (size_t fi = 0; fi < k->nfields; fi++) {
+				const spec_field *f = &k->fields[fi];
+				const cfield *cf = get_field(B, f);
+				uint32_t *pids = f->nparams
+				                 ? arena_alloc(&c->arena, 2 * f->nparams * sizeof *pids) : NULL;
+				if (!cf || (f->nparams && !pids)) {
+					B->ok = false;
+					break;
+				}
+				for (size_t pi = 0; pi < f->nparams; pi++) {
+					const spec_param *pa = &f->params[pi];
+					pids[2 * pi] = intern_z(B, pa->as ? pa->as : pa->name);
+					pids[2 * pi + 1] = intern_z(B, pa->name);
+				}
+				size_t h = field_slot(c, f);
+				c->enc_fkeys[h] = f;
+				c->enc_fids[h] = cf->name;
+				c->enc_fparams[h] = pids;
+			}
+			if (!case_field_bits(B, k, &cases[ci]) || !k->expr)
+				continue;
+			ids.n = 0;
+			expr_ref_names(B, k->expr, &ids);
+			size_t n = ids.n ? sort_names_text(ids.v, ids.n, (const char **)B->names.v) : 0;
+			uint32_t *refs = arena_alloc(&c->arena, (n + 1) * sizeof *refs);
+			void **slot = pmap_slot(B, &B->xm, &B->xmcap, &B->xmn, k->expr);
+			if (!refs || !slot) {
+				B->ok = false;
+				break;
+			}
+			memcpy(refs, ids.v, n * sizeof *refs);
+			if (!*slot) {
+				const char *nms[64];
+				for (size_t j = 0; j < n && j < 64; j++)
+					nms[j] = ((const char **)B->names.v)[refs[j]];
+				const cins *prog = n <= 64 ? compile_prog(B, k->expr, nms, n) : NULL;
+				*slot = (void *)(prog ? prog : no_prog);
+			}
+			cases[ci].prog = *slot == (void *)no_prog ? NULL : *slot;
+			cases[ci].refs = refs;
+			cases[ci].nrefs = (uint32_t)n;
+		}
+	}
+	vec_give(&B->pool, &ids);
+	c->enc = B->ok ? enc : NULL;
+}
+
 /* ------------------------------------------------------------ leaves */
 
 /* The case is the bitset's default (its own definitions), always last. */
@@ -1955,6 +2086,9 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 			if (b->index < m->nbitsets && !c->leaf[b->index])
 				c->leaf[b->index] = compile_leaf(&B, b);
 		}
+	/* before the names are frozen: it interns the fields' */
+	if (fast && B.ok)
+		build_encoder(&B);
 	c->nnames = B.names.n;
 	c->names = vec_freeze(&c->arena, NULL, &B.names, &B.ok);
 	/* plans before memos: the memos are rendered with them */

@@ -814,7 +814,9 @@ static void list_values(cx *x, cx_scope *s)
 			cv->value = (int64_t)raw;
 			break;
 		}
-		if (f->type == SPEC_TYPE_ENUM && f->en && !spec_enum_lookup(f->en->e, (int64_t)raw))
+		/* a value with a display below 256 is named: no search */
+		if (f->type == SPEC_TYPE_ENUM && f->en && !(raw < 256 && f->en->dense[raw]) &&
+		    !spec_enum_lookup(f->en->e, (int64_t)raw))
 			cx_issue(x, CODEC_ENUM_MISSING, lf->b, NULL, f->f, raw,
 			         "%s: %s has no value %" PRIu64 " in enum %s", spec_display_name(lf->b),
 			         f->f->name, raw, f->en->e->name);

@@ -8,23 +8,41 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* Values whose name ids an encoding keeps at most; past it, overrides
+ * are evaluated by names. */
+#define ENC_MAX_IDS 256u
+
 typedef struct encoder {
+	const codec *c;
 	const codec_decoded *d;
 	size_t next;   /* the next value to consume */
 	char *err;
 	size_t errlen;
+	/* per value, its field's name id (UINT32_MAX: none), made when an
+	 * override is first evaluated (ids_made); ids_ok: every field is the
+	 * model's, so that ids find what names would */
+	bool ids_made, ids_ok;
+	uint32_t ids[ENC_MAX_IDS];
 } encoder;
 
 /* The values of one bitset being encoded, for the override expressions
  * that choose its case: those at its depth from first on (until the
  * list climbs out of it), and through the params of the field that
  * opened it, its parent's. */
+#define ENC_FOUND 8u
+
 typedef struct enc_scope {
-	const encoder *e;
+	encoder *e;
 	size_t first;
 	unsigned depth;
 	const spec_field *opener;   /* the bitset field it encodes; NULL at top */
 	const struct enc_scope *parent;
+	/* names found by id so far (case_by_ids): every override of a scope
+	 * reads much the same few, and one through the params scans the
+	 * whole parent */
+	unsigned nfound;
+	uint32_t found_id[ENC_FOUND];
+	int64_t found_value[ENC_FOUND];
 } enc_scope;
 
 static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
@@ -50,15 +68,80 @@ static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *v
 	return false;
 }
 
-/* Whether a case applies: the default always; an override when its
- * expression holds over the values (an expression that cannot be
- * evaluated, for want of a value, does not hold). */
-static bool case_holds(const enc_scope *sc, const spec_case *k)
+/* scope_lookup by name id (the encoder's ids made): false where the
+ * name resolves to nothing. */
+static bool lookup_id(const enc_scope *sc, uint32_t id, int64_t *value)
 {
+	const encoder *e = sc->e;
+	const codec_decoded *d = e->d;
+	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++)
+		if (d->values[i].depth == sc->depth && e->ids[i] == id) {
+			*value = d->values[i].value;
+			return true;
+		}
+	const uint32_t *pids = sc->opener && sc->parent
+	                       ? codec_field_param_ids(e->c, sc->opener) : NULL;
+	for (size_t j = 0; pids && j < sc->opener->nparams; j++)
+		if (pids[2 * j] == id)
+			return lookup_id(sc->parent, pids[2 * j + 1], value);
+	return false;
+}
+
+/* The override's value by its compiled program, every name it reads
+ * found by its id as scope_lookup finds it by name.  False: not settled
+ * that way (a name that resolves to nothing, an evaluation error), for
+ * spec_expr_eval to decide. */
+static bool case_by_ids(enc_scope *sc, const cenc_case *ce, int64_t *r)
+{
+	encoder *e = sc->e;
+	const codec_decoded *d = e->d;
+	if (!ce->prog || ce->nrefs > 64 || d->nvalues > ENC_MAX_IDS)
+		return false;
+	if (!e->ids_made) {
+		e->ids_ok = true;
+		for (size_t i = 0; i < d->nvalues; i++) {
+			e->ids[i] = codec_field_name_id(e->c, d->values[i].field);
+			if (d->values[i].field && e->ids[i] == UINT32_MAX)
+				e->ids_ok = false;
+		}
+		e->ids_made = true;
+	}
+	if (!e->ids_ok)
+		return false;
+	int64_t vals[64];
+	for (uint32_t j = 0; j < ce->nrefs; j++) {
+		unsigned k = 0;
+		while (k < sc->nfound && sc->found_id[k] != ce->refs[j])
+			k++;
+		if (k < sc->nfound) {
+			vals[j] = sc->found_value[k];
+			continue;
+		}
+		if (!lookup_id(sc, ce->refs[j], &vals[j]))
+			return false;
+		if (sc->nfound < ENC_FOUND) {
+			sc->found_id[sc->nfound] = ce->refs[j];
+			sc->found_value[sc->nfound++] = vals[j];
+		}
+	}
+	return codec_vm_run(ce->prog, vals, (int64_t)d->gen, r);
+}
+
+/* Whether case ci of bitset b applies: the default always; an override
+ * when its expression holds over the values (an expression that cannot
+ * be evaluated, for want of a value, does not hold).  By ids where the
+ * codec has its encoder tables, else by names. */
+static bool case_holds(enc_scope *sc, const spec_bitset *b, size_t ci)
+{
+	const spec_case *k = &b->cases[ci];
 	if (!k->expr)
 		return true;
-	spec_eval_env env = {scope_lookup, (void *)sc, (int64_t)sc->e->d->gen, 0};
 	int64_t r = 0;
+	const codec *c = sc->e->c;
+	if (c && c->enc && b->index < c->m->nbitsets && c->m->bitsets[b->index] == b &&
+	    case_by_ids(sc, &c->enc[b->index][ci], &r))
+		return r != 0;
+	spec_eval_env env = {scope_lookup, (void *)sc, (int64_t)sc->e->d->gen, 0};
 	char err[128];
 	return spec_expr_eval(k->expr, &env, &r, err, sizeof err) && r != 0;
 }
@@ -160,8 +243,22 @@ static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_
  * shadow), but the encoding is the visited case's, as Mesa's encoder
  * writes only the case that applies; the other value (and asserts of its
  * sub-leaf) must not be forced onto those bits. */
+/* Whether bits low..high meet bits (nw words). */
+static bool meets(const uint64_t *bits, unsigned nw, unsigned low, unsigned high)
+{
+	for (unsigned k = low / 64; k <= high / 64 && k < nw; k++) {
+		unsigned lo = k == low / 64 ? low % 64 : 0, hi = k == high / 64 ? high % 64 : 63;
+		uint64_t m = (hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1) &
+		             ~(((uint64_t)1 << lo) - 1);
+		if (bits[k] & m)
+			return true;
+	}
+	return false;
+}
+
+/* heldc[i]: held[i] compiled (its fields' bits), or NULL. */
 static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *const *held,
-                     size_t nheld)
+                     const cenc_case *const *heldc, size_t nheld)
 {
 	if (!owner || !owner->ncases)
 		return false;
@@ -179,6 +276,10 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 	bool overlap = false;
 	for (size_t i = 0; i < nheld && !overlap; i++) {
 		const spec_case *k = held[i];
+		if (heldc[i]) {
+			overlap = meets(heldc[i]->fields, heldc[i]->nfw, f->low, f->high);
+			continue;
+		}
 		for (size_t j = 0; j < k->nfields && !overlap; j++)
 			overlap = k->fields[j].kind == SPEC_FIELD && k->fields[j].low <= f->high &&
 			          f->low <= k->fields[j].high;
@@ -203,22 +304,35 @@ static bool place_asserts(encoder *e, const spec_case *k, uint64_t *w, uint64_t 
 		const spec_field *f = &k->fields[i];
 		if (f->kind != SPEC_ASSERT)
 			continue;
-		uint64_t bits[SPEC_MAX_BITS / 64] = {0};
-		for (unsigned b = f->low; b <= f->high; b++)
-			if (spec_bit(f->assert_value, b))
-				bits[(b - f->low) / 64] |= (uint64_t)1 << ((b - f->low) % 64);
+		/* the expected bits at their places, a word at a time */
+		unsigned width = f->high - f->low + 1;
+		uint64_t bits[SPEC_MAX_BITS / 64];
+		for (unsigned at = 0; at < width; at += 64) {
+			unsigned b = f->low + at, wi = b / 64, sh = b % 64;
+			const spec_bits *av = &f->assert_value;
+			uint64_t v = wi < av->nwords ? av->w[wi] >> sh : 0;
+			if (sh && wi + 1 < av->nwords)
+				v |= av->w[wi + 1] << (64 - sh);
+			if (width - at < 64)
+				v &= ((uint64_t)1 << (width - at)) - 1;
+			bits[at / 64] = v;
+		}
 		if (!soft) {
-			if (!place(e, w, placed, bits, f->high - f->low + 1, f->low, f->name))
+			if (!place(e, w, placed, bits, width, f->low, f->name))
 				return false;
 			continue;
 		}
-		for (unsigned b = f->low; b <= f->high; b++) {
-			uint64_t one = (uint64_t)1 << (b % 64);
-			if (placed[b / 64] & one)
-				continue;
-			placed[b / 64] |= one;
-			if ((bits[(b - f->low) / 64] >> ((b - f->low) % 64)) & 1)
-				w[b / 64] |= one;
+		/* only where nothing is placed yet */
+		for (unsigned at = 0; at < width;) {
+			unsigned b = f->low + at, sh = b % 64, n = 64 - sh < width - at ? 64 - sh : width - at;
+			uint64_t m = (n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1) << sh;
+			uint64_t v = bits[at / 64] >> (at % 64);
+			if (at % 64 && n > 64 - at % 64)
+				v |= bits[at / 64 + 1] << (64 - at % 64);
+			m &= ~placed[b / 64];
+			placed[b / 64] |= m;
+			w[b / 64] |= (v << sh) & m;
+			at += n;
 		}
 	}
 	return true;
@@ -241,20 +355,26 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 	 * looks for the display (from the leaf up, each case that holds, until
 	 * one has a display), so those must hold; the default cases' asserts
 	 * further up are placed last, where no field claimed the bits. */
-	enc_scope scope = {e, e->next, depth, opener, parent};
+	enc_scope scope = {.e = e, .first = e->next, .depth = depth, .opener = opener,
+	                   .parent = parent};
 	bool found_display = false;
 	const spec_case *held[ENC_MAX_HELD];
+	const cenc_case *heldc[ENC_MAX_HELD];
 	size_t nheld = 0;
+	const codec *c = e->c;
+	bool tables = c && c->enc && leaf->index < c->m->nbitsets && c->m->bitsets[leaf->index] == leaf;
 	for (const spec_bitset *s = leaf; s && !found_display; s = s->parent) {
 		for (size_t ci = 0; ci < s->ncases && !found_display; ci++) {
 			const spec_case *k = &s->cases[ci];
-			if (!case_holds(&scope, k))
+			if (!case_holds(&scope, s, ci))
 				continue;
 			if (!place_asserts(e, k, w, placed, false))
 				return false;
 			found_display = k->display != NULL;
-			if (nheld < ENC_MAX_HELD)
+			if (nheld < ENC_MAX_HELD) {
+				heldc[nheld] = tables ? &c->enc[s->index][ci] : NULL;
 				held[nheld++] = k;
+			}
 		}
 	}
 	const codec_decoded *d = e->d;
@@ -266,7 +386,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			            f ? f->name : "?");
 		if (!f || f->kind != SPEC_FIELD)
 			continue; /* derived values are computed, not placed */
-		if (shadowed(f, v->owner, held, nheld)) {
+		if (shadowed(f, v->owner, held, heldc, nheld)) {
 			/* with its sub-instruction's values */
 			while (e->next < d->nvalues && d->values[e->next].depth > depth)
 				e->next++;
@@ -296,8 +416,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
                   size_t errlen)
 {
-	(void)c;
-	encoder e = {d, 0, err, errlen};
+	encoder e = {.c = c, .d = d, .err = err, .errlen = errlen};
 	if (err && errlen)
 		err[0] = 0;
 	if (!d->leaf)

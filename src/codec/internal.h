@@ -496,6 +496,18 @@ typedef struct ftop {
 } __attribute__((aligned(64))) ftop;
 _Static_assert(sizeof(ftop) == 64, "a bitset's entry is one cache line");
 
+/* An override as the encoder evaluates it (encode.c): its references as
+ * name ids, in the order its program reads them, and the program. */
+typedef struct cenc_case {
+	const cins *prog;         /* NULL: evaluate with spec_expr_eval */
+	const uint32_t *refs;
+	uint32_t nrefs;
+	/* the bits of the case's <field>s (not derived, not asserts), nfw
+	 * words: whether a field overlaps one of them is a mask test */
+	uint32_t nfw;
+	const uint64_t *fields;
+} cenc_case;
+
 struct codec {
 	const spec_model *m;
 	const cmemo **memo;        /* per root; NULL: none */
@@ -530,7 +542,23 @@ struct codec {
 	/* issue.c: per bitset index, its don't-care bits' entry (k1 NULL:
 	 * none); NULL: none built */
 	const struct citext *dcit;
+	/* encode.c: per bitset index, per case, the override compiled
+	 * (NULL: none built); and every field's name id, by an open hash on
+	 * the field's address (fkeys[i] NULL: empty; fmask + 1 slots) */
+	const cenc_case *const *enc;
+	const spec_field **enc_fkeys;
+	uint32_t *enc_fids;
+	const uint32_t **enc_fparams; /* per slot: 2 ids a param (see below) */
+	size_t enc_fmask;
 };
+
+/* The name id of field f of the model (codec.names), or UINT32_MAX
+ * when the codec has no encoder tables or f is not the model's. */
+uint32_t codec_field_name_id(const codec *c, const spec_field *f);
+/* Field f's params as name ids, two each: the name inside the bitset
+ * (as=, else name=) and the name in the enclosing scope; NULL when it
+ * has none, or the codec has no encoder tables. */
+const uint32_t *codec_field_param_ids(const codec *c, const spec_field *f);
 
 static inline const citext *cx_dontcare_itext(const codec *c, uint32_t bi)
 {
