@@ -124,12 +124,30 @@ static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uin
 	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
 }
 
+static void text_differ(void *ctx, const spec_root *root, const uint64_t *a, const uint64_t *b,
+                        uint32_t gen, char *buf, size_t len)
+{
+	codec_describe_difference(ctx, root, a, b, gen, buf, len);
+}
+
+/* The message of the display diagnostic of leaf name in sd, or NULL. */
+static const char *message_of(const spec_diags *sd, const char *name)
+{
+	char tag[128];
+	snprintf(tag, sizeof tag, "text of '%s'", name);
+	for (size_t i = 0; i < sd->count; i++)
+		if (strstr(sd->items[i].message, tag))
+			return sd->items[i].message;
+	return NULL;
+}
+
 typedef struct tally {
 	size_t leaves, proved, findings, unknown;
 } tally;
 
 /* Proves spec xml's displays and holds every verdict to brute force. */
-static void check_spec(const char *name, const char *xml, tally *t, const char *const *expect)
+static void check_spec(const char *name, const char *xml, tally *t, const char *const *expect,
+                       const char *const *says)
 {
 	spec_diags d = {0}, sd = {0};
 	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", &d);
@@ -143,7 +161,7 @@ static void check_spec(const char *name, const char *xml, tally *t, const char *
 	}
 	codec *c = codec_new(m, &d);
 	CHECK(c != NULL);
-	prove_text_ops ops = {.ctx = c, .decode = text_decode};
+	prove_text_ops ops = {.ctx = c, .decode = text_decode, .differ = text_differ};
 	prove_options opt = prove_default_options();
 	opt.timeout_ms = 5000;
 	opt.text = &ops;
@@ -181,6 +199,13 @@ static void check_spec(const char *name, const char *xml, tally *t, const char *
 			        truths[l].leaf->name, verdict,
 			        truths[l].collides ? "two words print alike" : "no two words print alike",
 			        xml);
+		/* a finding names what tells its two words apart */
+		if (says && says[l]) {
+			const char *msg = message_of(&sd, truths[l].leaf->name);
+			CHECK(msg && strstr(msg, says[l]));
+			if (msg && !strstr(msg, says[l]))
+				fprintf(stderr, "%s: '%s' not in: %s\n", name, says[l], msg);
+		}
 		t->leaves++;
 		*(!strcmp(verdict, "proved") ? &t->proved
 		  : !strcmp(verdict, "finding") ? &t->findings : &t->unknown) += 1;
@@ -263,8 +288,11 @@ TEST(each_verdict_by_hand)
 		"</isa>\n";
 	static const char *const expect[] = {"proved", "finding", "finding", "finding",
 	                                     "proved", "proved",  "proved",  "proved"};
+	/* what the two words of each finding differ in */
+	static const char *const says[8] = {NULL, "decode to different values (B ", NULL,
+	                                   "decode to different values (E "};
 	tally t = {0};
-	check_spec("by-hand.xml", xml, &t, expect);
+	check_spec("by-hand.xml", xml, &t, expect, says);
 	CHECK_INT(t.leaves, 8);
 }
 
@@ -288,7 +316,8 @@ TEST(sub_leaves_alike)
 		"</isa>\n";
 	static const char *const expect[] = {"finding"};
 	tally t = {0};
-	check_spec("sub.xml", xml, &t, expect);
+	static const char *const says[1] = {"decode to different values (R: "};
+	check_spec("sub.xml", xml, &t, expect, says);
 }
 
 /* ------------------------------------------------------------- random */
@@ -394,7 +423,7 @@ TEST(random_displays_against_brute_force)
 		random_spec(&b);
 		char name[32];
 		snprintf(name, sizeof name, "random-%lu.xml", i);
-		check_spec(name, b.p, &t, NULL);
+		check_spec(name, b.p, &t, NULL, NULL);
 		free(b.p);
 	}
 	printf("random displays: %zu leaves: %zu proved, %zu shown not to give the word back, "

@@ -69,6 +69,10 @@ typedef struct prove_text_ops {
 	 * decodes (field, value, sub-leaf, depth) to *digest. */
 	bool (*decode)(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
 	               const spec_bitset **leaf, char *text, size_t len, uint64_t *digest);
+	/* May be NULL.  What tells the decodings of a and b apart, for the
+	 * message ("SRC1 3 vs 5, ..."), into buf (len bytes). */
+	void (*differ)(void *ctx, const spec_root *root, const uint64_t *a, const uint64_t *b,
+	               uint32_t gen, char *buf, size_t len);
 } prove_text_ops;
 
 typedef struct prove_options {

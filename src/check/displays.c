@@ -1582,13 +1582,30 @@ static const spec_field *only_definition(const spec_bitset *leaf, const char *na
  * that defines fields holds for one and not the other (other fields are
  * listed), or a bitset field decodes differently a level down.  A field
  * whose value cannot be translated counts by its bits. */
-static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1,
-                                const z3_scope *s2, unsigned depth)
+static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *w1,
+                                const z3_scope *w2, unsigned depth)
 {
 	Z3_context c = r->b->ctx;
 	const spec_bitset *leaf = ctx->leaf;
 	unsigned size = leaf->size;
 	uint64_t care[DSP_WORDS] = {0};
+	/* the words outside the leaf's don't-care bits: two words that
+	 * differ only there are one word */
+	for (unsigned i = 0; i < words_for(size); i++)
+		care[i] = ~(i < leaf->dontcare.nwords ? leaf->dontcare.w[i] : 0);
+	if (size % 64)
+		care[words_for(size) - 1] &= ((uint64_t)1 << (size % 64)) - 1;
+	Z3_ast keep = z3_bits_sized(r->b, care, size);
+	z3_scope k1 = *w1, k2 = *w2;
+	k1.word = Z3_mk_bvand(c, w1->word, keep);
+	k2.word = Z3_mk_bvand(c, w2->word, keep);
+	/* their own translations (the words are others): without a memo,
+	 * Midgard's chains of derived values are translated again at every
+	 * look-up */
+	k1.memo = z3_memo_new();
+	k2.memo = z3_memo_new();
+	const z3_scope *s1 = &k1, *s2 = &k2;
+	memset(care, 0, sizeof care);
 	bool any_care = false;
 	terms t = {0};
 	for (const spec_bitset *b = leaf; b; b = b->parent)
@@ -1633,6 +1650,8 @@ static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *
 		Z3_ast mask = z3_bits_sized(r->b, care, size);
 		push(&t, nonzero(r, Z3_mk_bvand(c, Z3_mk_bvxor(c, s1->word, s2->word), mask), size));
 	}
+	z3_memo_free(k1.memo);
+	z3_memo_free(k2.memo);
 	return fold(r, &t, false);
 }
 
@@ -1727,12 +1746,16 @@ static bool confirmed(dsp_run *r, const spec_root *root, const spec_bitset *leaf
 	char h1[SPEC_MAX_BITS / 4u + DSP_WORDS + 8u], h2[sizeof h1];
 	prove_format_hex(a, root->bitset->size, h1, sizeof h1);
 	prove_format_hex(bw, root->bitset->size, h2, sizeof h2);
+	char differ[512] = "";
+	if (ops->differ)
+		ops->differ(ops->ctx, root, a, bw, gen, differ, sizeof differ);
 	r->st->display_findings++;
 	spec_diag_add(diags, SPEC_WARNING, "display-same-text", leaf->loc,
 	              "the text of '%s' does not determine its word: %s and %s (gen %" PRIu32
-	              ") decode to different values and both print \"%s\" (found by Z3, "
+	              ") decode to different values%s%s%s and both print \"%s\" (found by Z3, "
 	              "confirmed by the decoder)",
-	              leaf->name, h1, h2, gen, t1);
+	              leaf->name, h1, h2, gen, differ[0] ? " (" : "", differ, differ[0] ? ")" : "",
+	              t1);
 	return true;
 }
 

@@ -136,6 +136,12 @@ static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uin
 	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
 }
 
+static void text_differ(void *ctx, const spec_root *root, const uint64_t *a, const uint64_t *b,
+                        uint32_t gen, char *buf, size_t len)
+{
+	codec_describe_difference(ctx, root, a, b, gen, buf, len);
+}
+
 /* prove_semantic with the codec of model m to confirm witnesses with. */
 static bool prove_meaning(const spec_model *m, const prove_options *opt, spec_diags *diags,
                           semantic_stats *st)
@@ -143,7 +149,7 @@ static bool prove_meaning(const spec_model *m, const prove_options *opt, spec_di
 	spec_diags scratch = {0};
 	codec *cd = codec_new(m, &scratch);
 	spec_diags_free(&scratch);
-	prove_text_ops ops = {.ctx = cd, .decode = text_decode};
+	prove_text_ops ops = {.ctx = cd, .decode = text_decode, .differ = text_differ};
 	prove_options o = *opt;
 	o.text = cd ? &ops : NULL;
 	bool ok = prove_semantic(m, &o, diags, st);

@@ -141,6 +141,13 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
  * apart) to *digest. */
 bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
                          const spec_bitset **leaf, char *text, size_t len, uint64_t *digest);
+/* What tells the decodings of words a and b apart, for a person: the
+ * values they disagree on, "NAME a vs b" (a field inside a bitset field
+ * as "OUTER.NAME"), or where their lists part ("SRC: leaf x vs y"),
+ * joined by ", " into buf (len bytes, cut with "..." when longer).
+ * Returns the number of differences named (0: the decodings agree). */
+size_t codec_describe_difference(const codec *c, const spec_root *root, const uint64_t *a,
+                                 const uint64_t *b, uint32_t gen, char *buf, size_t len);
 
 /* -------------------------------------------------------------- encoding */
 

@@ -20,6 +20,9 @@
 #include "out.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -888,6 +891,9 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 	return out->nissues == 0;
 }
 
+/* Bitset fields followed for the digest's don't-care bits. */
+#define CODEC_MAX_DEPTH_DIGEST 16u
+
 bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
                          const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
 {
@@ -903,10 +909,24 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 		if (issues[k].kind != CODEC_DONTCARE_SET)
 			return false;
 	*leaf = d.leaf;
-	uint64_t h = 14695981039346656037u; /* FNV-1a over what was decoded */
+	/* FNV-1a over what was decoded, outside don't-care bits: the fields
+	 * with their owner leaf's x bits cleared, and the sub-leaves (derived
+	 * values follow from those, at one generation) */
+	uint64_t h = 14695981039346656037u;
+	const spec_bitset *scope[CODEC_MAX_DEPTH_DIGEST + 1] = {d.leaf};
 	for (size_t k = 0; k < d.nvalues; k++) {
-		uint64_t parts[4] = {(uint64_t)(uintptr_t)values[k].field, values[k].raw,
-		                     (uint64_t)(uintptr_t)values[k].sub, values[k].depth};
+		const codec_value *v = &values[k];
+		const spec_field *f = v->field;
+		if (f->kind == SPEC_DERIVED || v->depth > CODEC_MAX_DEPTH_DIGEST)
+			continue;
+		uint64_t raw = v->raw;
+		const spec_bitset *in = scope[v->depth];
+		if (f->kind == SPEC_FIELD && in && f->high - f->low < 64 && f->low / 64 == f->high / 64 &&
+		    f->low / 64 < in->dontcare.nwords)
+			raw &= ~(in->dontcare.w[f->low / 64] >> (f->low % 64));
+		if (v->sub && v->depth < CODEC_MAX_DEPTH_DIGEST)
+			scope[v->depth + 1] = v->sub;
+		uint64_t parts[4] = {(uint64_t)(uintptr_t)f, raw, (uint64_t)(uintptr_t)v->sub, v->depth};
 		for (int p = 0; p < 4; p++)
 			for (int b = 0; b < 64; b += 8)
 				h = (h ^ ((parts[p] >> b) & 0xff)) * 1099511628211u;
@@ -915,4 +935,82 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA};
 	codec_disasm_root(c, root, w, &o, text, len);
 	return true;
+}
+
+/* Appends "NAME" of value k of d, with the names of the bitset fields
+ * it is inside of ("OUTER.NAME"). */
+static void value_path(const codec_decoded *d, size_t k, char *buf, size_t len)
+{
+	const codec_value *v = &d->values[k];
+	size_t at = 0;
+	buf[0] = '\0';
+	/* the enclosing bitset fields: the last value before k one level up */
+	const codec_value *chain[16];
+	unsigned n = 0;
+	unsigned depth = v->depth;
+	for (size_t j = k; j-- > 0 && depth > 0 && n < 16;)
+		if (d->values[j].depth == depth - 1) {
+			chain[n++] = &d->values[j];
+			depth--;
+		}
+	while (n--) {
+		int w = snprintf(buf + at, len - at, "%s.", chain[n]->field->name);
+		if (w < 0 || (size_t)w >= len - at)
+			return;
+		at += (size_t)w;
+	}
+	snprintf(buf + at, len - at, "%s", v->field->name);
+}
+
+size_t codec_describe_difference(const codec *c, const spec_root *root, const uint64_t *a,
+                                 const uint64_t *b, uint32_t gen, char *buf, size_t len)
+{
+	codec_value va[512], vb[512];
+	codec_issue ia[16], ib[16];
+	codec_decoded da = {.values = va, .cap_values = 512, .issues = ia, .cap_issues = 16};
+	codec_decoded db = {.values = vb, .cap_values = 512, .issues = ib, .cap_issues = 16};
+	if (len)
+		buf[0] = '\0';
+	codec_decode(c, root, a, gen, &da);
+	codec_decode(c, root, b, gen, &db);
+	size_t at = 0, named = 0;
+	bool cut = false;
+	for (size_t k = 0; k < da.nvalues && k < db.nvalues && !cut; k++) {
+		const codec_value *x = &va[k], *y = &vb[k];
+		char path[256], item[600];
+		int w;
+		if (x->field != y->field || x->depth != y->depth) {
+			value_path(&da, k, path, sizeof path);
+			w = snprintf(item, sizeof item, "%s vs %s (the cases differ)", path,
+			             y->field ? y->field->name : "?");
+			k = da.nvalues; /* the lists part here: nothing after compares */
+		} else if (x->sub != y->sub) {
+			value_path(&da, k, path, sizeof path);
+			w = snprintf(item, sizeof item, "%s: %s vs %s", path, x->sub ? x->sub->name : "-",
+			             y->sub ? y->sub->name : "-");
+			k = da.nvalues;
+		} else if (x->raw != y->raw) {
+			value_path(&da, k, path, sizeof path);
+			w = snprintf(item, sizeof item, "%s %" PRId64 " vs %" PRId64, path, x->value,
+			             y->value);
+		} else {
+			continue;
+		}
+		if (w < 0)
+			continue;
+		size_t need = (size_t)w + (named ? 2 : 0);
+		if (at + need + 4 >= len) {
+			if (at + 4 < len)
+				memcpy(buf + at, "...", 4);
+			cut = true;
+			break;
+		}
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", named ? ", " : "", item);
+		named++;
+	}
+	if (!cut && da.nvalues != db.nvalues && named == 0 && len > 32) {
+		snprintf(buf, len, "%zu values vs %zu", da.nvalues, db.nvalues);
+		named = 1;
+	}
+	return named;
 }
