@@ -130,7 +130,59 @@ TEST(file_too_large)
 	CHECK_INT(count_rule(&d, "file-too-large"), 1);
 	CHECK_INT(d.count, 1);
 	spec_diags_free(&d);
+	/* past the limit given, not the default one: 17 MiB under 16 MiB */
+	spec_load_options lo = {.max_bytes = (size_t)16 << 20};
+	m = spec_load_with(path, &lo, &d);
+	CHECK(m == NULL);
+	CHECK_INT(count_rule(&d, "file-too-large"), 1);
+	spec_diags_free(&d);
+	/* under 18 MiB it is read: a file of zeros is not XML */
+	lo.max_bytes = (size_t)18 << 20;
+	m = spec_load_with(path, &lo, &d);
+	CHECK(m == NULL);
+	CHECK_INT(count_rule(&d, "file-too-large"), 0);
+	CHECK(d.count >= 1);
+	spec_diags_free(&d);
 	unlink(path);
+}
+
+TEST(limits_for_sizes)
+{
+	spec_limits l = spec_limits_for(0);
+	CHECK(l.file_bytes == SPEC_MAX_FILE_BYTES && l.total_bytes == SPEC_MAX_TOTAL_BYTES);
+	CHECK(l.elements == SPEC_MAX_ELEMENTS && l.model_bytes == SPEC_MAX_MODEL_BYTES);
+	CHECK(l.display_bytes == SPEC_MAX_DISPLAY_TOTAL);
+	/* up to the default total: only the bytes move */
+	l = spec_limits_for((size_t)32 << 20);
+	CHECK(l.file_bytes == (size_t)32 << 20 && l.total_bytes == (size_t)32 << 20);
+	CHECK(l.elements == SPEC_MAX_ELEMENTS && l.model_bytes == SPEC_MAX_MODEL_BYTES);
+	/* past it, the rest grows by the factor, rounded up */
+	l = spec_limits_for(((size_t)64 << 20) + 1);
+	CHECK(l.elements == 2 * (size_t)SPEC_MAX_ELEMENTS);
+	CHECK(l.model_bytes == 2 * SPEC_MAX_MODEL_BYTES);
+	CHECK(l.display_bytes == 2 * (size_t)SPEC_MAX_DISPLAY_TOTAL);
+	l = spec_limits_for((size_t)1 << 40);
+	CHECK(l.total_bytes == SPEC_MAX_SPEC_BYTES);
+	CHECK(l.elements == 16 * (size_t)SPEC_MAX_ELEMENTS);
+
+	size_t v = 0;
+	CHECK(spec_parse_size("1", &v) && v == 1);
+	CHECK(spec_parse_size("48M", &v) && v == (size_t)48 << 20);
+	CHECK(spec_parse_size("3k", &v) && v == 3072);
+	CHECK(spec_parse_size("1G", &v) && v == SPEC_MAX_SPEC_BYTES);
+	CHECK(spec_parse_size("1073741824", &v) && v == SPEC_MAX_SPEC_BYTES);
+	v = 7;
+	CHECK(!spec_parse_size("1073741825", &v));
+	CHECK(!spec_parse_size("2G", &v));
+	CHECK(!spec_parse_size("1025M", &v));
+	CHECK(!spec_parse_size("0", &v));
+	CHECK(!spec_parse_size("", &v));
+	CHECK(!spec_parse_size("M", &v));
+	CHECK(!spec_parse_size("-1", &v));
+	CHECK(!spec_parse_size("12x", &v));
+	CHECK(!spec_parse_size("1MB", &v));
+	CHECK(!spec_parse_size("99999999999999999999999999", &v));
+	CHECK(v == 7); /* untouched when refused */
 }
 
 TEST(import_limit)
@@ -205,6 +257,7 @@ int main(void)
 {
 	RUN(corpus);
 	RUN(file_too_large);
+	RUN(limits_for_sizes);
 	RUN(import_limit);
 	RUN(generated_nesting_and_garbage);
 	return testlib_finish();

@@ -106,8 +106,9 @@ static void gen_enum(const char *name, unsigned n)
 	finish(f);
 }
 
-/* n leaves told apart by their low bits. */
-static void gen_leaves(const char *name, unsigned n)
+/* n leaves told apart by their low bits; with two_gens, leaf 0 lives
+ * from generation 1 on, so that the others live in two intervals. */
+static void gen_leaves_in(const char *name, unsigned n, bool two_gens)
 {
 	FILE *f = create(name);
 	if (!f)
@@ -123,10 +124,16 @@ static void gen_leaves(const char *name, unsigned n)
 		        i, i, bits - 1);
 		for (unsigned b = bits; b-- > 0;)
 			fputc('0' + ((i >> b) & 1), f);
-		fputs("</pattern>\n  </bitset>\n", f);
+		fputs(i == 0 && two_gens ? "</pattern>\n    <gen min=\"1\"/>\n  </bitset>\n"
+		                         : "</pattern>\n  </bitset>\n", f);
 	}
 	fputs("</isa>\n", f);
 	finish(f);
+}
+
+static void gen_leaves(const char *name, unsigned n)
+{
+	gen_leaves_in(name, n, false);
 }
 
 /* npoint leaves living at one generation each (npoint intervals) beside
@@ -503,6 +510,9 @@ static void make_inputs(void)
 	gen_leaves("leaves-10k.xml", 10000);
 	gen_leaves("leaves-100k.xml", 100000);
 	gen_leaves("leaves-300.xml", 300);
+	/* past 2^18 classifier records and 300,000 live leaves of coverage
+	 * work, in a 42 MB file: every budget that grows with the spec */
+	gen_leaves_in("leaves-270k.xml", 270000, true);
 	gen_generations("gens-20k.xml", 20000, 0);
 	gen_generations("gens-10k-10k.xml", 10000, 10000);
 	gen_depth("depth-64.xml", 64);
@@ -642,6 +652,18 @@ static const hostile_case cases[] = {
 	{"10,000 generations of 10,000 leaves, JSON", {"check", "--format=json", "@gens-10k-10k.xml"},
 	 1, "\"unknown\":true,\"limit\":true,\"budget\":true", OK_RSS},
 	{"100,000 leaves, disasm", {"disasm", "@leaves-100k.xml", "--hex", "00000003"}, 0, "l3 0", 1500},
+	/* --max-spec-size: past the default 16 MiB a file, the budgets grow */
+	{"270,000 leaves in 42 MB", {"lint", "@leaves-270k.xml"}, 2, "[file-too-large]", OK_RSS},
+	{"270,000 leaves in 42 MB, --max-spec-size=24M", {"lint", "--max-spec-size=24M",
+	 "@leaves-270k.xml"}, 2, "the limit is 25165824 (--max-spec-size raises it)", OK_RSS},
+	{"270,000 leaves in 42 MB, --max-spec-size=2G", {"lint", "--max-spec-size=2G",
+	 "@leaves-270k.xml"}, 2, "bad option '--max-spec-size=2G'", OK_RSS},
+	{"270,000 leaves over two intervals, check", {"check", "--max-spec-size=48M",
+	 "@leaves-270k.xml"}, 0, "gen 1..max: 270000 live leaves; ", 1500},
+	{"270,000 leaves, disasm", {"disasm", "--max-spec-size=48M", "--gen=1", "@leaves-270k.xml", "--hex",
+	 "0014191f"}, 0, "l268575 2", 1500},
+	{"1,000,001 elements, --max-spec-size=65M", {"lint", "--max-spec-size=65M",
+	 "@elements-1M.xml"}, 0, NULL, 600},
 	{"100,000 leaves, asm", {"asm", "@leaves-100k.xml", "@split.txt"}, 1, "split.txt:1:", 1500},
 	/* nesting and counts */
 	{"64 levels", {"lint", "@depth-64.xml"}, 0, NULL, OK_RSS},

@@ -145,15 +145,20 @@ typedef struct prove_interval {
 	                             (rule coverage-limit), not the solver's */
 	bool budget;              /* ... that limit being the root's coverage
 	                             budget, spent before this interval */
+	size_t budget_leaves;     /* that budget, in live leaves (set with budget) */
 } prove_interval;
 
 /* Coverage takes time for every live leaf of every interval (about two
  * microseconds each); a spec whose leaves start and stop at thousands of
- * generations could make that leaves times intervals.  Past this many
+ * generations could make that leaves times intervals.  Past a budget of
  * live leaves summed over a root's intervals, the intervals left are
- * reported unknown (rule coverage-limit, budget) instead.  Mesa's ir3
- * sums to about 9,000; 100,000 leaves over 3 intervals fit. */
+ * reported unknown (rule coverage-limit, budget) instead.  The budget is
+ * PROVE_MAX_COVERAGE_LEAVES, or PROVE_COVERAGE_PER_LEAF times the root's
+ * leaves when that is more: the work stays linear in the spec, and a
+ * root of a million leaves over a few intervals fits.  Mesa's ir3 sums
+ * to about 9,000; 100,000 leaves over 3 intervals fit. */
 #define PROVE_MAX_COVERAGE_LEAVES 300000u
+#define PROVE_COVERAGE_PER_LEAF 4u
 
 typedef struct prove_result {
 	prove_overlap *overlaps;  /* grouped by root, then by a, then b */

@@ -1237,6 +1237,8 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 	size_t u = gen_cuts_sort(pts, npts);
 	qsort(ev, nev, sizeof *ev, cmp_event);
 	size_t nlive = 0, e = 0, spent = 0;
+	size_t budget = n > PROVE_MAX_COVERAGE_LEAVES / PROVE_COVERAGE_PER_LEAF
+	                ? n * PROVE_COVERAGE_PER_LEAF : PROVE_MAX_COVERAGE_LEAVES;
 	bool over = false;
 	for (size_t i = 0; i < u && !p->oom; i++) {
 		uint32_t lo = pts[i], hi = i + 1 < u ? pts[i + 1] - 1 : rg.max;
@@ -1253,13 +1255,13 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 			}
 		}
 		spent += nlive;
-		if (spent > PROVE_MAX_COVERAGE_LEAVES) {
+		if (spent > budget) {
 			if (!over)
 				spec_diag_add(p->diags, SPEC_WARNING, "coverage-limit",
 				              v->root->bitset->loc,
 				              "coverage of '%s' from gen %u on is not computed: its %zu "
-				              "intervals have more than %u live leaves in all",
-				              v->root->bitset->name, lo, u, PROVE_MAX_COVERAGE_LEAVES);
+				              "intervals have more than %zu live leaves in all",
+				              v->root->bitset->name, lo, u, budget);
 			over = true;
 			prove_interval *iv = grow(&p->intervals);
 			if (!iv) {
@@ -1267,7 +1269,8 @@ static void coverage(prover *p, const root_view *v, z3_engine *z)
 				break;
 			}
 			*iv = (prove_interval){.root = v->root, .gen = {lo, hi}, .live_leaves = nlive,
-			                       .unknown = true, .limit = true, .budget = true};
+			                       .unknown = true, .limit = true, .budget = true,
+			                       .budget_leaves = budget};
 			p->r->any_unknown = true;
 			continue;
 		}

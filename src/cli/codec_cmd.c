@@ -32,6 +32,8 @@ static const char codec_usage[] =
 	"%s"
 	"  --no-cache         parse SPEC's files, neither reading nor writing the cache of\n"
 	"                     parsed files (docs/cache.md)\n"
+	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (K, M, G; default\n"
+	"                     64M, at most 1G); element and memory budgets grow with it\n"
 	"  FILE               raw little-endian instructions; '-' reads standard input\n"
 	"  --hex WORD...      8-digit WORDs are 32-bit memory words, low word first; a\n"
 	"                     longer WORD (or one with '_') is a whole instruction, high word first\n"
@@ -149,13 +151,13 @@ typedef struct session {
 
 static bool session_open(session *ss, const char *cmd, const char *spec_path,
                          const char *root_name, bool have_gen, unsigned long gen,
-                         bool general, bool no_cache, spec_diags *diags)
+                         bool general, bool no_cache, size_t max_bytes, spec_diags *diags)
 {
 	char cache[4096];
 	/* lint's findings are never shown here: only what makes a spec
 	 * unusable, which the loader reports */
 	spec_load_options lo = {.cache_dir = cache_dir_for(no_cache, cache, sizeof cache),
-	                        .skip_lint = true};
+	                        .skip_lint = true, .max_bytes = max_bytes};
 	ss->m = spec_load_with(spec_path, &lo, diags);
 	if (!ss->m) {
 		spec_diags_sort(diags);
@@ -270,6 +272,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	const char *spec_path = NULL, *file = NULL, *root_name = NULL;
 	const char *program = NULL; /* --program: "" for the spec's only one */
 	bool have_gen = false, hex_mode = false, json = json_decode, no_cache = false;
+	size_t max_bytes = 0;
 	unsigned long gen = 0;
 	codec_disasm_options opt = {.show_errors = true, .no_match = CODEC_NO_MATCH_MESA};
 	char **hex = calloc((size_t)argc + 1, sizeof *hex);
@@ -290,6 +293,8 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 			hex_mode = true;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (!strcmp(a, "--program") || !strncmp(a, "--program=", 10)) {
 			program = a[9] ? a + 10 : "";
 		} else if (!strncmp(a, "--gen=", 6)) {
@@ -338,7 +343,8 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 	session ss = {0};
 	word_buf ws = {0};
 	char err[512];
-	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, false, no_cache, &diags))
+	if (!session_open(&ss, cmd, spec_path, root_name, have_gen, gen, false, no_cache, max_bytes,
+	                  &diags))
 		goto out;
 	const spec_root *root = ss.root;
 	opt.gen = (uint32_t)gen;
@@ -454,7 +460,7 @@ out:
 
 static const char asm_usage[] =
 	"usage: isacheck asm SPEC [--gen=N] [--format=hex|bin] [--output=FILE] [--no-cache]\n"
-	"                    (FILE | -)\n"
+	"                    [--max-spec-size=SIZE] (FILE | -)\n"
 	"  assemble text, one instruction a line, as `isacheck disasm` prints it, by parsing\n"
 	"  against SPEC's display templates; each result is checked by disassembling it again\n"
 	"  empty lines and lines starting with ';' are skipped; a \"\\t; ...\" error\n"
@@ -462,6 +468,7 @@ static const char asm_usage[] =
 	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
 	"  --format=bin  raw little-endian words\n"
 	"  --no-cache    parse SPEC's files, bypassing the cache of parsed files (docs/cache.md)\n"
+	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (default 64M, at most 1G)\n"
 	"  a line that does not assemble is reported and nothing is written past it (every\n"
 	"  later line is still checked): instructions never shift into its slot; an\n"
 	"  --output file is then not written at all\n"
@@ -471,6 +478,7 @@ int cmd_asm(int argc, char **argv)
 {
 	const char *spec_path = NULL, *file = NULL, *output = NULL;
 	bool have_gen = false, binary = false, no_cache = false;
+	size_t max_bytes = 0;
 	unsigned long gen = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -489,6 +497,8 @@ int cmd_asm(int argc, char **argv)
 			output = a + 9;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (a[0] == '-' && a[1]) {
 			ok = false;
 		} else if (!spec_path) {
@@ -520,7 +530,8 @@ int cmd_asm(int argc, char **argv)
 			fclose(in);
 		return EXIT_UNUSABLE;
 	}
-	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, no_cache, &diags))
+	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, no_cache, max_bytes,
+	                  &diags))
 		goto done;
 	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;

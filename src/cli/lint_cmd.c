@@ -7,11 +7,13 @@
 
 static const char lint_usage[] =
 	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays]\n"
-	"                     [--import-dir=DIR]... [--no-cache] FILE...\n"
+	"                     [--import-dir=DIR]... [--no-cache] [--max-spec-size=SIZE] FILE...\n"
 	"  Loads each FILE (an isaspec XML file; imports are read relative to it, from\n"
 	"  its folder and below, or from a DIR named with --import-dir)\n"
 	"  and reports every finding as file:line:col: severity: message [rule].\n"
 	"  --no-cache parses every file, bypassing the cache of parsed files (docs/cache.md).\n"
+	"  --max-spec-size=SIZE reads up to SIZE bytes of XML (K, M, G; default 64M, at\n"
+	"  most 1G); the element and memory budgets grow with it (docs/model.md).\n"
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
 	"  --displays also reports each leaf whose text cannot be parsed back into\n"
 	"  its bits (rule display-not-invertible: what the assembler cannot invert).\n"
@@ -80,6 +82,13 @@ int cmd_lint(int argc, char **argv)
 			displays = true;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			if (!spec_parse_size(a + 16, &load_opt.max_bytes)) {
+				fprintf(stderr, "isacheck lint: bad option '%s'\n%s", a, lint_usage);
+				free(files);
+				free(import_dirs);
+				return EXIT_UNUSABLE;
+			}
 		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
 			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strcmp(a, "--format=text")) {

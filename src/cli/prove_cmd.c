@@ -28,6 +28,8 @@ static const char prove_usage[] =
 	"                       own folder and below); may be repeated\n"
 	"  --no-cache           parse every file, bypassing the cache of parsed files\n"
 	"                       (docs/cache.md)\n"
+	"  --max-spec-size=SIZE read up to SIZE bytes of XML (K, M, G; default 64M, at\n"
+	"                       most 1G); the element and memory budgets grow with it\n"
 	"  --holes=N            largest unallocated cubes listed per interval (default 8);\n"
 	"                       0..10000\n"
 	"  --semantic           also prove what instructions mean, with Z3: every\n"
@@ -268,6 +270,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 			allow_path = a + 8;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			ok = spec_parse_size(a + 16, &load_opt.max_bytes);
 		} else if (!strncmp(a, "--import-dir=", 13) && a[13]) {
 			import_dirs[load_opt.nimport_dirs++] = a + 13;
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {

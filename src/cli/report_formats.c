@@ -302,9 +302,9 @@ static void walk_interval(walker *w, const prove_interval *iv)
 	              .loc = root->loc, .interval = iv};
 	char *msg = iv->budget
 	                    ? spec_strdup_printf("the coverage of root '%s' at gen %s is not computed: "
-	                              "the root's coverage budget (%u live leaves over its "
+	                              "the root's coverage budget (%zu live leaves over its "
 	                              "intervals) is spent (coverage-limit)",
-	                              root->name, gen, PROVE_MAX_COVERAGE_LEAVES)
+	                              root->name, gen, iv->budget_leaves)
 	            : iv->limit
 	                    ? spec_strdup_printf("the undecoded words of root '%s' at gen %s need more cubes "
 	                              "than the cube engine's limit: not counted (coverage-limit)",

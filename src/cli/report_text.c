@@ -150,8 +150,8 @@ static void print_coverage(FILE *f, const prove_result *pr)
 		prove_count_format(&iv->undecoded, count, sizeof count);
 		if (iv->budget)
 			fprintf(f, "  %s: %zu live leaves; undecoded words not counted: the root's "
-			        "coverage budget (%u live leaves over its intervals) is spent "
-			        "[unknown: coverage-limit]\n", g, iv->live_leaves, PROVE_MAX_COVERAGE_LEAVES);
+			        "coverage budget (%zu live leaves over its intervals) is spent "
+			        "[unknown: coverage-limit]\n", g, iv->live_leaves, iv->budget_leaves);
 		else if (iv->limit)
 			fprintf(f, "  %s: %zu live leaves; undecoded words not counted: they need more "
 			        "cubes than the limit [unknown: coverage-limit]\n", g, iv->live_leaves);

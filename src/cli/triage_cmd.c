@@ -62,6 +62,8 @@ static const char triage_usage[] =
 	"                     results are the same for any N\n"
 	"  --no-cache         parse SPEC's files, bypassing the cache of parsed files\n"
 	"                     (docs/cache.md)\n"
+	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (K, M, G; default\n"
+	"                     64M, at most 1G); element and memory budgets grow with it\n"
 	"exit: 0 everything explained, 1 unexplained instructions found, 2 unusable input\n";
 
 typedef enum input_kind { INPUT_AUTO, INPUT_BIN, INPUT_HEX, INPUT_TSV } input_kind;
@@ -610,6 +612,7 @@ int cmd_triage(int argc, char **argv)
 	           *html_path = NULL;
 	unsigned long gen = 0, top = 0, nearest = 0, examples = 0;
 	bool json = false, have_top = false, no_program = false, no_cache = false;
+	size_t max_bytes = 0;
 	unsigned jobs = default_jobs(TRIAGE_MAX_JOBS);
 	const char *program = NULL; /* --program: "" for the spec's only one */
 	run r = {.cmd = "triage", .gen_column = "decoder_gpu_id"};
@@ -638,6 +641,8 @@ int cmd_triage(int argc, char **argv)
 			no_program = true;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (!strcmp(a, "--format=text")) {
 			json = false;
 		} else if (!strcmp(a, "--format=json")) {
@@ -704,7 +709,8 @@ int cmd_triage(int argc, char **argv)
 	}
 	FILE *out = o.f;
 	char cache[4096];
-	spec_load_options lo = {.cache_dir = cache_dir_for(no_cache, cache, sizeof cache)};
+	spec_load_options lo = {.cache_dir = cache_dir_for(no_cache, cache, sizeof cache),
+	                        .max_bytes = max_bytes};
 	r.m = spec_load_with(spec_path, &lo, &diags);
 	if (!r.m) {
 		spec_diags_sort(&diags);

@@ -42,17 +42,26 @@
 #define CLS_SUB_BITS 6u
 #define CLS_SUB_SET 64u
 /* Leaves whose pairs are counted when choosing level-one bits: the cost
- * is quadratic, and a sample is as good a guide for huge roots. */
+ * is quadratic, and a sample is as good a guide for huge roots.  A sample
+ * of m leaves stops telling bits apart near log2(m) of them, so a root
+ * past CLS_SAMPLE * CLS_SAMPLE_PER leaves gets one leaf in CLS_SAMPLE_PER,
+ * up to CLS_SAMPLE_MAX: with 512 a root of 10^6 leaves got 9 bits and
+ * lists of 2,000 leaves too long for level two, and decoding scanned them
+ * (4,096 leaves: 8 M pairs a bit, a few tenths of a second in all). */
 #define CLS_SAMPLE 512u
+#define CLS_SAMPLE_PER 256u
+#define CLS_SAMPLE_MAX 4096u
 /* Bit positions considered for level one (the best balanced ones). */
 #define CLS_CANDIDATES 256u
-/* Records over all candidate lists; above it level one gets fewer bits,
+/* Records over all candidate lists, at least (or CLS_RECS_PER_LEAF a
+ * leaf of the root, for huge roots); above it level one gets fewer bits,
  * which bounds the memory of roots with many pattern-less leaves. */
 #define CLS_MAX_RECS (1u << 18)
+#define CLS_RECS_PER_LEAF 4u
 /* Pair tests one level-two window search may spend, and sub-table
  * entries over all nodes (beyond it, nodes get no window). */
 #define CLS_WINDOW_BUDGET (1u << 20)
-#define CLS_MAX_SUB (1u << 18)
+#define CLS_MAX_SUB (1u << 18) /* ... or CLS_RECS_PER_LEAF a leaf */
 
 /* idx |= ((w[word] >> rshift) << lshift) & mask: one run of chosen bits
  * that are adjacent in the word and in the index. */
@@ -341,6 +350,8 @@ typedef struct builder {
 	uint32_t *sub;     /* sub-tables: offsets into final */
 	size_t nsub, cap_sub;
 	uint32_t *scratch; /* (nbits + 2) * n leaf numbers */
+	size_t max_recs;   /* CLS_MAX_RECS, or more for a huge root */
+	size_t max_sub;    /* CLS_MAX_SUB, likewise */
 	bool too_big;
 } builder;
 
@@ -517,7 +528,9 @@ static void chooser_free(chooser *ch)
 static bool choose_bits(builder *b)
 {
 	chooser ch = {.b = b};
-	ch.m = b->n < CLS_SAMPLE ? b->n : CLS_SAMPLE;
+	size_t want = b->n / CLS_SAMPLE_PER;
+	want = want < CLS_SAMPLE ? CLS_SAMPLE : want > CLS_SAMPLE_MAX ? CLS_SAMPLE_MAX : want;
+	ch.m = b->n < want ? b->n : want;
 	size_t m1 = ch.m ? ch.m : 1;
 	ch.sample = calloc(m1, sizeof *ch.sample);
 	ch.cm = calloc(m1, sizeof *ch.cm);
@@ -699,15 +712,16 @@ static bool rehash(listset *s)
 }
 
 /* Offset of the stored copy of this list, stored now if new; CLS_END when
- * out of memory or over CLS_MAX_RECS (then *too_big is set). */
-static uint32_t intern_list(listset *s, const uint32_t *set, size_t n, bool *too_big)
+ * out of memory or over max records (then *too_big is set). */
+static uint32_t intern_list(listset *s, const uint32_t *set, size_t n, size_t max,
+                            bool *too_big)
 {
 	if (n == 0)
 		return 0;
 	size_t h = hash_slot(s, set, n);
 	if (s->hash[h])
 		return s->hash[h];
-	if (s->n + n + 1 > CLS_MAX_RECS) {
+	if (s->n + n + 1 > max) {
 		*too_big = true;
 		return CLS_END;
 	}
@@ -743,7 +757,7 @@ static bool fill(builder *b, unsigned k, uint32_t base, const uint32_t *set, siz
 	for (size_t i = 0; i < n; i++)
 		any |= b->leaves[set[i]].cm & open;
 	if (!any) {
-		uint32_t off = intern_list(&b->first, set, n, &b->too_big);
+		uint32_t off = intern_list(&b->first, set, n, b->max_recs, &b->too_big);
 		if (off == CLS_END)
 			return false;
 		fill_range(b, base, k, off);
@@ -842,7 +856,7 @@ static bool make_node(builder *b, uint32_t off, cls_node *node)
 		for (const uint32_t *p = b->first.pool + off; *p != CLS_END; p++)
 			set[n++] = *p;
 	cls_window win = choose_window(b, set, n);
-	if (b->nsub + ((size_t)1 << win.width) > CLS_MAX_SUB)
+	if (b->nsub + ((size_t)1 << win.width) > b->max_sub)
 		win = (cls_window){0};
 	*node = (cls_node){
 		.base = (uint32_t)b->nsub,
@@ -858,7 +872,7 @@ static bool make_node(builder *b, uint32_t off, cls_node *node)
 			if (!((fv ^ v) & fm & node->mask))
 				part[m++] = set[i];
 		}
-		uint32_t po = intern_list(&b->final, part, m, &b->too_big);
+		uint32_t po = intern_list(&b->final, part, m, b->max_recs, &b->too_big);
 		if (po == CLS_END || !push_sub(b, po))
 			return false;
 	}
@@ -1007,7 +1021,15 @@ static bool make_records(builder *b, classifier *c)
 
 static bool build(builder *b, classifier *c)
 {
-	if (!collect_leaves(b) || !choose_bits(b) || !make_terms(b, c))
+	if (!collect_leaves(b))
+		return false;
+	/* Budgets that grow with the root, so that a root of a million
+	 * leaves is classified (its single list alone has a million records)
+	 * while a small root's memory stays bounded as before. */
+	size_t scaled = b->n > SIZE_MAX / CLS_RECS_PER_LEAF ? SIZE_MAX : b->n * CLS_RECS_PER_LEAF;
+	b->max_recs = scaled > CLS_MAX_RECS ? scaled : CLS_MAX_RECS;
+	b->max_sub = scaled > CLS_MAX_SUB ? scaled : CLS_MAX_SUB;
+	if (!choose_bits(b) || !make_terms(b, c))
 		return false;
 	/* Fewer bits until the lists fit; with none there is a single list. */
 	for (b->nbits = b->nchosen;; b->nbits--) {

@@ -214,6 +214,12 @@ typedef struct builder {
 	size_t xmcap, xmn;
 	vec tabs; /* tab_ent: expression tables, shared */
 	vec_pool pool; /* compile_leaf's vectors' buffers, from leaf to leaf */
+	/* compile_leaf's finished arrays by their bytes (share_bytes) */
+	struct shared_ent {
+		size_t h, n;
+		const void *p;
+	} *sh;
+	size_t shcap, shn;
 	bool fast;
 } builder;
 
@@ -234,6 +240,68 @@ static size_t hash_ptr(const void *p)
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	return (size_t)x;
+}
+
+/* A copy of src[0..n) in the codec's arena, made once for all the equal
+ * arrays asked for: siblings that add only a pattern to what their
+ * parent defines compile to the same look-ups, steps, ops and
+ * expressions, byte for byte (pointers into the model included), and
+ * nothing writes a leaf's arrays once compile_leaf returns.  A synthetic
+ * spec of a million leaves in families of 64 needed about 680 bytes of
+ * codec a leaf without this.  NULL (B->ok false) when out of memory. */
+static const void *share_bytes(builder *B, const void *src, size_t n)
+{
+	if (2 * (B->shn + 1) > B->shcap) {
+		size_t cap = B->shcap ? 2 * B->shcap : 256;
+		struct shared_ent *t = cap <= SIZE_MAX / sizeof *t ? calloc(cap, sizeof *t) : NULL;
+		if (!t) {
+			B->ok = false;
+			return NULL;
+		}
+		for (size_t i = 0; i < B->shcap; i++) {
+			if (!B->sh[i].p)
+				continue;
+			size_t j = B->sh[i].h & (cap - 1);
+			while (t[j].p)
+				j = (j + 1) & (cap - 1);
+			t[j] = B->sh[i];
+		}
+		free(B->sh);
+		B->sh = t;
+		B->shcap = cap;
+	}
+	/* eight bytes a step: the arrays are a few hundred bytes, a million
+	 * leaves' worth */
+	uint64_t h64 = n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, (const char *)src + i, 8);
+		h64 = (h64 ^ x) * 0x9e3779b97f4a7c15ull;
+		h64 ^= h64 >> 29;
+	}
+	size_t h = (size_t)h64 ^ hash_str((const char *)src + i, n - i), j = h & (B->shcap - 1);
+	for (; B->sh[j].p; j = (j + 1) & (B->shcap - 1))
+		if (B->sh[j].h == h && B->sh[j].n == n && !memcmp(B->sh[j].p, src, n))
+			return B->sh[j].p;
+	void *p = arena_alloc(&B->c->arena, n);
+	if (!p) {
+		B->ok = false;
+		return NULL;
+	}
+	if (n)
+		memcpy(p, src, n);
+	B->sh[j] = (struct shared_ent){h, n, p};
+	B->shn++;
+	return p;
+}
+
+/* share_bytes of a vector's elements; the vector is given back. */
+static const void *vec_share(builder *B, vec *v)
+{
+	const void *p = share_bytes(B, v->v, v->n * v->size);
+	vec_give(&B->pool, v);
+	return p;
 }
 
 /* The id of name[0..n), interned on first use. */
@@ -1604,7 +1672,9 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		if (!k || nm[k - 1] != nm[i])
 			nm[k++] = nm[i];
 	nn = k;
-	clookup *lk = arena_alloc(A, (nn + 1) * sizeof *lk);
+	/* lk, ex, refs and each step's plk are written until the end, then
+	 * shared (share_bytes) */
+	clookup *lk = calloc(nn + 1, sizeof *lk);
 	vec steps = vec_take(&B->pool, sizeof(cstep));
 	if (!lk)
 		B->ok = false;
@@ -1665,8 +1735,9 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 
 	/* 3. expressions and their references */
 	lf->nex = L.exprs.n;
-	cexpr *ex = arena_alloc(A, (L.exprs.n + 1) * sizeof *ex);
-	cref *refs = arena_alloc(A, (refnames.n + 1) * sizeof *refs);
+	cexpr *ex = calloc(L.exprs.n + 1, sizeof *ex);
+	size_t nrefs = refnames.n;
+	cref *refs = calloc(nrefs + 1, sizeof *refs);
 	if (!ex || !refs)
 		B->ok = false;
 	for (size_t i = 0; ex && refs && i < L.exprs.n && i < exrefs.n; i++) {
@@ -1721,14 +1792,15 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		cstep *st = &((cstep *)steps.v)[j];
 		if (!st->field || !st->field->nparams)
 			continue;
-		int *plk = arena_alloc(A, st->field->nparams * sizeof *plk);
-		if (!plk) {
+		int *plk = calloc(st->field->nparams, sizeof *plk);
+		for (size_t q = 0; plk && q < st->field->nparams; q++)
+			plk[q] = codec_lookup_find(lf, st->field->params[q].name);
+		st->plk = plk ? share_bytes(B, plk, st->field->nparams * sizeof *plk) : NULL;
+		free(plk);
+		if (!st->plk) {
 			B->ok = false;
 			break;
 		}
-		for (size_t q = 0; q < st->field->nparams; q++)
-			plk[q] = codec_lookup_find(lf, st->field->params[q].name);
-		st->plk = plk;
 	}
 	for (size_t j = 0; ex && j < lf->nex; j++) {
 		for (size_t q = lf->none0; q < lf->none0 + lf->nnone; q++)
@@ -1768,7 +1840,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 			for (uint32_t i = 0; !ex[e].pure[1] && ex[e].is_case && i < ex[e].nrefs; i++)
 				pname_maybe(lf, steps.v, &pn1, refs[ex[e].ref0 + i].name);
 		lf->nbn = lf->v1 ? (unsigned)pn1.n : 0;
-		lf->pnames = vec_freeze(A, &B->pool, &pn1, &B->ok);
+		lf->pnames = vec_share(B, &pn1);
 		vec_give(&B->pool, &pn0);
 	}
 	if (!B->fast)
@@ -1785,13 +1857,20 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 				if (op->text[j] == '\n')
 					op->nl = (int)j + 1;
 	}
-	lf->steps = vec_freeze(A, &B->pool, &steps, &B->ok);
+	lf->steps = vec_share(B, &steps);
 	lf->nds = ds.n;
+	/* each leaf's own: a step of its own case names it as the owner */
 	lf->ds = vec_freeze(A, &B->pool, &ds, &B->ok);
-	lf->asserts = vec_freeze(A, &B->pool, &asserts, &B->ok);
-	lf->ops = vec_freeze(A, &B->pool, &ops, &B->ok);
+	lf->asserts = vec_share(B, &asserts);
+	lf->ops = vec_share(B, &ops);
 	lf->nvs = vs.n;
-	lf->vs = vec_freeze(A, &B->pool, &vs, &B->ok);
+	lf->vs = vec_share(B, &vs);
+	lf->lk = lk ? share_bytes(B, lk, (nn + 1) * sizeof *lk) : NULL;
+	lf->ex = ex ? share_bytes(B, ex, (lf->nex + 1) * sizeof *ex) : NULL;
+	lf->refs = refs ? share_bytes(B, refs, (nrefs + 1) * sizeof *refs) : NULL;
+	free(lk);
+	free(ex);
+	free(refs);
 	return lf;
 }
 
@@ -2115,6 +2194,7 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	if (fast && B.ok)
 		B.ok = codec_build_dontcare_itexts(c);
 	free(B.nh);
+	free(B.sh);
 	free(B.fm);
 	free(B.em);
 	free(B.xm);

@@ -21,7 +21,8 @@
 typedef struct arena_chunk arena_chunk;
 typedef struct arena {
 	arena_chunk *head;
-	size_t bytes; /* held in chunks; never above SPEC_MAX_MODEL_BYTES */
+	size_t bytes; /* held in chunks; never above the limit */
+	size_t limit; /* the model's memory budget (0: SPEC_MAX_MODEL_BYTES) */
 	bool failed;  /* an allocation failed; callers check once at the end */
 } arena;
 

@@ -97,6 +97,7 @@ typedef struct loader {
 	size_t display_left;  /* display bytes still allowed, templates spliced */
 	size_t budget;        /* elements still allowed */
 	size_t bytes_left;    /* file bytes still allowed, all files together */
+	spec_limits lim;      /* the budgets this load works to */
 	ptrvec files;     /* const char * display paths */
 	ptrvec realpaths; /* char * (malloc), parallel to files */
 	ptrvec stack;     /* char * realpaths of files being read */
@@ -329,10 +330,10 @@ static char *read_whole_file(loader *L, const char *path, spec_loc at,
 		     "cannot read '%s': %s", path, why);
 		return NULL;
 	}
-	if ((uint64_t)st.st_size > SPEC_MAX_FILE_BYTES) {
+	if ((uint64_t)st.st_size > L->lim.file_bytes) {
 		DIAG(L, SPEC_FATAL, "file-too-large", at,
-		     "'%s' is %lld bytes; the limit is %u", path, (long long)st.st_size,
-		     SPEC_MAX_FILE_BYTES);
+		     "'%s' is %lld bytes; the limit is %zu (--max-spec-size raises it)", path,
+		     (long long)st.st_size, L->lim.file_bytes);
 		close(fd);
 		return NULL;
 	}
@@ -482,7 +483,8 @@ static bool load_tree(loader *L, const char *name, char *data, size_t len,
 	}
 	if (len > L->bytes_left) {
 		DIAG(L, SPEC_FATAL, "file-too-large", (spec_loc){name, 0, 0},
-		     "the files read so far exceed %u bytes together", SPEC_MAX_TOTAL_BYTES);
+		     "the files read so far exceed %zu bytes together (--max-spec-size raises it)",
+		     L->lim.total_bytes);
 		if (owned)
 			spec_block_free(data, len + 1);
 		return false;
@@ -758,9 +760,9 @@ static const char *splice_templates(loader *L, const xml_elem *e, const char *te
 	if (over || n > L->display_left) {
 		if (!L->too_long)
 			DIAG(L, SPEC_FATAL, "display-too-long", e->loc,
-			     over ? "the display is longer than %u bytes once templates are spliced"
-			          : "the displays together are longer than %u bytes once templates are spliced",
-			     over ? SPEC_MAX_DISPLAY_BYTES : SPEC_MAX_DISPLAY_TOTAL);
+			     over ? "the display is longer than %zu bytes once templates are spliced"
+			          : "the displays together are longer than %zu bytes once templates are spliced",
+			     over ? (size_t)SPEC_MAX_DISPLAY_BYTES : L->lim.display_bytes);
 		L->too_long = true;
 		L->display_left = 0;
 		return "";
@@ -1785,8 +1787,10 @@ static spec_model *load_common(const char *path, const char *data, size_t len,
 		              "out of memory before reading the file");
 		return NULL;
 	}
-	loader L = {.a = &priv->arena, .diags = diags, .budget = SPEC_MAX_ELEMENTS,
-	            .bytes_left = SPEC_MAX_TOTAL_BYTES, .display_left = SPEC_MAX_DISPLAY_TOTAL};
+	spec_limits lim = spec_limits_for(opt ? opt->max_bytes : 0);
+	priv->arena.limit = lim.model_bytes;
+	loader L = {.a = &priv->arena, .diags = diags, .budget = lim.elements,
+	            .bytes_left = lim.total_bytes, .display_left = lim.display_bytes, .lim = lim};
 	L.base_dir = base_dir ? arena_strdup(L.a, base_dir) : dir_of(L.a, path);
 	L.opt = opt;
 	L.root_real = L.base_dir ? realpath(L.base_dir, NULL) : NULL;
@@ -1836,11 +1840,11 @@ unusable:
 	if (!m || L.a->failed) {
 		if (L.a->failed)
 			spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){path, 0, 0},
-			              L.a->bytes + (64u << 20) > SPEC_MAX_MODEL_BYTES
+			              L.a->bytes + (64u << 20) > lim.model_bytes
 			              ? "the model needs more than its budget of %zu MiB"
 			              : "out of memory building the model (%zu MiB held)",
-			              (L.a->bytes + (64u << 20) > SPEC_MAX_MODEL_BYTES
-			               ? SPEC_MAX_MODEL_BYTES : L.a->bytes) >> 20);
+			              (L.a->bytes + (64u << 20) > lim.model_bytes
+			               ? lim.model_bytes : L.a->bytes) >> 20);
 		free_exprs(&L.exprs);
 		loader_release(&L);
 		spec_frame_free(priv);

@@ -43,6 +43,28 @@ extern "C" {
 #define SPEC_MAX_DISPLAY_BYTES 65536u     /* one display, templates spliced */
 #define SPEC_MAX_DISPLAY_TOTAL (64u << 20) /* all displays of a model, spliced */
 #define SPEC_MAX_MODEL_BYTES  ((size_t)2 << 30) /* memory of one model (its arena) */
+/* The first five are defaults: spec_load_options.max_bytes raises the
+ * XML one model may read up to SPEC_MAX_SPEC_BYTES (libxml2 takes a
+ * file's length as an int), and the element, display and memory budgets
+ * grow with it (spec_limits_for). */
+#define SPEC_MAX_SPEC_BYTES   ((size_t)1 << 30)
+
+/* The budgets one load works to. */
+typedef struct spec_limits {
+	size_t file_bytes, total_bytes; /* XML: one file, all files together */
+	size_t elements;                /* elements, all files together */
+	size_t display_bytes;           /* all displays, templates spliced */
+	size_t model_bytes;             /* the model's memory */
+} spec_limits;
+/* The budgets for max_bytes of XML (0: the defaults above): one file
+ * and all files together may then be that large, and past the default
+ * total the element, display and memory budgets grow by the same factor
+ * (rounded up), so that time and memory stay in proportion to what was
+ * allowed in.  Above SPEC_MAX_SPEC_BYTES it is taken as that. */
+spec_limits spec_limits_for(size_t max_bytes);
+/* Reads a size for max_bytes: digits with an optional K, M or G (powers
+ * of 1024); false unless it is at least 1 and at most SPEC_MAX_SPEC_BYTES. */
+bool spec_parse_size(const char *s, size_t *out);
 
 /* ------------------------------------------------------ growable arrays */
 
@@ -422,6 +444,10 @@ typedef struct spec_load_options {
 	/* Skips the lint that follows building (spec_lint_model's findings
 	 * only: the model is the same), for callers that never show them. */
 	bool skip_lint;
+	/* The most XML the model may read, all files together (0: the
+	 * default, SPEC_MAX_TOTAL_BYTES); the other budgets follow
+	 * (spec_limits_for).  The CLI's --max-spec-size. */
+	size_t max_bytes;
 } spec_load_options;
 /* Whether buf is a well-formed entry of a cache_dir (for any file):
  * every check of the reader but the match with a file's bytes. */

@@ -42,6 +42,9 @@
 #define TREE_FORMAT 2u
 #define TREE_MARKER 0x01020304u
 #define TREE_HEADER 64u
+/* The most elements an entry may hold: the largest budget a load can have
+ * (spec_limits_for at SPEC_MAX_SPEC_BYTES); the load checks its own. */
+#define TREE_MAX_ELEMENTS (SPEC_MAX_ELEMENTS * (SPEC_MAX_SPEC_BYTES / SPEC_MAX_TOTAL_BYTES))
 #define ELEM_U32 11u
 #define ATTR_U32 4u
 
@@ -130,7 +133,7 @@ static xml_elem *tree_decode(arena *a, const char *file, const unsigned char *bu
 	            get64(buf + 32) != source_len))
 		return NULL;
 	uint32_t nelems = get32(buf + 40), nattrs = get32(buf + 44), strbytes = get32(buf + 48);
-	if (get32(buf + 52) != 0 || nelems == 0 || nelems > SPEC_MAX_ELEMENTS || strbytes == 0 ||
+	if (get32(buf + 52) != 0 || nelems == 0 || nelems > TREE_MAX_ELEMENTS || strbytes == 0 ||
 	    (uint64_t)nattrs > (uint64_t)nelems * SPEC_MAX_ATTRIBUTES)
 		return NULL;
 	uint64_t need = TREE_HEADER + (uint64_t)nelems * ELEM_U32 * 4 +
@@ -363,7 +366,7 @@ static bool tree_encode(const xml_elem *root, const tree_key *key, uint64_t sour
 	tree_walk t = {0};
 	tree_writer elems = {0}, attrs = {0}, strs = {0};
 	name_table names = {0};
-	bool ok = walk_tree(&t, root) && t.n <= SPEC_MAX_ELEMENTS;
+	bool ok = walk_tree(&t, root) && t.n <= TREE_MAX_ELEMENTS;
 	size_t nattrs = 0;
 	for (size_t i = 0; i < t.n && ok; i++) {
 		const xml_elem *e = t.order[i];

@@ -125,7 +125,8 @@ void spec_block_free(void *block, size_t size)
 
 void *arena_alloc(arena *a, size_t size)
 {
-	if (size > SPEC_MAX_MODEL_BYTES) { /* also keeps the rounding from wrapping */
+	size_t limit = a->limit ? a->limit : SPEC_MAX_MODEL_BYTES;
+	if (size > limit) { /* also keeps the rounding from wrapping */
 		a->failed = true;
 		return NULL;
 	}
@@ -136,7 +137,7 @@ void *arena_alloc(arena *a, size_t size)
 	if (!c || c->cap - c->used < size) {
 		/* the model's memory budget: a block that would pass it shrinks
 		 * to the least one that holds this allocation */
-		size_t left = SPEC_MAX_MODEL_BYTES - a->bytes;
+		size_t left = limit - a->bytes;
 		size_t block = spec_block_size(sizeof *c + size, a->bytes);
 		if (!block || block - sizeof *c > left)
 			block = sizeof *c + (size > BLOCK_FIRST ? size : BLOCK_FIRST);
@@ -490,4 +491,49 @@ FILE *spec_fopen_regular(const char *path, const char *mode, char *why, size_t w
 		close(fd);
 	}
 	return f;
+}
+
+spec_limits spec_limits_for(size_t max_bytes)
+{
+	spec_limits l = {SPEC_MAX_FILE_BYTES, SPEC_MAX_TOTAL_BYTES, SPEC_MAX_ELEMENTS,
+	                 SPEC_MAX_DISPLAY_TOTAL, SPEC_MAX_MODEL_BYTES};
+	if (max_bytes == 0)
+		return l;
+	if (max_bytes > SPEC_MAX_SPEC_BYTES)
+		max_bytes = SPEC_MAX_SPEC_BYTES;
+	l.file_bytes = l.total_bytes = max_bytes;
+	if (max_bytes <= SPEC_MAX_TOTAL_BYTES)
+		return l;
+	/* at most 16 (1 GiB over 64 MiB): no product below can wrap */
+	size_t k = (max_bytes + SPEC_MAX_TOTAL_BYTES - 1) / SPEC_MAX_TOTAL_BYTES;
+	l.elements *= k;
+	l.display_bytes *= k;
+	l.model_bytes *= k;
+	return l;
+}
+
+bool spec_parse_size(const char *s, size_t *out)
+{
+	size_t v = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > SPEC_MAX_SPEC_BYTES)
+			return false; /* and stays false: no wrap however long */
+		v = v * 10 + (size_t)(*p - '0');
+	}
+	if (p == s)
+		return false;
+	unsigned shift = 0;
+	if (*p == 'K' || *p == 'k')
+		shift = 10;
+	else if (*p == 'M' || *p == 'm')
+		shift = 20;
+	else if (*p == 'G' || *p == 'g')
+		shift = 30;
+	if (shift)
+		p++;
+	if (*p || v == 0 || v > SPEC_MAX_SPEC_BYTES >> shift)
+		return false;
+	*out = v << shift;
+	return true;
 }

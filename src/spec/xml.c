@@ -223,7 +223,8 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	}
 	if (*r->budget == 0) {
 		char msg[96];
-		snprintf(msg, sizeof msg, "more than %u elements", SPEC_MAX_ELEMENTS);
+		snprintf(msg, sizeof msg, "more elements than the model's budget (%u a %u MiB of "
+		         "--max-spec-size)", SPEC_MAX_ELEMENTS, SPEC_MAX_TOTAL_BYTES >> 20);
 		reader_fail(r, "too-many-elements", loc, msg);
 		return;
 	}
