@@ -220,8 +220,14 @@ typedef struct builder {
 		const void *p;
 	} *sh;
 	size_t shcap, shn;
+	bool share; /* look for equal arrays at all (a big model: SHARE_LEAVES) */
 	bool fast;
 } builder;
+
+/* Below this many leaves (all roots) share_bytes only copies: hashing
+ * every array costs a small spec's start-up about 5% (ir3, one word) and
+ * saves it next to nothing. */
+#define SHARE_LEAVES 4096u
 
 static const cins no_prog[1] = {{VI_END, 0, 0}};
 
@@ -251,6 +257,14 @@ static size_t hash_ptr(const void *p)
  * codec a leaf without this.  NULL (B->ok false) when out of memory. */
 static const void *share_bytes(builder *B, const void *src, size_t n)
 {
+	if (!B->share) {
+		void *p = arena_alloc(&B->c->arena, n);
+		if (!p)
+			B->ok = false;
+		else if (n)
+			memcpy(p, src, n);
+		return p;
+	}
 	if (2 * (B->shn + 1) > B->shcap) {
 		size_t cap = B->shcap ? 2 * B->shcap : 256;
 		struct shared_ent *t = cap <= SIZE_MAX / sizeof *t ? calloc(cap, sizeof *t) : NULL;
@@ -294,6 +308,25 @@ static const void *share_bytes(builder *B, const void *src, size_t n)
 	B->sh[j] = (struct shared_ent){h, n, p};
 	B->shn++;
 	return p;
+}
+
+/* Room for an array compile_leaf writes until its end and then shares:
+ * on the heap when it will be shared (share_done frees it), in the
+ * arena, where it stays, when not. */
+static void *share_room(builder *B, size_t count, size_t size)
+{
+	return B->share ? calloc(count, size)
+	       : count <= SIZE_MAX / size ? arena_alloc(&B->c->arena, count * size) : NULL;
+}
+
+/* The array kept for room p of n bytes (NULL stays NULL). */
+static const void *share_done(builder *B, void *p, size_t n)
+{
+	if (!p || !B->share)
+		return p;
+	const void *kept = share_bytes(B, p, n);
+	free(p);
+	return kept;
 }
 
 /* share_bytes of a vector's elements; the vector is given back. */
@@ -1674,7 +1707,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 	nn = k;
 	/* lk, ex, refs and each step's plk are written until the end, then
 	 * shared (share_bytes) */
-	clookup *lk = calloc(nn + 1, sizeof *lk);
+	clookup *lk = share_room(B, nn + 1, sizeof *lk);
 	vec steps = vec_take(&B->pool, sizeof(cstep));
 	if (!lk)
 		B->ok = false;
@@ -1735,9 +1768,9 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 
 	/* 3. expressions and their references */
 	lf->nex = L.exprs.n;
-	cexpr *ex = calloc(L.exprs.n + 1, sizeof *ex);
+	cexpr *ex = share_room(B, L.exprs.n + 1, sizeof *ex);
 	size_t nrefs = refnames.n;
-	cref *refs = calloc(nrefs + 1, sizeof *refs);
+	cref *refs = share_room(B, nrefs + 1, sizeof *refs);
 	if (!ex || !refs)
 		B->ok = false;
 	for (size_t i = 0; ex && refs && i < L.exprs.n && i < exrefs.n; i++) {
@@ -1792,11 +1825,10 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 		cstep *st = &((cstep *)steps.v)[j];
 		if (!st->field || !st->field->nparams)
 			continue;
-		int *plk = calloc(st->field->nparams, sizeof *plk);
+		int *plk = share_room(B, st->field->nparams, sizeof *plk);
 		for (size_t q = 0; plk && q < st->field->nparams; q++)
 			plk[q] = codec_lookup_find(lf, st->field->params[q].name);
-		st->plk = plk ? share_bytes(B, plk, st->field->nparams * sizeof *plk) : NULL;
-		free(plk);
+		st->plk = share_done(B, plk, st->field->nparams * sizeof *plk);
 		if (!st->plk) {
 			B->ok = false;
 			break;
@@ -1865,12 +1897,9 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 	lf->ops = vec_share(B, &ops);
 	lf->nvs = vs.n;
 	lf->vs = vec_share(B, &vs);
-	lf->lk = lk ? share_bytes(B, lk, (nn + 1) * sizeof *lk) : NULL;
-	lf->ex = ex ? share_bytes(B, ex, (lf->nex + 1) * sizeof *ex) : NULL;
-	lf->refs = refs ? share_bytes(B, refs, (nrefs + 1) * sizeof *refs) : NULL;
-	free(lk);
-	free(ex);
-	free(refs);
+	lf->lk = share_done(B, lk, (nn + 1) * sizeof *lk);
+	lf->ex = share_done(B, ex, (lf->nex + 1) * sizeof *ex);
+	lf->refs = share_done(B, refs, (nrefs + 1) * sizeof *refs);
 	return lf;
 }
 
@@ -2156,6 +2185,10 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	builder B = {.c = c, .ok = true, .fast = fast};
 	B.names.size = sizeof(const char *);
 	B.tabs.size = sizeof(struct tab_ent);
+	size_t nleaves = 0;
+	for (size_t r = 0; r < m->nroots; r++)
+		nleaves += m->roots[r].nleaves;
+	B.share = nleaves >= SHARE_LEAVES;
 	for (size_t r = 0; r < m->nroots && B.ok; r++)
 		for (size_t i = 0; i < m->roots[r].nleaves && B.ok; i++) {
 			const spec_bitset *b = m->roots[r].leaves[i];
