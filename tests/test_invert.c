@@ -66,6 +66,21 @@ TEST(adjacent_numbers)
 	CHECK_STR(why, "A and B are printed next to each other with nothing between them");
 }
 
+/* Conservative: one digit each cannot run together, but the static check
+ * does not count digits; `lint --displays` asks Z3, which proves it
+ * (test_cli, lint_displays_exact). */
+TEST(adjacent_single_digits)
+{
+	char why[256];
+	CHECK(!verdict(ROOT "<bitset name=\"add\" extends=\"#i\"><display>add {A}{B}</display>"
+	               "<pattern low=\"0\" high=\"7\">00000001</pattern>"
+	               "<field name=\"A\" low=\"8\" high=\"9\" type=\"uint\"/>"
+	               "<field name=\"B\" low=\"10\" high=\"10\" type=\"uint\"/>"
+	               "<pattern low=\"11\" high=\"15\">xxxxx</pattern></bitset>",
+	               "add", why, sizeof why));
+	CHECK_STR(why, "A and B are printed next to each other with nothing between them");
+}
+
 TEST(enum_prints_two_values_alike)
 {
 	char why[256];
@@ -172,6 +187,7 @@ int main(void)
 	RUN(numbers_and_patterns_invert);
 	RUN(unprinted_bit);
 	RUN(adjacent_numbers);
+	RUN(adjacent_single_digits);
 	RUN(enum_prints_two_values_alike);
 	RUN(injective_derived_value);
 	RUN(override_fixes_its_input);

@@ -215,7 +215,18 @@ typedef struct semantic_stats {
 	size_t display_invertible; /* proved: their text determines their word */
 	size_t display_findings;   /* two words shown to print alike (display-same-text) */
 	size_t display_unknown;    /* else (semantic-unknown) */
+	/* Optional (NULL: not kept), allocated by the caller with a byte per
+	 * bitset of the model: each leaf's display verdict, by its index. */
+	unsigned char *display_verdict;
 } semantic_stats;
+
+/* semantic_stats.display_verdict values. */
+enum {
+	PROVE_DISPLAY_NOT_ASKED, /* not a leaf of a root words start from */
+	PROVE_DISPLAY_PROVED,    /* its text determines its word */
+	PROVE_DISPLAY_SAME_TEXT, /* two words shown to print alike (display-same-text) */
+	PROVE_DISPLAY_UNKNOWN,   /* Z3 could not decide (semantic-unknown) */
+};
 
 /* The meaning proofs, with Z3: every <override> case holds for some word
  * of some leaf below its bitset at some generation, and decides each
@@ -231,6 +242,13 @@ typedef struct semantic_stats {
  * counted as proved).  Returns false only when memory or
  * Z3 cannot be set up (a fatal diagnostic says why). */
 bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                    semantic_stats *st);
+/* The display proof of prove_semantic alone (opt->text is required: with
+ * none, nothing is asked): for each leaf of the roots words start from,
+ * whether its text determines its word (display-same-text, or
+ * semantic-unknown, in diags; the counts and verdicts in st).  `lint
+ * --displays` uses it to replace its static verdicts with these. */
+bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
                     semantic_stats *st);
 
 /* ------------------------------------------------------------- helpers */

@@ -1,6 +1,6 @@
 /*
  * displays.c - does a leaf's text give its word back?  (check.h,
- * prove_semantic, the display part: prove_display_invertibility.)
+ * prove_semantic, the display part: prove_displays.)
  *
  * For every leaf of a root decoded alone, the question is whether two
  * words of that leaf that decode to different values (a field, a
@@ -1713,8 +1713,15 @@ static Z3_ast asserts_hold(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
 	return fold(r, &t, true);
 }
 
+static void note_verdict(const dsp_run *r, const spec_bitset *leaf, unsigned char v)
+{
+	if (r->st->display_verdict && leaf->index < r->m->nbitsets)
+		r->st->display_verdict[leaf->index] = v;
+}
+
 static void report_unknown(dsp_run *r, const spec_bitset *leaf, unsigned why, spec_diags *diags)
 {
+	note_verdict(r, leaf, PROVE_DISPLAY_UNKNOWN);
 	char text[1024];
 	size_t len = 0;
 	text[0] = '\0';
@@ -1750,6 +1757,7 @@ static bool confirmed(dsp_run *r, const spec_root *root, const spec_bitset *leaf
 	if (ops->differ)
 		ops->differ(ops->ctx, root, a, bw, gen, differ, sizeof differ);
 	r->st->display_findings++;
+	note_verdict(r, leaf, PROVE_DISPLAY_SAME_TEXT);
 	spec_diag_add(diags, SPEC_WARNING, "display-same-text", leaf->loc,
 	              "the text of '%s' does not determine its word: %s and %s (gen %" PRIu32
 	              ") decode to different values%s%s%s and both print \"%s\" (found by Z3, "
@@ -1785,6 +1793,7 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	z3_answer ans = r->oom ? Z3_ANSWER_UNKNOWN : ask_pair(r, over, w2, a, bw, &gen);
 	if (ans == Z3_ANSWER_NO) {
 		r->st->display_invertible++;
+		note_verdict(r, leaf, PROVE_DISPLAY_PROVED);
 		return;
 	}
 	if (ans == Z3_ANSWER_UNKNOWN)
@@ -1821,8 +1830,8 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	report_unknown(r, leaf, r->why, diags);
 }
 
-bool prove_display_invertibility(const spec_model *m, const prove_options *opt,
-                                 spec_diags *diags, semantic_stats *st)
+bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                    semantic_stats *st)
 {
 	const prove_text_ops *ops = opt->text;
 	if (!ops)

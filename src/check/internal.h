@@ -275,12 +275,7 @@ Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);
 bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
                              semantic_stats *st);
 
-/* displays.c: display invertibility, the part of prove_semantic that
- * asks, for every leaf of a root words start from, whether two words
- * that decode differently can print the same text (needs opt->text;
- * without it, nothing is asked).  Counts go to st (display*). */
-bool prove_display_invertibility(const spec_model *m, const prove_options *opt,
-                                 spec_diags *diags, semantic_stats *st);
+/* displays.c: prove_displays (check.h), the display part of prove_semantic. */
 
 /* What can go wrong evaluating an expression (z3_expr_hazards). */
 typedef enum z3_hazard {

@@ -659,7 +659,7 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 	/* then every expression, leaf by leaf (safety.c) */
 	ok = ok && prove_expression_safety(m, &r.opt, diags, st);
 	/* and whether each leaf's text gives its word back (displays.c) */
-	ok = ok && prove_display_invertibility(m, &r.opt, diags, st);
+	ok = ok && prove_displays(m, &r.opt, diags, st);
 	for (size_t e = 0; r.enum_state && e < m->nenums; e++)
 		free(r.enum_state[e]);
 	free(r.enum_state);

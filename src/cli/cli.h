@@ -39,6 +39,14 @@ bool refuse_bad_program(const char *cmd, const spec_diags *d);
  * of m is printed from a few of its words and each failure added as a
  * disasm-fails error (codec_lint_words).  `lint` and `check` both. */
 void lint_printing(const spec_model *m, spec_diags *diags);
+/* prove_semantic (or, displays_only, its display proof alone) with codec
+ * cd of m confirming the witnesses (NULL: no display proof). */
+struct codec;
+struct prove_options;
+struct semantic_stats;
+bool prove_with_codec(const spec_model *m, const struct codec *cd,
+                      const struct prove_options *opt, spec_diags *diags,
+                      struct semantic_stats *st, bool displays_only);
 /* Prints one diagnostic as a JSON object (no trailing newline). */
 void print_diag_json(FILE *f, const spec_diag *d);
 /* Prints the fatal ones of d (why an input is unusable), as text. */

@@ -1,4 +1,5 @@
 /* lint_cmd.c - `isacheck lint`: load, resolve and lint spec files. */
+#include "check.h"
 #include "cli.h"
 #include "codec.h"
 
@@ -15,8 +16,9 @@ static const char lint_usage[] =
 	"  --max-spec-size=SIZE reads up to SIZE bytes of XML (K, M, G; default 64M, at\n"
 	"  most 1G); the element and memory budgets grow with it (docs/model.md).\n"
 	"  --ignore drops findings of the named rules (fatal ones cannot be ignored).\n"
-	"  --displays also reports each leaf whose text cannot be parsed back into\n"
-	"  its bits (rule display-not-invertible: what the assembler cannot invert).\n"
+	"  --displays also reports each leaf whose text may not give its word back\n"
+	"  (rule display-not-invertible): two words Z3 shows to print alike, or the\n"
+	"  static check's doubt where Z3 cannot decide; a leaf Z3 proves is not reported.\n"
 	"  exit: 0 clean, 1 findings, 2 unusable input or bad usage\n";
 
 /* Checks every name in a --ignore list against the rule table. */
@@ -47,6 +49,70 @@ void lint_printing(const spec_model *m, spec_diags *diags)
 	 * the compiled one is to run (100,000 leaves: 1.4 s against 2.4 s) */
 	codec *c = codec_new_general(m, diags);
 	codec_lint_words(c, diags);
+	codec_free(c);
+}
+
+/* The diagnostic of rule at loc in d, or NULL. */
+static const spec_diag *diag_at(const spec_diags *d, const char *rule, spec_loc loc)
+{
+	for (size_t i = 0; i < d->count; i++) {
+		const spec_diag *x = &d->items[i];
+		if (!strcmp(x->rule, rule) && x->loc.line == loc.line && x->loc.col == loc.col &&
+		    x->loc.file && loc.file && !strcmp(x->loc.file, loc.file))
+			return x;
+	}
+	return NULL;
+}
+
+/* --displays: for every leaf, whether its text gives its word back.  The
+ * static check (codec_display_invertible: does the display print every
+ * bit the decoder reads, can its parts be split) says "may not" for
+ * more leaves than are; Z3's display proof (prove_displays) decides the
+ * leaves of the roots words start from exactly.  So a leaf is reported
+ * when Z3 shows two of its words print alike (that pair is the message),
+ * or when the static check doubts it and Z3 could not decide or was not
+ * asked (the static reason, and why Z3 gave no verdict); a leaf Z3
+ * proves is not reported, whatever the static check says. */
+static void lint_displays(const spec_model *m, spec_diags *diags)
+{
+	codec *c = codec_new(m, diags);
+	if (!c)
+		return;
+	semantic_stats st = {.display_verdict = calloc(m->nbitsets ? m->nbitsets : 1, 1)};
+	spec_diags exact = {0};
+	prove_options o = prove_default_options();
+	/* false when Z3 or memory could not be had: the static check alone */
+	bool ran = st.display_verdict && prove_with_codec(m, c, &o, &exact, &st, true);
+	for (size_t r = 0; r < m->nroots; r++) {
+		const spec_root *root = &m->roots[r];
+		for (size_t i = 0; i < root->nleaves; i++) {
+			const spec_bitset *leaf = root->leaves[i];
+			unsigned v = ran && leaf->index < m->nbitsets ? st.display_verdict[leaf->index]
+			                                              : PROVE_DISPLAY_NOT_ASKED;
+			const spec_diag *x;
+			if (v == PROVE_DISPLAY_PROVED)
+				continue;
+			if (v == PROVE_DISPLAY_SAME_TEXT &&
+			    (x = diag_at(&exact, "display-same-text", leaf->loc))) {
+				spec_diag_add(diags, SPEC_WARNING, "display-not-invertible", leaf->loc, "%s",
+				              x->message);
+				continue;
+			}
+			char why[256];
+			if (codec_display_invertible(c, leaf, why, sizeof why))
+				continue;
+			x = v == PROVE_DISPLAY_UNKNOWN ? diag_at(&exact, "semantic-unknown", leaf->loc)
+			                               : NULL;
+			spec_diag_add(diags, SPEC_WARNING, "display-not-invertible", leaf->loc,
+			              "the text of %s may not give its word back: %s (the static check; %s)",
+			              spec_display_name(leaf), why,
+			              !ran ? "the display proof could not run"
+			              : x  ? x->message
+			                   : "Z3 is asked only about the leaves of roots words start from");
+		}
+	}
+	free(st.display_verdict);
+	spec_diags_free(&exact);
 	codec_free(c);
 }
 
@@ -125,11 +191,8 @@ int cmd_lint(int argc, char **argv)
 		spec_diags diags = {0};
 		spec_model *m = spec_load_with(files[i], &load_opt, &diags);
 		lint_printing(m, &diags);
-		if (m && displays) {
-			codec *c = codec_new(m, &diags);
-			codec_lint_displays(c, &diags);
-			codec_free(c);
-		}
+		if (m && displays)
+			lint_displays(m, &diags);
 		spec_diags_sort(&diags);
 		size_t shown = 0;
 		if (fmt == OUT_JSON) {

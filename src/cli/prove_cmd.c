@@ -144,6 +144,15 @@ static void text_differ(void *ctx, const spec_root *root, const uint64_t *a, con
 	codec_describe_difference(ctx, root, a, b, gen, buf, len);
 }
 
+bool prove_with_codec(const spec_model *m, const struct codec *cd, const prove_options *opt,
+                      spec_diags *diags, semantic_stats *st, bool displays_only)
+{
+	prove_text_ops ops = {.ctx = (void *)cd, .decode = text_decode, .differ = text_differ};
+	prove_options o = *opt;
+	o.text = cd ? &ops : NULL;
+	return displays_only ? prove_displays(m, &o, diags, st) : prove_semantic(m, &o, diags, st);
+}
+
 /* prove_semantic with the codec of model m to confirm witnesses with. */
 static bool prove_meaning(const spec_model *m, const prove_options *opt, spec_diags *diags,
                           semantic_stats *st)
@@ -151,10 +160,7 @@ static bool prove_meaning(const spec_model *m, const prove_options *opt, spec_di
 	spec_diags scratch = {0};
 	codec *cd = codec_new(m, &scratch);
 	spec_diags_free(&scratch);
-	prove_text_ops ops = {.ctx = cd, .decode = text_decode, .differ = text_differ};
-	prove_options o = *opt;
-	o.text = cd ? &ops : NULL;
-	bool ok = prove_semantic(m, &o, diags, st);
+	bool ok = prove_with_codec(m, cd, opt, diags, st, false);
 	codec_free(cd);
 	return ok;
 }
