@@ -14,6 +14,16 @@
  * The assembler may answer 0 (a display it cannot invert yet) or 2 (the
  * text is ambiguous: the display blurs bits); neither is a finding here.
  * FUZZ_STATS=1 in the environment prints the tally at exit.
+ *
+ * Which leaves must give their words back: by default those the static
+ * check (codec_display_invertible) calls invertible.  With
+ * FUZZ_DISPLAY_VERDICTS=FILE, the output of `isacheck lint --displays
+ * --format=json SPEC`, every leaf that lint does not report: Z3 proved
+ * its text determines its word, or the static check did and Z3 showed
+ * no pair (docs/codec.md, "Invertibility").  That is more leaves (ir3:
+ * 55 more), each held to a proof about the model.  fuzz/with-display-verdicts
+ * makes the file and runs a target with it (FUZZ_PRINT_SPEC=1 makes the
+ * target print its spec's path and exit).
  */
 #include "fuzz.h"
 
@@ -23,14 +33,78 @@
 /* The spec, loaded once per process (libFuzzer gives no context). */
 static fuzz_spec spec;
 static struct {
-	unsigned long instr, meaningful, assembled, unassembled, ambiguous;
+	unsigned long instr, meaningful, assembled, unassembled, ambiguous, word_for_word;
 } tally;
+/* With FUZZ_DISPLAY_VERDICTS: per bitset index, 1 when lint reported the
+ * leaf (display-not-invertible); NULL without it. */
+static uint8_t *reported;
+
+/* The file name after its last '/'. */
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Reads lint's JSON: one diagnostic a line, as cli/output.c writes them
+ * ({"file":"...","line":N,"column":M,...,"rule":"..."}); a leaf is
+ * reported when a display-not-invertible diagnostic sits at its
+ * location (file name, line, column).  Exits on anything else: a
+ * verdict file that does not fit the spec would make false findings. */
+static void load_verdicts(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: FUZZ_DISPLAY_VERDICTS: cannot read '%s'\n", FUZZ_TARGET, path);
+		exit(2);
+	}
+	reported = calloc(spec.m->nbitsets + 1, 1);
+	static char line[1 << 16];
+	bool ours = false, any = false;
+	while (reported && fgets(line, sizeof line, f)) {
+		char file[1024];
+		unsigned ln, col;
+		const char *p = strstr(line, "{\"path\":\"");
+		if (p) { /* a file's record: it must be this target's spec */
+			if (sscanf(p + 9, "%1023[^\"]", file) == 1)
+				ours = !strcmp(base_of(file), base_of(spec.path));
+			any |= ours;
+			continue;
+		}
+		if (!ours || !strstr(line, "\"rule\":\"display-not-invertible\"") ||
+		    sscanf(line, " {\"file\":\"%1023[^\"]\",\"line\":%u,\"column\":%u", file, &ln,
+		           &col) != 3)
+			continue;
+		bool found = false;
+		for (size_t r = 0; r < spec.m->nroots; r++)
+			for (size_t i = 0; i < spec.m->roots[r].nleaves; i++) {
+				const spec_bitset *b = spec.m->roots[r].leaves[i];
+				if (b->loc.line == ln && b->loc.col == col && b->loc.file &&
+				    !strcmp(base_of(b->loc.file), base_of(file)) && b->index < spec.m->nbitsets) {
+					reported[b->index] = 1;
+					found = true;
+				}
+			}
+		if (!found) {
+			fprintf(stderr, "%s: FUZZ_DISPLAY_VERDICTS: '%s' reports %s:%u:%u, no leaf of %s\n",
+			        FUZZ_TARGET, path, file, ln, col, spec.path);
+			exit(2);
+		}
+	}
+	fclose(f);
+	if (!reported || !any) {
+		fprintf(stderr, "%s: FUZZ_DISPLAY_VERDICTS: '%s' has no lint record of %s\n",
+		        FUZZ_TARGET, path, base_of(spec.path));
+		exit(2);
+	}
+}
 
 static void print_tally(void)
 {
 	fprintf(stderr, "%s: %lu instructions, %lu with a meaning: %lu assembled to one "
-	        "encoding, %lu not assembled, %lu ambiguous\n", FUZZ_TARGET, tally.instr,
-	        tally.meaningful, tally.assembled, tally.unassembled, tally.ambiguous);
+	        "encoding (%lu held word for word, by %s), %lu not assembled, %lu ambiguous\n",
+	        FUZZ_TARGET, tally.instr, tally.meaningful, tally.assembled, tally.word_for_word,
+	        reported ? "lint's verdicts" : "the static check", tally.unassembled, tally.ambiguous);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -38,6 +112,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_spec_load_or_exit(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
+	/* for fuzz/with-display-verdicts: which file to ask lint about */
+	const char *ps = getenv("FUZZ_PRINT_SPEC");
+	if (ps && *ps && *ps != '0') {
+		printf("%s\n", spec.path);
+		exit(0);
+	}
+	const char *vf = getenv("FUZZ_DISPLAY_VERDICTS");
+	if (vf && *vf)
+		load_verdicts(vf);
 	const char *st = getenv("FUZZ_STATS");
 	if (st && *st && *st != '0')
 		atexit(print_tally);
@@ -51,6 +134,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * until then never, since a display that drops a bit is no bug. */
 static bool words_must_match(const codec *c, const spec_bitset *leaf)
 {
+	if (reported)
+		return leaf->index < spec.m->nbitsets && !reported[leaf->index];
 #ifdef FUZZ_HAVE_DISPLAY_INVERTIBLE
 	/* The analysis is exhaustive over expression inputs and its answer
 	 * is the leaf's: worked out once per leaf (it was most of the time
@@ -117,6 +202,7 @@ static void text_one(const uint8_t *data, size_t size, const uint64_t *w, const 
 	}
 	if (!words_must_match(spec.c, d1.d.leaf))
 		return;
+	tally.word_for_word++;
 	/* Outside the x bits, and outside the bits of asserts (the assembler
 	 * writes their expected value; a word that breaks one Mesa does not
 	 * check prints like the canonical word). */
