@@ -412,6 +412,17 @@ TEST(check_jobs_same_report)
 			CHECK_STR(outn, out1);
 		}
 	}
+	/* one file: the threads go to its display proofs (each leaf in a Z3
+	 * context of its own), and the witnesses are the same */
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic -j1 %s/isa/a2xx.xml 2>&1", ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR);
+	int rc1 = testlib_run(cmd, out1, sizeof out1);
+	CHECK_INT(rc1, 1);
+	CHECK(strstr(out1, "[display-same-text]") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic -j3 %s/isa/a2xx.xml 2>&1", ISACHECK_BINARY,
+	         ISACHECK_SOURCE_DIR);
+	CHECK_INT(testlib_run(cmd, outn, sizeof outn), rc1);
+	CHECK_STR(outn, out1);
 	const char *bad[] = {"-j0", "-j 257", "--jobs=", "-jx", "-j"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		snprintf(cmd, sizeof cmd, "'%s' check %s %s 2>&1", ISACHECK_BINARY, clean, bad[i]);

@@ -86,6 +86,8 @@ typedef struct prove_options {
 	unsigned max_holes;    /* largest unallocated cubes listed per interval */
 	const prove_allowlist *allow; /* NULL: none */
 	const prove_text_ops *text; /* NULL: prove_semantic leaves displays out */
+	unsigned jobs;         /* threads for the display proofs (0 or 1: this
+	                          one); the report is the same for any number */
 } prove_options;
 
 /* The defaults: cube engine, 10 s per query, no rlimit, 600 s of Z3 per

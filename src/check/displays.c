@@ -47,7 +47,9 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1830,6 +1832,105 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	report_unknown(r, leaf, r->why, diags);
 }
 
+/* The leaves of one root, shared by the threads that ask about them. */
+typedef struct dsp_work {
+	const spec_model *m;
+	const spec_root *root;
+	const prove_options *o;
+	const prove_text_ops *ops;
+	spec_diags *leaf_diags;   /* per leaf: merged in leaf order */
+	atomic_size_t next;       /* the next leaf to take */
+	atomic_bool no_solver;    /* Z3 could not be started */
+} dsp_work;
+
+typedef struct dsp_worker {
+	dsp_work *w;
+	semantic_stats st; /* this thread's counts (display_verdict shared:
+	                      each leaf writes its own byte) */
+} dsp_worker;
+
+/* Takes leaves until none is left.  Each leaf gets a Z3 context of its
+ * own, so that its formulas, Z3's answers and the witnesses do not
+ * depend on which leaves went before it in the same context: the report
+ * is the same whatever the number of threads. */
+static void *dsp_leaves(void *arg)
+{
+	dsp_worker *k = arg;
+	dsp_work *w = k->w;
+	for (size_t l; (l = atomic_fetch_add(&w->next, 1)) < w->root->nleaves;) {
+		spec_diags *d = &w->leaf_diags[l];
+		z3_base b;
+		if (!z3_base_init(&b, w->root->bitset->size, w->o)) {
+			atomic_store(&w->no_solver, true);
+			break;
+		}
+		dsp_run r = {.m = w->m, .b = &b, .st = &k->st};
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (w->o->deadline_ && (double)now.tv_sec + now.tv_nsec / 1e9 >= w->o->deadline_) {
+			/* the file's time is spent: not asked */
+			k->st.displays++;
+			report_unknown(&r, w->root->leaves[l], WHY_TIME, d);
+		} else {
+			Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
+			prove_leaf(&r, w->root, l, w->ops, w2, d);
+		}
+		z3_base_free(&b);
+	}
+	return NULL;
+}
+
+/* Every leaf of root, on opt->jobs threads (this one among them). */
+static bool prove_root_leaves(const spec_model *m, const spec_root *root, const prove_options *o,
+                              const prove_text_ops *ops, spec_diags *diags, semantic_stats *st)
+{
+	unsigned jobs = o->jobs ? o->jobs : 1;
+	if (jobs > 64)
+		jobs = 64;
+	if (jobs > root->nleaves)
+		jobs = root->nleaves ? (unsigned)root->nleaves : 1;
+	dsp_work w = {.m = m, .root = root, .o = o, .ops = ops,
+	              .leaf_diags = calloc(root->nleaves + 1, sizeof *w.leaf_diags)};
+	dsp_worker k[64];
+	pthread_t tid[64];
+	bool started[64] = {false};
+	if (!w.leaf_diags) {
+		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", root->bitset->loc,
+		              "out of memory for the display proofs");
+		return false;
+	}
+	atomic_init(&w.next, 0);
+	atomic_init(&w.no_solver, false);
+	for (unsigned t = 0; t < jobs; t++)
+		k[t] = (dsp_worker){.w = &w, .st = {.display_verdict = st->display_verdict}};
+	/* a thread that cannot be started leaves its share to the others */
+	for (unsigned t = 1; t < jobs; t++)
+		started[t] = pthread_create(&tid[t], NULL, dsp_leaves, &k[t]) == 0;
+	dsp_leaves(&k[0]);
+	for (unsigned t = 1; t < jobs; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
+	bool ok = !atomic_load(&w.no_solver);
+	if (!ok)
+		z3_cannot_start(diags, root->bitset->loc);
+	for (unsigned t = 0; t < jobs; t++) {
+		st->displays += k[t].st.displays;
+		st->display_invertible += k[t].st.display_invertible;
+		st->display_findings += k[t].st.display_findings;
+		st->display_unknown += k[t].st.display_unknown;
+		st->queries += k[t].st.queries;
+	}
+	for (size_t l = 0; l < root->nleaves; l++) {
+		for (size_t i = 0; i < w.leaf_diags[l].count; i++) {
+			const spec_diag *x = &w.leaf_diags[l].items[i];
+			spec_diag_add(diags, x->severity, x->rule, x->loc, "%s", x->message);
+		}
+		spec_diags_free(&w.leaf_diags[l]);
+	}
+	free(w.leaf_diags);
+	return ok;
+}
+
 bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
                     semantic_stats *st)
 {
@@ -1868,24 +1969,7 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
 		const spec_root *root = &m->roots[ri];
 		if (sub[ri] && nsub < m->nroots)
 			continue;
-		z3_base b;
-		if (!z3_base_init(&b, root->bitset->size, &o)) {
-			z3_cannot_start(diags, root->bitset->loc);
-			ok = false;
-			break;
-		}
-		dsp_run r = {.m = m, .b = &b, .st = st};
-		Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
-		for (size_t l = 0; l < root->nleaves; l++) {
-			r.oom = false;
-			if (b.out_of_time) { /* what is left is not asked */
-				st->displays++;
-				report_unknown(&r, root->leaves[l], WHY_TIME, diags);
-				continue;
-			}
-			prove_leaf(&r, root, l, ops, w2, diags);
-		}
-		z3_base_free(&b);
+		ok = prove_root_leaves(m, root, &o, ops, diags, st);
 	}
 	free(sub);
 	return ok;

@@ -81,6 +81,7 @@ static void lint_displays(const spec_model *m, spec_diags *diags)
 	semantic_stats st = {.display_verdict = calloc(m->nbitsets ? m->nbitsets : 1, 1)};
 	spec_diags exact = {0};
 	prove_options o = prove_default_options();
+	o.jobs = default_jobs(64);
 	/* false when Z3 or memory could not be had: the static check alone */
 	bool ran = st.display_verdict && prove_with_codec(m, c, &o, &exact, &st, true);
 	for (size_t r = 0; r < m->nroots; r++) {

@@ -42,7 +42,8 @@ static const char prove_usage[] =
 	"                       derived-value-lost), every <assert> can hold\n"
 	"                       (assert-never-holds); semantic-unknown where Z3 cannot\n"
 	"                       decide: exit 3)\n"
-	"  -j N, --jobs=N       files checked at once (default: the cores online); the\n"
+	"  -j N, --jobs=N       files checked at once (default: the cores online), or,\n"
+	"                       for one file, its display proofs' threads; the\n"
 	"                       report is the same for any N\n"
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
@@ -356,6 +357,8 @@ int cmd_prove(int argc, char **argv, bool lint)
 		output_abort(&o);
 		return EXIT_UNUSABLE;
 	}
+	/* the threads go to the files, or, for one file, to its display proofs */
+	opt.jobs = nfiles > 1 ? 1 : jobs;
 	check_run run = {.files = files, .nfiles = nfiles, .load_opt = &load_opt, .opt = &opt,
 	                 .lint = lint, .semantic = semantic, .ignore = ignore, .diags = diags, .models = models,
 	                 .results = results, .semantic_stats = sstats, .rf = rf};

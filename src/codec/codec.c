@@ -257,6 +257,8 @@ static size_t hash_ptr(const void *p)
  * codec a leaf without this.  NULL (B->ok false) when out of memory. */
 static const void *share_bytes(builder *B, const void *src, size_t n)
 {
+	if (!n)
+		src = ""; /* an empty vector has no buffer */
 	if (!B->share) {
 		void *p = arena_alloc(&B->c->arena, n);
 		if (!p)
