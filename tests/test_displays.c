@@ -14,7 +14,9 @@
  * fields of every printed type (uint, int, hex, offset, bool with and
  * without a display, enums whose strings are prefixes of each other or
  * digits), don't-care bits, fixed bits, and a 4-bit #sub field whose two
- * or three leaves print registers, constants or the same thing; each
+ * or three leaves print registers, constants or the same thing, and at
+ * times read a param P bound to one of the leaf's fields (printed, or
+ * deciding an override of s0); each
  * display names some of the fields in a random order with random
  * literals between (often none), and some leaves get an override with a
  * display of its own.
@@ -333,22 +335,26 @@ static void random_spec(sbuf *b)
 		if (below(4))
 			out(b, "<value val=\"%u\" display=\"%s\"/>", v, enum_strs[below(8)]);
 	out(b, "</enum>\n");
-	/* a sub root: registers and constants, or alike */
-	bool alike = below(3) == 0;
+	/* a sub root: registers and constants, or alike; at times it reads a
+	 * param P the parent binds to one of its own fields, printed or
+	 * deciding an override of the sub's */
+	bool alike = below(3) == 0, param = below(3) == 0;
 	out(b, "<bitset name=\"#sub\" size=\"4\"><field name=\"NUM\" low=\"0\" high=\"2\" "
 	       "type=\"uint\"/></bitset>\n");
-	out(b, "<bitset name=\"s0\" extends=\"#sub\"><pattern pos=\"3\">0</pattern>"
-	       "<display>r{NUM}</display></bitset>\n");
+	out(b, "<bitset name=\"s0\" extends=\"#sub\"><pattern pos=\"3\">0</pattern>");
+	if (param && below(2))
+		out(b, "<override><expr>{P} == %u</expr><display>h{NUM}</display></override>", below(2));
+	out(b, "<display>r{NUM}</display></bitset>\n");
 	out(b, "<bitset name=\"s1\" extends=\"#sub\"><pattern pos=\"3\">1</pattern>"
-	       "<display>%s{NUM}</display></bitset>\n",
-	    alike ? "r" : "c");
+	       "<display>%s{NUM}%s</display></bitset>\n",
+	    alike ? "r" : "c", param && below(2) ? ".{P}" : "");
 	out(b, "<bitset name=\"#instruction\" size=\"16\"></bitset>\n");
 	unsigned nleaves = 1 + below(3);
 	for (unsigned l = 0; l < nleaves; l++) {
 		out(b, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
 		out(b, "  <pattern low=\"14\" high=\"15\">%u%u</pattern>\n", (l >> 1) & 1, l & 1);
 		char names[16][8];
-		unsigned nf = 0;
+		unsigned nf = 0, plain[16], nplain = 0;
 		for (unsigned p = 0; p < 14;) {
 			unsigned w = 1 + below(4);
 			if (p + w > 14)
@@ -367,22 +373,28 @@ static void random_spec(sbuf *b)
 			} else {
 				snprintf(names[nf], sizeof names[nf], "F%u", nf);
 				static const char *const types[] = {"uint", "int", "hex", "offset", "#e"};
-				if (kind == 2 && p + 4 <= 14) {
+				/* with a param, a #sub field needs a field before it to bind */
+				if (kind == 2 && p + 4 <= 14 && (!param || nplain)) {
 					w = 4;
-					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"#sub\"/>\n",
+					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"#sub\">",
 					    names[nf], p, p + 3);
+					if (param)
+						out(b, "<param name=\"%s\" as=\"P\"/>", names[plain[below(nplain)]]);
+					out(b, "</field>\n");
 				} else if (kind == 3) {
 					w = 1;
 					static const char *const bd[] = {" display=\".s\"", " display=\".t\"",
 					                                 " display=\"\"", ""};
 					out(b, "  <field name=\"%s\" pos=\"%u\" type=\"bool\"%s/>\n", names[nf], p,
 					    bd[below(4)]);
+					plain[nplain++] = nf;
 				} else {
 					const char *ty = types[below(5)];
 					if (!strcmp(ty, "#e") && w > 3)
 						w = 3;
 					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>\n", names[nf],
 					    p, p + w - 1, ty);
+					plain[nplain++] = nf;
 				}
 				nf++;
 			}
