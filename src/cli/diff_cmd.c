@@ -47,6 +47,8 @@ static const char diff_usage[] =
 	"  --time-limit=S       Z3 time for the whole run (default 600; 0 none): once\n"
 	"                       spent, the questions not asked are unknown (exit 3)\n"
 	"  --rlimit=N           Z3 resource limit per query (default none)\n"
+	"  --max-spec-size=SIZE read up to SIZE bytes of XML a side (K, M, G; default\n"
+	"                       64M, at most 1G); element and memory budgets grow with it\n"
 	"  --fail-on=changes|new-findings   exit 1 on any change (default), or only\n"
 	"                       when NEW has overlaps, unaccounted bits or lint\n"
 	"                       findings that OLD did not (CI)\n"
@@ -65,6 +67,7 @@ typedef struct inputs {
 	diff_input *items;
 	size_t n, cap;
 	char *tmpdir; /* --git: the revision's files, removed at the end */
+	size_t max_bytes; /* --max-spec-size (0: the loader's default) */
 } inputs;
 
 static bool inputs_add(inputs *in, const char *on, const char *nn, const char *op,
@@ -133,7 +136,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* The top-level spec files of a folder: its *.xml files that no other of
  * them imports, sorted by name.  NULL with *n = 0 when there is none. */
-static char **folder_tops(const char *dir, size_t *n)
+static char **folder_tops(const char *dir, size_t max_bytes, size_t *n)
 {
 	*n = 0;
 	DIR *d = opendir(dir);
@@ -164,7 +167,8 @@ static char **folder_tops(const char *dir, size_t *n)
 	for (size_t i = 0; imported && i < count; i++) {
 		char *path = path_join(dir, names[i]);
 		spec_diags dg = {0};
-		spec_model *m = path ? spec_load(path, &dg) : NULL;
+		spec_load_options lo = {.max_bytes = max_bytes};
+		spec_model *m = path ? spec_load_with(path, &lo, &dg) : NULL;
 		for (size_t f = 1; m && f < m->nfiles; f++)
 			for (size_t k = 0; k < count; k++)
 				if (k != i && !strcmp(base_name(m->files[f]), names[k]))
@@ -205,7 +209,8 @@ static bool names_have(char **names, size_t n, const char *name)
 static bool inputs_folders(inputs *in, const char *old_dir, const char *new_dir)
 {
 	size_t no, nn;
-	char **on = folder_tops(old_dir, &no), **nn_ = folder_tops(new_dir, &nn);
+	char **on = folder_tops(old_dir, in->max_bytes, &no);
+	char **nn_ = folder_tops(new_dir, in->max_bytes, &nn);
 	bool ok = true;
 	for (size_t i = 0; ok && i < nn; i++) {
 		char *np = path_join(new_dir, nn_[i]), *op = path_join(old_dir, nn_[i]);
@@ -442,10 +447,12 @@ typedef struct compared {
 	size_t nlint_introduced, nlint_fixed;
 } compared;
 
-static spec_model *load_side(const char *path, const char *name, spec_diags *d)
+static spec_model *load_side(const char *path, const char *name, size_t max_bytes,
+                              spec_diags *d)
 {
+	spec_load_options lo = {.max_bytes = max_bytes};
 	if (path)
-		return spec_load(path, d);
+		return spec_load_with(path, &lo, d);
 	return spec_load_buffer(name, empty_spec, sizeof empty_spec - 1, ".", d);
 }
 
@@ -606,11 +613,12 @@ static void ops_print(void *ctx, int side, const spec_root *root, const uint64_t
 
 /* Loads and compares; false when either side is unusable or the
  * comparison could not run (the diagnostics say why). */
-static bool compare_one(compared *c, const diff_input *in, const prove_options *opt)
+static bool compare_one(compared *c, const diff_input *in, size_t max_bytes,
+                        const prove_options *opt)
 {
 	*c = (compared){.in = in};
-	c->old_model = load_side(in->old_path, in->old_name, &c->old_diags);
-	c->new_model = load_side(in->new_path, in->new_name, &c->new_diags);
+	c->old_model = load_side(in->old_path, in->old_name, max_bytes, &c->old_diags);
+	c->new_model = load_side(in->new_path, in->new_name, max_bytes, &c->new_diags);
 	spec_diags_sort(&c->old_diags);
 	spec_diags_sort(&c->new_diags);
 	if (!c->old_model || !c->new_model)
@@ -2019,6 +2027,7 @@ int cmd_diff(int argc, char **argv)
 	prove_options opt = prove_default_options();
 	const char *format = "text", *output = NULL, *rev = NULL;
 	bool ci = false, options_done = false;
+	size_t max_bytes = 0;
 	char **args = calloc((size_t)argc + 1, sizeof *args);
 	int nargs = 0;
 	if (!args)
@@ -2051,6 +2060,8 @@ int cmd_diff(int argc, char **argv)
 			ok = parse_uint_arg(a + 13, &opt.time_limit_s);
 		} else if (!strncmp(a, "--rlimit=", 9)) {
 			ok = parse_uint_arg(a + 9, &opt.rlimit);
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
 			output = a + 9;
 		} else if (!strncmp(a, "--git=", 6) && a[6] && a[6] != '-') {
@@ -2085,7 +2096,7 @@ int cmd_diff(int argc, char **argv)
 	/* The holes of the proofs are not shown here: skip growing them. */
 	opt.max_holes = 0;
 
-	inputs in = {0};
+	inputs in = {.max_bytes = max_bytes};
 	char err[1024] = "";
 	bool ok = true;
 	if (rev) {
@@ -2132,7 +2143,7 @@ int cmd_diff(int argc, char **argv)
 	free(paths);
 	bool unusable = false, changes = false, findings = false, unknown = false;
 	for (size_t i = 0; i < in.n; i++) {
-		bool done = compare_one(&cs[i], &in.items[i], &opt);
+		bool done = compare_one(&cs[i], &in.items[i], in.max_bytes, &opt);
 		if (!done || has_fatal(&cs[i].old_diags) || has_fatal(&cs[i].new_diags) ||
 		    has_fatal(&cs[i].diff_diags)) {
 			unusable = true;

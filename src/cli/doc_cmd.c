@@ -29,6 +29,8 @@ static const char doc_usage[] =
 	"  the leaves, enums, templates and expressions (docs/isa/README.md)\n"
 	"options:\n"
 	"  -o FILE, --output=FILE   write to FILE instead of standard output\n"
+	"  --max-spec-size=SIZE     read up to SIZE bytes of XML (K, M, G; default 64M,\n"
+	"                           at most 1G); element and memory budgets grow with it\n"
 	"exit: 0 written, 1 written but SPEC has errors (printed), 2 unusable SPEC or usage\n";
 
 /* ------------------------------------------------------------ text */
@@ -742,6 +744,7 @@ static void write_doc(const doc_ctx *d)
 int cmd_doc(int argc, char **argv)
 {
 	const char *spec_path = NULL, *output = NULL;
+	spec_load_options lo = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -751,6 +754,11 @@ int cmd_doc(int argc, char **argv)
 			output = argv[++i];
 		} else if (!strncmp(a, "--output=", 9) && a[9]) {
 			output = a + 9;
+		} else if (!strncmp(a, "--max-spec-size=", 16)) {
+			if (!spec_parse_size(a + 16, &lo.max_bytes)) {
+				fprintf(stderr, "isacheck doc: bad option '%s'\n%s", a, doc_usage);
+				return EXIT_UNUSABLE;
+			}
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--output=")) {
 			fprintf(stderr, "isacheck doc: %s needs a FILE\n%s", a, doc_usage);
 			return EXIT_UNUSABLE;
@@ -769,7 +777,7 @@ int cmd_doc(int argc, char **argv)
 		return EXIT_UNUSABLE;
 	}
 	spec_diags diags = {0};
-	spec_model *m = spec_load(spec_path, &diags);
+	spec_model *m = spec_load_with(spec_path, &lo, &diags);
 	spec_diags_sort(&diags);
 	bool errors = false;
 	for (size_t i = 0; i < diags.count; i++)
