@@ -525,17 +525,6 @@ void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *d
 
 bool fuzz_has_meaning(const codec_decoded *d)
 {
-	if (!d->leaf)
-		return false;
-	for (size_t i = 0; i < d->nissues; i++)
-		switch (d->issues[i].kind) {
-		case CODEC_DONTCARE_SET:
-		case CODEC_ENUM_MISSING:
-		case CODEC_NO_DISPLAY:
-		case CODEC_NO_FIELD:
-			break;
-		default:
-			return false;
-		}
-	return d->nvalues < FUZZ_MAX_VALUES && d->nissues < FUZZ_MAX_ISSUES;
+	return codec_decoding_has_meaning(d) && d->nvalues < FUZZ_MAX_VALUES &&
+	       d->nissues < FUZZ_MAX_ISSUES;
 }

@@ -73,7 +73,20 @@ typedef struct prove_text_ops {
 	 * message ("SRC1 3 vs 5, ..."), into buf (len bytes). */
 	void (*differ)(void *ctx, const spec_root *root, const uint64_t *a, const uint64_t *b,
 	               uint32_t gen, char *buf, size_t len);
+	/* May be NULL (the round-trip proof is then left out).  Decodes w as
+	 * root at gen; when the decoding has a meaning (one leaf, no issue
+	 * but set don't-care bits, enum values without a name, display
+	 * problems), encodes it and compares it with w, the decoding's
+	 * don't-care bits cleared.  Returns PROVE_RT_NO_MEANING,
+	 * PROVE_RT_KEPT, or PROVE_RT_LOST with *leaf, in diff (root-sized)
+	 * the bits where the re-encoding differs (0 when the encoder refuses)
+	 * and, in why (len bytes), what the encoder did. */
+	int (*roundtrip)(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+	                 const spec_bitset **leaf, uint64_t *diff, char *why, size_t len);
 } prove_text_ops;
+
+/* prove_text_ops.roundtrip's answers. */
+enum { PROVE_RT_NO_MEANING, PROVE_RT_KEPT, PROVE_RT_LOST };
 
 typedef struct prove_options {
 	prove_engine engine;
@@ -220,6 +233,13 @@ typedef struct semantic_stats {
 	/* Optional (NULL: not kept), allocated by the caller with a byte per
 	 * bitset of the model: each leaf's display verdict, by its index. */
 	unsigned char *display_verdict;
+	/* round trips (only with prove_options.text and its roundtrip):
+	 * leaves of the roots words start from */
+	size_t roundtrips;         /* leaves asked */
+	size_t roundtrip_kept;     /* proved: encode(decode(w)) gives every word of
+	                              theirs back, don't-care bits cleared */
+	size_t roundtrip_findings; /* a word shown not to come back (roundtrip-lost) */
+	size_t roundtrip_unknown;  /* else (semantic-unknown) */
 } semantic_stats;
 
 /* semantic_stats.display_verdict values. */

@@ -47,9 +47,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1171,8 +1169,8 @@ static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *oute
 	for (size_t a = 0; a < nl; a++) {
 		m1[a] = match_exclusive(r, root, a, u1);
 		m2[a] = match_exclusive(r, root, a, u2);
-		n1[a] = (z3_scope){root->leaves[a], u1, via, o1, true, z3_memo_new(), NULL};
-		n2[a] = (z3_scope){root->leaves[a], u2, via, o2, true, z3_memo_new(), NULL};
+		n1[a] = (z3_scope){root->leaves[a], u1, via, o1, true, z3_memo_new(), NULL, NULL, NULL};
+		n2[a] = (z3_scope){root->leaves[a], u2, via, o2, true, z3_memo_new(), NULL, NULL, NULL};
 		dsp_ctx inner = {root->leaves[a], via, outer};
 		tq t = text_equal_leaf(r, &inner, &n1[a], &n2[a], depth + 1);
 		Z3_ast both = and2(r, m1[a], m2[a]);
@@ -1545,8 +1543,8 @@ static Z3_ast words_differ_root(dsp_run *r, const spec_field *via, const dsp_ctx
 	terms t = {0}, any1 = {0}, any2 = {0}, same = {0};
 	for (size_t a = 0; a < root->nleaves; a++) {
 		Z3_ast m1 = match_exclusive(r, root, a, u1), m2 = match_exclusive(r, root, a, u2);
-		z3_scope n1 = {root->leaves[a], u1, via, o1, true, NULL, NULL};
-		z3_scope n2 = {root->leaves[a], u2, via, o2, true, NULL, NULL};
+		z3_scope n1 = {root->leaves[a], u1, via, o1, true, NULL, NULL, NULL, NULL};
+		z3_scope n2 = {root->leaves[a], u2, via, o2, true, NULL, NULL, NULL, NULL};
 		dsp_ctx inner = {root->leaves[a], via, outer};
 		Z3_ast both = and2(r, m1, m2);
 		push(&t, and2(r, both, words_differ_leaf(r, &inner, &n1, &n2, depth + 1)));
@@ -1671,26 +1669,26 @@ static void word_of(z3_base *b, Z3_model m, Z3_ast word, uint64_t *w)
 	}
 }
 
+typedef struct pair_out {
+	Z3_ast w2;
+	uint64_t *a, *b2;
+	uint32_t *gen;
+} pair_out;
+
+static void take_pair(void *ctx, z3_base *b, Z3_model m)
+{
+	pair_out *p = ctx;
+	z3_model_word(b, m, p->a, p->gen);
+	word_of(b, m, p->w2, p->b2);
+}
+
 /* Asks q; on yes, both words and the generation. */
 static z3_answer ask_pair(dsp_run *r, Z3_ast q, Z3_ast w2, uint64_t *a, uint64_t *b2,
                           uint32_t *gen)
 {
-	z3_base *b = r->b;
-	Z3_solver_push(b->ctx, b->solver);
-	Z3_solver_assert(b->ctx, b->solver, q);
+	pair_out p = {w2, a, b2, gen};
 	r->st->queries++;
-	z3_answer ans = z3_answer_of(z3_solve(b, b->solver));
-	if (ans == Z3_ANSWER_YES) {
-		Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
-		if (m) {
-			Z3_model_inc_ref(b->ctx, m);
-			z3_model_word(b, m, a, gen);
-			word_of(b, m, w2, b2);
-			Z3_model_dec_ref(b->ctx, m);
-		}
-	}
-	Z3_solver_pop(b->ctx, b->solver, 1);
-	return ans;
+	return z3_ask(r->b, q, take_pair, &p);
 }
 
 /* The asserts of the leaf's default cases hold: words the decoder
@@ -1725,18 +1723,10 @@ static void report_unknown(dsp_run *r, const spec_bitset *leaf, unsigned why, sp
 {
 	note_verdict(r, leaf, PROVE_DISPLAY_UNKNOWN);
 	char text[1024];
-	size_t len = 0;
-	text[0] = '\0';
-	for (unsigned i = 0; i < sizeof why_text / sizeof *why_text; i++)
-		if (why & (1u << i)) {
-			int n = snprintf(text + len, sizeof text - len, "%s%s", len ? "; " : "", why_text[i]);
-			if (n > 0 && (size_t)n < sizeof text - len)
-				len += (size_t)n;
-		}
+	semantic_why_text(why, why_text, sizeof why_text / sizeof *why_text, text, sizeof text);
 	r->st->display_unknown++;
 	spec_diag_add(diags, SPEC_WARNING, "semantic-unknown", leaf->loc,
-	              "whether the text of '%s' determines its word is unknown (%s)", leaf->name,
-	              len ? text : "unknown");
+	              "whether the text of '%s' determines its word is unknown (%s)", leaf->name, text);
 }
 
 /* Whether the decoder prints words a and bw of leaf alike and decodes
@@ -1779,8 +1769,8 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	r->why = 0;
 	r->st->displays++;
 	Z3_ast clean1 = match_exclusive(r, root, l, b->w), clean2 = match_exclusive(r, root, l, w2);
-	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL};
-	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL};
+	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
+	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	dsp_ctx ctx = {leaf, NULL, NULL};
 	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
@@ -1832,103 +1822,25 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	report_unknown(r, leaf, r->why, diags);
 }
 
-/* The leaves of one root, shared by the threads that ask about them. */
-typedef struct dsp_work {
+typedef struct dsp_args {
 	const spec_model *m;
-	const spec_root *root;
-	const prove_options *o;
 	const prove_text_ops *ops;
-	spec_diags *leaf_diags;   /* per leaf: merged in leaf order */
-	atomic_size_t next;       /* the next leaf to take */
-	atomic_bool no_solver;    /* Z3 could not be started */
-} dsp_work;
+} dsp_args;
 
-typedef struct dsp_worker {
-	dsp_work *w;
-	semantic_stats st; /* this thread's counts (display_verdict shared:
-	                      each leaf writes its own byte) */
-} dsp_worker;
-
-/* Takes leaves until none is left.  Each leaf gets a Z3 context of its
- * own, so that its formulas, Z3's answers and the witnesses do not
- * depend on which leaves went before it in the same context: the report
- * is the same whatever the number of threads. */
-static void *dsp_leaves(void *arg)
+/* One leaf of root, in its own context (semantic_each_leaf). */
+static void dsp_leaf(void *arg, z3_base *b, const spec_root *root, size_t l, bool spent,
+                     semantic_stats *st, spec_diags *d)
 {
-	dsp_worker *k = arg;
-	dsp_work *w = k->w;
-	for (size_t l; (l = atomic_fetch_add(&w->next, 1)) < w->root->nleaves;) {
-		spec_diags *d = &w->leaf_diags[l];
-		z3_base b;
-		if (!z3_base_init(&b, w->root->bitset->size, w->o)) {
-			atomic_store(&w->no_solver, true);
-			break;
-		}
-		dsp_run r = {.m = w->m, .b = &b, .st = &k->st};
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (w->o->deadline_ && (double)now.tv_sec + now.tv_nsec / 1e9 >= w->o->deadline_) {
-			/* the file's time is spent: not asked */
-			k->st.displays++;
-			report_unknown(&r, w->root->leaves[l], WHY_TIME, d);
-		} else {
-			Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
-			prove_leaf(&r, w->root, l, w->ops, w2, d);
-		}
-		z3_base_free(&b);
+	const dsp_args *args = arg;
+	dsp_run r = {.m = args->m, .b = b, .st = st};
+	if (spent) {
+		/* the file's time is spent: not asked */
+		st->displays++;
+		report_unknown(&r, root->leaves[l], WHY_TIME, d);
+		return;
 	}
-	return NULL;
-}
-
-/* Every leaf of root, on opt->jobs threads (this one among them). */
-static bool prove_root_leaves(const spec_model *m, const spec_root *root, const prove_options *o,
-                              const prove_text_ops *ops, spec_diags *diags, semantic_stats *st)
-{
-	unsigned jobs = o->jobs ? o->jobs : 1;
-	if (jobs > 64)
-		jobs = 64;
-	if (jobs > root->nleaves)
-		jobs = root->nleaves ? (unsigned)root->nleaves : 1;
-	dsp_work w = {.m = m, .root = root, .o = o, .ops = ops,
-	              .leaf_diags = calloc(root->nleaves + 1, sizeof *w.leaf_diags)};
-	dsp_worker k[64];
-	pthread_t tid[64];
-	bool started[64] = {false};
-	if (!w.leaf_diags) {
-		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", root->bitset->loc,
-		              "out of memory for the display proofs");
-		return false;
-	}
-	atomic_init(&w.next, 0);
-	atomic_init(&w.no_solver, false);
-	for (unsigned t = 0; t < jobs; t++)
-		k[t] = (dsp_worker){.w = &w, .st = {.display_verdict = st->display_verdict}};
-	/* a thread that cannot be started leaves its share to the others */
-	for (unsigned t = 1; t < jobs; t++)
-		started[t] = pthread_create(&tid[t], NULL, dsp_leaves, &k[t]) == 0;
-	dsp_leaves(&k[0]);
-	for (unsigned t = 1; t < jobs; t++)
-		if (started[t])
-			pthread_join(tid[t], NULL);
-	bool ok = !atomic_load(&w.no_solver);
-	if (!ok)
-		z3_cannot_start(diags, root->bitset->loc);
-	for (unsigned t = 0; t < jobs; t++) {
-		st->displays += k[t].st.displays;
-		st->display_invertible += k[t].st.display_invertible;
-		st->display_findings += k[t].st.display_findings;
-		st->display_unknown += k[t].st.display_unknown;
-		st->queries += k[t].st.queries;
-	}
-	for (size_t l = 0; l < root->nleaves; l++) {
-		for (size_t i = 0; i < w.leaf_diags[l].count; i++) {
-			const spec_diag *x = &w.leaf_diags[l].items[i];
-			spec_diag_add(diags, x->severity, x->rule, x->loc, "%s", x->message);
-		}
-		spec_diags_free(&w.leaf_diags[l]);
-	}
-	free(w.leaf_diags);
-	return ok;
+	Z3_ast w2 = Z3_mk_const(b->ctx, Z3_mk_string_symbol(b->ctx, "w2"), b->word_sort);
+	prove_leaf(&r, root, l, args->ops, w2, d);
 }
 
 bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
@@ -1946,31 +1858,16 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
 		o.deadline_ = until;
 	if (!o.timeout_ms || o.timeout_ms > DSP_QUERY_MS)
 		o.timeout_ms = DSP_QUERY_MS;
-	/* the roots no field decodes are where words start; if every root is
-	 * some field's, all of them are */
-	bool *sub = calloc(m->nroots ? m->nroots : 1, sizeof *sub);
-	if (!sub) {
+	bool *top = semantic_top_roots(m);
+	if (!top) {
 		spec_diag_add(diags, SPEC_FATAL, "out-of-memory", (spec_loc){m->path, 0, 0},
 		              "out of memory for the display proofs");
 		return false;
 	}
-	size_t nsub = 0;
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
-			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++) {
-				const spec_field *fd = &m->bitsets[i]->cases[k].fields[f];
-				for (size_t ri = 0; fd->type == SPEC_TYPE_BITSET && ri < m->nroots; ri++)
-					if (m->roots[ri].bitset == fd->bitset && !sub[ri]) {
-						sub[ri] = true;
-						nsub++;
-					}
-			}
-	for (size_t ri = 0; ok && ri < m->nroots; ri++) {
-		const spec_root *root = &m->roots[ri];
-		if (sub[ri] && nsub < m->nroots)
-			continue;
-		ok = prove_root_leaves(m, root, &o, ops, diags, st);
-	}
-	free(sub);
+	dsp_args args = {m, ops};
+	for (size_t ri = 0; ok && ri < m->nroots; ri++)
+		if (top[ri])
+			ok = semantic_each_leaf(&m->roots[ri], &o, dsp_leaf, &args, diags, st);
+	free(top);
 	return ok;
 }

@@ -222,6 +222,9 @@ z3_answer z3_answer_of(Z3_lbool r);
 /* Whether q can hold together with what b->solver holds (asked in a
  * push/pop scope, counted in b->queries). */
 z3_answer z3_check(z3_base *b, Z3_ast q);
+/* z3_check, and on yes take (unless NULL) is given the model, before the
+ * scope is popped. */
+z3_answer z3_ask(z3_base *b, Z3_ast q, void (*take)(void *ctx, z3_base *b, Z3_model m), void *ctx);
 
 /* ------------------------------ z3expr.c: expressions as terms */
 
@@ -248,6 +251,12 @@ typedef struct z3_scope {
 	 * but an answer found may not be real.  NULL: such a name makes the
 	 * translation NULL (unknown). */
 	bool *free_names;
+	/* Not NULL: names are looked up by this instead, as another reader
+	 * of the word would (the round-trip proof's encoder, which reads the
+	 * decoder's listed values): a term of 64 bits, or NULL (the
+	 * translation gives up). */
+	Z3_ast (*lookup)(void *ctx, const char *name);
+	void *lookup_ctx;
 } z3_scope;
 /* A memo for a scope's translations, and its end; NULL when memory runs
  * out (translating then works without). */
@@ -305,4 +314,27 @@ void z3_model_word(z3_base *b, Z3_model m, uint64_t *w, uint32_t *gen);
  * when p is NULL or memory runs out (p is then freed). */
 void *diff_own(diff_result *r, void *p);
 
+/* ----------------------------- leaves.c: per-leaf semantic proofs */
+/* One leaf's proof: leaf l of root in b (a context of its own, root-sized);
+ * spent: the file's time for these proofs is spent (ask nothing, say so);
+ * counts into st, findings into d (merged in leaf order). */
+typedef void (*semantic_leaf_fn)(void *arg, z3_base *b, const spec_root *root, size_t l,
+                                 bool spent, semantic_stats *st, spec_diags *d);
+/* fn on every leaf of root, on o->jobs threads; each thread's counts added
+ * into st.  False when Z3 cannot start (a fatal diagnostic says so). */
+bool semantic_each_leaf(const spec_root *root, const prove_options *o, semantic_leaf_fn fn,
+                        void *arg, spec_diags *diags, semantic_stats *st);
+/* The per-leaf counts of from (queries, displays, round trips) added to to. */
+void semantic_stats_add(semantic_stats *to, const semantic_stats *from);
+/* The texts[i] of the bits i set in why, joined by "; " into buf (len
+ * bytes), or "unknown" when none is. */
+void semantic_why_text(unsigned why, const char *const *texts, size_t ntexts, char *buf,
+                       size_t len);
+/* Per root of m: whether words start from it (no field decodes it; every
+ * root when each is some field's).  NULL when memory runs out. */
+bool *semantic_top_roots(const spec_model *m);
+/* roundtrip.c: the round-trip part of prove_semantic (with opt->text
+ * and its roundtrip: otherwise nothing is asked). */
+bool prove_roundtrip(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                     semantic_stats *st);
 #endif

@@ -555,7 +555,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 		for (size_t l = 0; l < root->nleaves; l++) {
 			const spec_bitset *leaf = root->leaves[l];
 			bool free_names = false;
-			z3_scope o = {leaf, NULL, NULL, NULL, !outer_sub, NULL, &free_names};
+			z3_scope o = {leaf, NULL, NULL, NULL, !outer_sub, NULL, &free_names, NULL, NULL};
 			for (const spec_bitset *lv = leaf; lv; lv = lv->parent)
 				for (size_t k = 0; k < lv->ncases; k++)
 					for (size_t f = 0; f < lv->cases[k].nfields; f++) {
@@ -603,7 +603,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 							if (!in)
 								continue;
 							z3_scope inner = {sub->leaves[sl], word, fd, &o, true,
-							                  z3_memo_new(), &free_names};
+							                  z3_memo_new(), &free_names, NULL, NULL};
 							scope_safety(r, &b, &inner, z3_and_kept_false(&b, reach, in));
 							z3_memo_free(inner.memo);
 						}
@@ -657,7 +657,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 			/* set once a name stands for any value, and kept: the
 			 * scope's memo may hold such a translation from then on */
 			bool free_names = false;
-			z3_scope s = {leaf, b.w, NULL, NULL, !sub, z3_memo_new(), &free_names};
+			z3_scope s = {leaf, b.w, NULL, NULL, !sub, z3_memo_new(), &free_names, NULL, NULL};
 			scope_safety(&r, &b, &s, in);
 			z3_memo_free(s.memo);
 		}

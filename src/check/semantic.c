@@ -434,7 +434,7 @@ static void visit(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where, bool 
 					if (!in)
 						continue;
 					Z3_ast both[2] = {reach, in};
-					z3_scope inner = {sub->leaves[l], word, fd, s, true, z3_memo_new(), NULL};
+					z3_scope inner = {sub->leaves[l], word, fd, s, true, z3_memo_new(), NULL, NULL, NULL};
 					visit(r, b, &inner, Z3_mk_and(b->ctx, 2, both), sub_loose, depth + 1);
 					z3_memo_free(inner.memo);
 				}
@@ -623,7 +623,7 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 				Z3_ast in = semantic_leaf_holds(&b, root->leaves[l], b.w);
 				if (!in)
 					continue;
-				z3_scope s = {root->leaves[l], b.w, NULL, NULL, true, z3_memo_new(), NULL};
+				z3_scope s = {root->leaves[l], b.w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 				visit(&r, &b, &s, in, false, 0);
 				z3_memo_free(s.memo);
 			}
@@ -660,6 +660,8 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 	ok = ok && prove_expression_safety(m, &r.opt, diags, st);
 	/* and whether each leaf's text gives its word back (displays.c) */
 	ok = ok && prove_displays(m, &r.opt, diags, st);
+	/* and whether the encoder gives each leaf's words back (roundtrip.c) */
+	ok = ok && prove_roundtrip(m, &r.opt, diags, st);
 	for (size_t e = 0; r.enum_state && e < m->nenums; e++)
 		free(r.enum_state[e]);
 	free(r.enum_state);

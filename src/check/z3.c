@@ -220,9 +220,22 @@ z3_answer z3_answer_of(Z3_lbool r)
 
 z3_answer z3_check(z3_base *b, Z3_ast q)
 {
+	return z3_ask(b, q, NULL, NULL);
+}
+
+z3_answer z3_ask(z3_base *b, Z3_ast q, void (*take)(void *ctx, z3_base *b, Z3_model m), void *ctx)
+{
 	Z3_solver_push(b->ctx, b->solver);
 	Z3_solver_assert(b->ctx, b->solver, q);
 	z3_answer a = z3_answer_of(z3_solve(b, b->solver));
+	if (a == Z3_ANSWER_YES && take) {
+		Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
+		if (m) {
+			Z3_model_inc_ref(b->ctx, m);
+			take(ctx, b, m);
+			Z3_model_dec_ref(b->ctx, m);
+		}
+	}
 	Z3_solver_pop(b->ctx, b->solver, 1);
 	return a;
 }

@@ -81,6 +81,7 @@
 	R(bool, Z3_get_numeral_int64, (Z3_context c, Z3_ast a, int64_t *v), (c, a, v))       \
 	R(bool, Z3_get_numeral_uint64, (Z3_context c, Z3_ast a, uint64_t *v), (c, a, v))     \
 	R(bool, Z3_is_numeral_ast, (Z3_context c, Z3_ast a), (c, a))                         \
+	R(bool, Z3_is_eq_ast, (Z3_context c, Z3_ast a, Z3_ast b), (c, a, b))                 \
 	/* sorts, symbols, constants */                                                      \
 	R(Z3_sort, Z3_mk_bool_sort, (Z3_context c), (c))                                     \
 	R(Z3_sort, Z3_mk_bv_sort, (Z3_context c, unsigned size), (c, size))                  \
@@ -105,6 +106,7 @@
 	R(Z3_ast, Z3_mk_extract, (Z3_context c, unsigned hi, unsigned lo, Z3_ast a),         \
 	  (c, hi, lo, a))                                                                    \
 	R(Z3_ast, Z3_mk_zero_ext, (Z3_context c, unsigned i, Z3_ast a), (c, i, a))           \
+	R(Z3_ast, Z3_mk_sign_ext, (Z3_context c, unsigned i, Z3_ast a), (c, i, a))           \
 	Z3_UNARY(R, Z3_mk_bvnot)                                                             \
 	Z3_UNARY(R, Z3_mk_bvneg)                                                             \
 	Z3_BINARY(R, Z3_mk_bvand)                                                            \

@@ -272,6 +272,8 @@ static Z3_ast z3_lookup(z3_tr *t, const spec_bitset *from, size_t case0, const c
 
 static Z3_ast z3_field(z3_tr *t, const char *name)
 {
+	if (t->scope->lookup)
+		return t->scope->lookup(t->scope->lookup_ctx, name);
 	Z3_ast r = z3_lookup(t, t->scope->leaf, 0, name);
 	if (!r && t->scope->free_names) {
 		/* whatever the decoder would read there: any value */
@@ -506,7 +508,7 @@ Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name)
 
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x)
 {
-	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL};
+	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL, NULL, NULL};
 	Z3_ast r = z3_expr_in(b, &s, x);
 	z3_memo_free(s.memo);
 	return r;

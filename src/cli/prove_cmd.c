@@ -40,8 +40,10 @@ static const char prove_usage[] =
 	"                       range, no derived value loses bits to its width\n"
 	"                       (expr-overflow, expr-divide-by-zero, expr-shift-range,\n"
 	"                       derived-value-lost), every <assert> can hold\n"
-	"                       (assert-never-holds); semantic-unknown where Z3 cannot\n"
-	"                       decide: exit 3)\n"
+	"                       (assert-never-holds), a leaf's text gives its word\n"
+	"                       back (display-same-text), the encoder gives every word\n"
+	"                       of a leaf back (roundtrip-lost); semantic-unknown where\n"
+	"                       Z3 cannot decide: exit 3)\n"
 	"  -j N, --jobs=N       files checked at once (default: the cores online), or,\n"
 	"                       for one file, its display proofs' threads; the\n"
 	"                       report is the same for any N\n"
@@ -145,10 +147,27 @@ static void text_differ(void *ctx, const spec_root *root, const uint64_t *a, con
 	codec_describe_difference(ctx, root, a, b, gen, buf, len);
 }
 
+/* The round-trip proof's view of the codec (prove_text_ops.roundtrip). */
+static int text_roundtrip(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+                          const spec_bitset **leaf, uint64_t *diff, char *why, size_t len)
+{
+	uint64_t out[SPEC_MAX_BITS / 64];
+	switch (codec_roundtrip(ctx, root, w, gen, leaf, out, diff, why, len)) {
+	case CODEC_RT_KEPT:
+		return PROVE_RT_KEPT;
+	case CODEC_RT_REFUSED:
+	case CODEC_RT_CHANGED:
+		return PROVE_RT_LOST;
+	default:
+		return PROVE_RT_NO_MEANING;
+	}
+}
+
 bool prove_with_codec(const spec_model *m, const struct codec *cd, const prove_options *opt,
                       spec_diags *diags, semantic_stats *st, bool displays_only)
 {
-	prove_text_ops ops = {.ctx = (void *)cd, .decode = text_decode, .differ = text_differ};
+	prove_text_ops ops = {.ctx = (void *)cd, .decode = text_decode, .differ = text_differ,
+	                      .roundtrip = text_roundtrip};
 	prove_options o = *opt;
 	o.text = cd ? &ops : NULL;
 	return displays_only ? prove_displays(m, &o, diags, st) : prove_semantic(m, &o, diags, st);

@@ -177,7 +177,8 @@ static bool is_meaning_rule(const char *rule)
 	static const char *const rules[] = {"override-dead", "override-shadowed", "enum-value-dead",
 	                                    "expr-overflow", "expr-divide-by-zero",
 	                                    "expr-shift-range", "derived-value-lost",
-	                                    "assert-never-holds", "display-same-text"};
+	                                    "assert-never-holds", "display-same-text",
+	                                    "roundtrip-lost"};
 	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
 		if (!strcmp(rule, rules[i]))
 			return true;
@@ -244,7 +245,8 @@ void report_write_text(FILE *f, const report *r)
 			        "unknown; %zu enum values: %zu never held, %zu unknown; %zu expressions: "
 			        "%zu safe, %zu with a finding, %zu unknown; %zu asserts: %zu never hold, "
 			        "%zu unknown; %zu leaves' texts: %zu give the word back, %zu shown not "
-			        "to, %zu unknown (%zu Z3 queries)\n",
+			        "to, %zu unknown; %zu leaves' round trips: %zu give every word back, %zu "
+			        "shown not to, %zu unknown (%zu Z3 queries)\n",
 			        rf->path, rf->semantic->cases, rf->semantic->live, rf->semantic->dead,
 			        rf->semantic->shadowed, rf->semantic->unknown, rf->semantic->enum_values,
 			        rf->semantic->enum_dead, rf->semantic->enum_unknown, rf->semantic->exprs,
@@ -253,6 +255,8 @@ void report_write_text(FILE *f, const report *r)
 			        rf->semantic->asserts_never, rf->semantic->asserts_unknown,
 			        rf->semantic->displays, rf->semantic->display_invertible,
 			        rf->semantic->display_findings, rf->semantic->display_unknown,
+			        rf->semantic->roundtrips, rf->semantic->roundtrip_kept,
+			        rf->semantic->roundtrip_findings, rf->semantic->roundtrip_unknown,
 			        rf->semantic->queries);
 	}
 	const char *verdict = r->exit_code == EXIT_CLEAN      ? "proved"

@@ -163,6 +163,31 @@ size_t codec_describe_difference(const codec *c, const spec_root *root, const ui
 bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
                   size_t errlen);
 
+/* Whether decoding d has a meaning: one leaf, and no issue but set
+ * don't-care bits, enum values without a name and display problems (no
+ * display, a name it cannot find). */
+bool codec_decoding_has_meaning(const codec_decoded *d);
+
+/* A decoding's round trip, as the round-trip proof (prove_semantic) and
+ * the fuzz targets define it: decode w as root at gen; if it has a
+ * meaning (one leaf; no issue but set don't-care bits, enum values
+ * without a name, display problems), encode it and compare with w with
+ * the decoding's don't-care bits (the leaf's, and each sub leaf's at its
+ * field) cleared. */
+typedef enum codec_roundtrip_result {
+	CODEC_RT_NO_MEANING, /* no leaf, or an issue that leaves no meaning */
+	CODEC_RT_KEPT,       /* re-encoded to w, don't-care bits 0 */
+	CODEC_RT_REFUSED,    /* codec_encode refused the decoding (why says why) */
+	CODEC_RT_CHANGED,    /* re-encoded to other words (why gives them and the bits) */
+} codec_roundtrip_result;
+/* *leaf (not NO_MEANING), the re-encoding in out (root-sized; 0 when
+ * refused), the bits where it differs from w with the don't-care bits
+ * cleared in diff (root-sized, may be NULL; 0 unless CHANGED) and a
+ * one-line reason in why (len bytes). */
+codec_roundtrip_result codec_roundtrip(const codec *c, const spec_root *root, const uint64_t *w,
+                                       uint32_t gen, const spec_bitset **leaf, uint64_t *out,
+                                       uint64_t *diff, char *why, size_t len);
+
 /* ------------------------------------------------------------- assembly */
 
 /* Assembles one line of text (as codec_disasm_one prints it without

@@ -5,7 +5,9 @@
  */
 #include "internal.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Values whose name ids an encoding keeps at most; past it, overrides
@@ -427,4 +429,100 @@ bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err
 	if (e.next != d->nvalues)
 		return fail(&e, "%zu values left over after the instruction", d->nvalues - e.next);
 	return true;
+}
+
+bool codec_decoding_has_meaning(const codec_decoded *d)
+{
+	if (!d->leaf)
+		return false;
+	for (size_t i = 0; i < d->nissues; i++)
+		switch (d->issues[i].kind) {
+		case CODEC_DONTCARE_SET:
+		case CODEC_ENUM_MISSING:
+		case CODEC_NO_DISPLAY:
+		case CODEC_NO_FIELD:
+			break;
+		default:
+			return false;
+		}
+	return true;
+}
+
+/* x: the leaf's don't-care bits, and each sub leaf's at its field (as
+ * far as the field's width), root-sized. */
+static void decoding_dontcare(const codec_decoded *d, uint64_t *x, unsigned nw)
+{
+	memset(x, 0, nw * sizeof *x);
+	unsigned base[SPEC_MAX_EXPR_DEPTH + 2] = {0};
+	for (unsigned k = 0; k < nw && k < d->leaf->dontcare.nwords; k++)
+		x[k] = d->leaf->dontcare.w[k];
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const codec_value *v = &d->values[i];
+		if (!v->sub || !v->field || v->field->kind != SPEC_FIELD ||
+		    v->depth + 1 >= SPEC_MAX_EXPR_DEPTH + 2)
+			continue;
+		unsigned at = base[v->depth] + v->field->low, width = v->field->high - v->field->low + 1;
+		base[v->depth + 1] = at;
+		for (unsigned j = 0; j < width && j < v->sub->size; j++)
+			if (j / 64 < v->sub->dontcare.nwords && (v->sub->dontcare.w[j / 64] >> (j % 64)) & 1 &&
+			    (at + j) / 64 < nw)
+				x[(at + j) / 64] |= (uint64_t)1 << ((at + j) % 64);
+	}
+}
+
+codec_roundtrip_result codec_roundtrip(const codec *c, const spec_root *root, const uint64_t *w,
+                                       uint32_t gen, const spec_bitset **leaf, uint64_t *out,
+                                       uint64_t *diffs, char *why, size_t len)
+{
+	codec_value values[512];
+	codec_issue issues[16];
+	codec_decoded d = {.values = values, .cap_values = 512, .issues = issues, .cap_issues = 16};
+	if (why && len)
+		why[0] = 0;
+	codec_decode(c, root, w, gen, &d); /* false on any issue: some leave a meaning */
+	if (!d.leaf || d.nvalues == d.cap_values || d.nissues == d.cap_issues)
+		return CODEC_RT_NO_MEANING;
+	if (!codec_decoding_has_meaning(&d))
+		return CODEC_RT_NO_MEANING;
+	*leaf = d.leaf;
+	unsigned size = d.root->bitset->size, nw = (size + 63) / 64;
+	memset(out, 0, nw * sizeof *out);
+	if (diffs)
+		memset(diffs, 0, nw * sizeof *diffs);
+	char err[256];
+	if (!codec_encode(c, &d, out, err, sizeof err)) {
+		memset(out, 0, nw * sizeof *out);
+		if (why && len)
+			snprintf(why, len, "the encoder refuses its decoding: %s", err);
+		return CODEC_RT_REFUSED;
+	}
+	uint64_t x[SPEC_MAX_BITS / 64];
+	decoding_dontcare(&d, x, nw);
+	uint64_t diff[SPEC_MAX_BITS / 64];
+	bool same = true;
+	for (unsigned k = 0; k < nw; k++) {
+		uint64_t want = w[k] & ~x[k];
+		if (size % 64 && k == nw - 1)
+			want &= ((uint64_t)1 << (size % 64)) - 1;
+		diff[k] = out[k] ^ want;
+		same &= diff[k] == 0;
+	}
+	if (same)
+		return CODEC_RT_KEPT;
+	if (diffs)
+		memcpy(diffs, diff, nw * sizeof *diffs);
+	if (why && len) {
+		size_t at = (size_t)snprintf(why, len, "it re-encodes as 0x");
+		for (unsigned k = nw; k-- > 0 && at < len;)
+			at += (size_t)snprintf(why + at, len - at, k == nw - 1 ? "%" PRIx64 : "%016" PRIx64,
+			                       out[k]);
+		if (at < len)
+			at += (size_t)snprintf(why + at, len - at, ", bits 0x");
+		for (unsigned k = nw; k-- > 0 && at < len;)
+			at += (size_t)snprintf(why + at, len - at, k == nw - 1 ? "%" PRIx64 : "%016" PRIx64,
+			                       diff[k]);
+		if (at < len)
+			snprintf(why + at, len - at, " differ from the word's outside its don't-care bits");
+	}
+	return CODEC_RT_CHANGED;
 }

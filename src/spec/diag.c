@@ -152,6 +152,8 @@ static const spec_rule rules[] = {
 	{"expr-shift-range", SPEC_ERROR, "(prove --semantic) an expression shifts by a count outside 0..63 for some word"},
 	{"assert-never-holds", SPEC_WARNING, "(prove --semantic) an <assert> whose bits never hold their value in a word where its case holds"},
 	{"derived-value-lost", SPEC_WARNING, "(prove --semantic) a derived value does not fit the width it is printed through, for some word"},
+	{"display-same-text", SPEC_WARNING, "(prove --semantic) two words of a leaf decode to different values and print the same text"},
+	{"roundtrip-lost", SPEC_WARNING, "(prove --semantic) a word of a leaf that encode(decode(w)) does not give back outside its don't-care bits, or that the encoder refuses"},
 	{"semantic-unknown", SPEC_WARNING, "(prove --semantic) a meaning proof Z3 could not decide (an expression it cannot be given exactly, or a timeout)"},
 	{"disasm-fails", SPEC_ERROR, "a leaf disasm cannot print: a word it matches gives no field, no display, a failed expression or too much text"},
 	{"display-split-ambiguous", SPEC_WARNING, "two fields printed side by side can print one text two ways (asm cannot read it back)"},
