@@ -1213,6 +1213,57 @@ static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *oute
 }
 
 /* An enum value's text as a number: equal numbers, equal texts. */
+/* Whether enum e prints different values (of 32 bits, as an enum field
+ * is read) as different text: its names differ pairwise and name values
+ * below 2^32, so a named value prints like no other and, none being all
+ * digits (the caller's test), like no unnamed one, which prints its
+ * decimal.  Then, for a field of at most 32 bits (no bits above them),
+ * equal text is equal values, with no term per name (a 256-name swizzle
+ * enum on both sides made Midgard's queries slow). */
+static bool enum_injective(const spec_enum *e)
+{
+	for (size_t i = 0; i < e->nvalues; i++) {
+		const char *d = e->values[i].display;
+		if (!d)
+			continue;
+		if (e->values[i].val < 0 || e->values[i].val > (int64_t)UINT32_MAX)
+			return false;
+		for (size_t k = 0; k < i; k++)
+			if (e->values[k].display && e->values[k].val != e->values[i].val &&
+			    !strcmp(e->values[k].display, d))
+				return false;
+	}
+	return true;
+}
+
+/* v is a value enum field f names (true when it names every value of
+ * f's bits, or names too many to list). */
+static Z3_ast enum_named(dsp_run *r, const spec_field *f, Z3_ast v)
+{
+	Z3_context c = r->b->ctx;
+	const spec_enum *e = f->enm;
+	unsigned w = width_of(f);
+	if (e->nvalues > 1024)
+		return z_true(r);
+	if (f->kind == SPEC_FIELD && w <= 10) {
+		bool all = true;
+		for (uint64_t x = 0; x < ((uint64_t)1 << w) && all; x++) {
+			bool named = false;
+			for (size_t i = 0; i < e->nvalues && !named; i++)
+				named = e->values[i].display && e->values[i].val == (int64_t)x;
+			all = named;
+		}
+		if (all)
+			return z_true(r);
+	}
+	terms any = {0};
+	Z3_sort s64 = Z3_mk_bv_sort(c, 64);
+	for (size_t i = 0; i < e->nvalues; i++)
+		if (e->values[i].display)
+			push(&any, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, (uint64_t)e->values[i].val, s64)));
+	return fold(r, &any, false);
+}
+
 static Z3_ast enum_text_id(dsp_run *r, const spec_enum *e, Z3_ast v)
 {
 	Z3_context c = r->b->ctx;
@@ -1294,8 +1345,13 @@ static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_
 			                                Z3_mk_extract(c, 31, 0, v2));
 			return out;
 		}
-		out.over = out.under =
-			Z3_mk_eq(c, enum_text_id(r, f->enm, v1), enum_text_id(r, f->enm, v2));
+		out.over =
+			f->kind == SPEC_FIELD && f->high - f->low < 32 && enum_injective(f->enm)
+				? Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1), Z3_mk_extract(c, 31, 0, v2))
+				: Z3_mk_eq(c, enum_text_id(r, f->enm, v1), enum_text_id(r, f->enm, v2));
+		/* a witness with a value the enum does not name decodes with an
+		 * issue, and the decoder turns it down: ask for named ones */
+		out.under = and3(r, out.over, enum_named(r, f, v1), enum_named(r, f, v2));
 		return out;
 	case SPEC_TYPE_BITSET:
 		if (f->kind != SPEC_FIELD || !f->bitset) {
@@ -1713,6 +1769,52 @@ static Z3_ast asserts_hold(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
 	return fold(r, &t, true);
 }
 
+/* Every enum field and derived value of the leaf's default cases holds
+ * a value its enum names, as the decoder reads the name in scope s: a
+ * word with an unnamed one decodes with an issue, and the decoder turns
+ * it down (witnesses only; a name that cannot be translated is left
+ * free). */
+static Z3_ast enums_named(dsp_run *r, const z3_scope *s, unsigned depth)
+{
+	const spec_bitset *leaf = s->leaf;
+	Z3_context c = r->b->ctx;
+	terms t = {0};
+	for (const spec_bitset *b = leaf; b; b = b->parent) {
+		if (!b->ncases)
+			continue;
+		const spec_case *dc = &b->cases[b->ncases - 1];
+		for (size_t i = 0; i < dc->nfields; i++) {
+			const spec_field *f = &dc->fields[i];
+			if (f->kind == SPEC_FIELD && f->type == SPEC_TYPE_BITSET && f->bitset &&
+			    depth < 2 && f->high < leaf->size && f->high - f->low + 1 == f->bitset->size &&
+			    f->bitset->size <= 64) {
+				/* and so do those of its sub-leaf */
+				const spec_root *sub = root_of(r->m, f->bitset);
+				if (!sub)
+					continue;
+				Z3_ast word = Z3_mk_extract(c, f->high, f->low, s->word);
+				terms any = {0};
+				for (size_t l = 0; l < sub->nleaves; l++) {
+					Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], word);
+					if (!in)
+						continue;
+					z3_scope inner = {sub->leaves[l], word, f, s, true, NULL, NULL, NULL, NULL};
+					push(&any, and3(r, in, enums_named(r, &inner, depth + 1),
+					                asserts_hold(r, sub->leaves[l], word)));
+				}
+				push(&t, fold(r, &any, false));
+				continue;
+			}
+			if (f->kind == SPEC_ASSERT || f->type != SPEC_TYPE_ENUM || !f->enm)
+				continue;
+			Z3_ast v = z3_name_in(r->b, s, f->name);
+			if (v)
+				push(&t, enum_named(r, f, v));
+		}
+	}
+	return fold(r, &t, true);
+}
+
 static void note_verdict(const dsp_run *r, const spec_bitset *leaf, unsigned char v)
 {
 	if (r->st->display_verdict && leaf->index < r->m->nbitsets)
@@ -1778,6 +1880,11 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	Z3_ast over = and2(r, base, eq.over);
 	Z3_ast under = and3(r, base, eq.under,
 	                    and2(r, asserts_hold(r, leaf, b->w), asserts_hold(r, leaf, w2)));
+	/* once the decoder has turned a pair down: only pairs whose enum
+	 * values are named and whose sub-leaves' asserts hold (what the
+	 * decoder turns down most; left out before, as it makes the query
+	 * harder) */
+	Z3_ast strict = and2(r, under, and2(r, enums_named(r, &s1, 0), enums_named(r, &s2, 0)));
 	z3_memo_free(s1.memo);
 	z3_memo_free(s2.memo);
 	uint64_t a[DSP_WORDS], bw[DSP_WORDS];
@@ -1798,7 +1905,8 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	terms blocked = {0};
 	for (unsigned tries = 0; tries <= most && !r->oom; tries++) {
 		if (!have) {
-			Z3_ast q = blocked.n ? and2(r, under, Z3_mk_and(c, blocked.n, blocked.v)) : under;
+			Z3_ast u = tries ? strict : under;
+			Z3_ast q = blocked.n ? and2(r, u, Z3_mk_and(c, blocked.n, blocked.v)) : u;
 			ans = ask_pair(r, q, w2, a, bw, &gen);
 			if (ans != Z3_ANSWER_YES) {
 				if (ans == Z3_ANSWER_UNKNOWN)
