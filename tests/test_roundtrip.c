@@ -272,6 +272,33 @@ TEST(sub_asserts_checked_where_printed)
 	check_spec("sub.xml", xml, &t, expect);
 }
 
+TEST(many_sub_leaves)
+{
+	/* a bitset field whose bitset has 300 leaves, and only the last
+	 * loses words (bit 9 is read by nothing there): more ways to lose a
+	 * word than the proof keeps, which must make it unsure, never
+	 * "proved" */
+	testlib_text b = {0};
+	out(&b, "<isa>\n<bitset name=\"#sub\" size=\"10\"></bitset>\n");
+	for (unsigned k = 0; k < 300; k++) {
+		out(&b, "<bitset name=\"s%u\" extends=\"#sub\"><pattern low=\"0\" high=\"8\">", k);
+		for (unsigned i = 9; i-- > 0;)
+			out(&b, "%u", (k >> i) & 1);
+		out(&b, "</pattern>%s<display>s</display></bitset>\n",
+		    k < 299 ? "<pattern pos=\"9\">x</pattern>" : "");
+	}
+	out(&b, "<bitset name=\"#instruction\" size=\"16\"></bitset>\n"
+	        "<bitset name=\"op\" extends=\"#instruction\">\n"
+	        "  <pattern low=\"10\" high=\"15\">000000</pattern>\n"
+	        "  <field name=\"S\" low=\"0\" high=\"9\" type=\"#sub\"/>\n"
+	        "  <display>op {S}</display>\n</bitset>\n</isa>\n");
+	static const char *const expect[] = {NULL};
+	tally t = {0};
+	check_spec("many.xml", b.p, &t, expect);
+	CHECK_INT(t.proved, 0);
+	free(b.p);
+}
+
 /* ------------------------------------------------------------- random */
 
 /* Bits lo..hi of a leaf or sub-leaf: one random kind of claim. */
@@ -410,6 +437,7 @@ int main(int argc, char **argv)
 		count_arg = strtoul(argv[2], NULL, 0);
 	RUN(each_verdict_by_hand);
 	RUN(sub_asserts_checked_where_printed);
+	RUN(many_sub_leaves);
 	RUN(random_roundtrips_against_brute_force);
 	return testlib_finish();
 }

@@ -59,7 +59,8 @@
 
 /* Why a leaf's verdict is unknown (bits of rt_run.why). */
 enum {
-	RT_WHY_CASES = 1u << 0,   /* more override cases than RT_MAX_OVERRIDES */
+	RT_WHY_CASES = 1u << 0,   /* more override cases than RT_MAX_OVERRIDES, or
+	                             more shapes or ways to lose a word than kept */
 	RT_WHY_DEPTH = 1u << 1,   /* bitset fields nested deeper than RT_MAX_DEPTH */
 	RT_WHY_SIZE = 1u << 2,    /* a bitset field not as wide as its bitset */
 	RT_WHY_SOLVER = 1u << 3,  /* Z3 gave up */
@@ -71,7 +72,7 @@ enum {
 };
 
 static const char *const rt_why_text[] = {
-	"more than 10 override cases in its chain",
+	"more than 10 override cases in its chain, or too many shapes or sub-leaves",
 	"bitset fields nested more than 3 deep",
 	"a bitset field not as wide as its bitset",
 	"Z3 gave up",
@@ -355,19 +356,31 @@ static Z3_ast some_bit(rt_run *r, Z3_ast v, const uint64_t *m, unsigned size)
 	                             bits_of(r, zero, size)));
 }
 
+/* A disjunction being built: the ways a word can be lost. */
 typedef struct rt_terms {
 	Z3_ast v[RT_MAX_LISTED + 8];
 	unsigned n;
+	bool full; /* a way did not fit: any word may be lost */
 } rt_terms;
 
 static void add(rt_terms *t, Z3_ast a)
 {
-	if (a && t->n < sizeof t->v / sizeof *t->v)
+	if (!a)
+		return;
+	if (t->n < sizeof t->v / sizeof *t->v)
 		t->v[t->n++] = a;
+	else
+		t->full = true;
 }
 
+/* The disjunction, or NULL when empty.  One that overflowed is true:
+ * leaving a way out would prove too much. */
 static Z3_ast any_of(rt_run *r, rt_terms *t)
 {
+	if (t->full) {
+		r->why |= RT_WHY_CASES;
+		return Z3_mk_true(r->b->ctx);
+	}
 	return t->n == 0 ? NULL : t->n == 1 ? t->v[0] : Z3_mk_or(r->b->ctx, t->n, t->v);
 }
 
@@ -651,7 +664,8 @@ static Z3_ast level_lost(rt_run *r, const z3_scope *s, const rt_enc_scope *paren
 		nx[k] = ~x[k];
 	/* the word's bits that must come back: w & ~x */
 	Z3_ast want = Z3_mk_bvand(c, s->word, bits_of(r, nx, size));
-	Z3_ast *per = malloc(RT_MAX_SHAPES * sizeof *per);
+	/* a term per shape, and one per assignment the listing cannot say */
+	Z3_ast *per = malloc((RT_MAX_SHAPES + (1u << RT_MAX_OVERRIDES)) * sizeof *per);
 	rt_value *listed = malloc(RT_MAX_LISTED * sizeof *listed);
 	if (!per || !listed) {
 		free(per);
