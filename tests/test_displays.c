@@ -230,6 +230,8 @@ TEST(each_verdict_by_hand)
 		"<isa>\n"
 		"<enum name=\"#e\"><value val=\"0\" display=\"a\"/><value val=\"1\" display=\"b\"/>"
 		"<value val=\"2\" display=\"a\"/><value val=\"3\" display=\"c\"/></enum>\n"
+		"<enum name=\"#width\"><value val=\"0\" display=\"8\"/><value val=\"1\" display=\"16\"/>"
+		"<value val=\"2\" display=\"32\"/><value val=\"3\" display=\"64\"/></enum>\n"
 		"<bitset name=\"#sub\" size=\"4\">\n"
 		"  <field name=\"NUM\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
 		"</bitset>\n"
@@ -287,15 +289,23 @@ TEST(each_verdict_by_hand)
 		"  <display>{NAME} {A}, {R}</display>\n"
 		"  <pattern low=\"8\" high=\"15\">00000111</pattern>\n"
 		"</bitset>\n"
+		/* proved: names that are numbers (Midgard's lane widths) print
+		 * like unnamed values, but every value of the field is named */
+		"<bitset name=\"width\" extends=\"#instruction\">\n"
+		"  <field name=\"W\" low=\"4\" high=\"5\" type=\"#width\"/>\n"
+		"  <display>{NAME}.{W} {A}</display>\n"
+		"  <pattern low=\"6\" high=\"7\">00</pattern>\n"
+		"  <pattern low=\"8\" high=\"15\">00001000</pattern>\n"
+		"</bitset>\n"
 		"</isa>\n";
-	static const char *const expect[] = {"proved", "finding", "finding", "finding",
+	static const char *const expect[] = {"proved", "finding", "finding", "finding", "proved",
 	                                     "proved", "proved",  "proved",  "proved"};
 	/* what the two words of each finding differ in */
-	static const char *const says[8] = {NULL, "decode to different values (B ", NULL,
+	static const char *const says[9] = {NULL, "decode to different values (B ", NULL,
 	                                   "decode to different values (E "};
 	tally t = {0};
 	check_spec("by-hand.xml", xml, &t, expect, says);
-	CHECK_INT(t.leaves, 8);
+	CHECK_INT(t.leaves, 9);
 }
 
 /* Two sub-leaves that print alike make the outer leaf lose its word. */
@@ -325,7 +335,9 @@ TEST(sub_leaves_alike)
 /* ------------------------------------------------------------- random */
 
 static const char *const lits[] = {"", "", "", " ", ",", ".", "a", "1", "r", ", "};
-static const char *const enum_strs[] = {"", "a", "ab", "b", ".x", "1", "12", "x"};
+/* digits: "1", "3" and "0" print like those values unnamed, "01" and "12"
+ * like none of a 3-bit field's */
+static const char *const enum_strs[] = {"", "a", "ab", "b", ".x", "1", "12", "x", "3", "01", "0"};
 
 /* One random spec into b. */
 static void random_spec(sbuf *b)
@@ -333,7 +345,8 @@ static void random_spec(sbuf *b)
 	out(b, "<isa>\n<enum name=\"#e\">");
 	for (unsigned v = 0; v < 8; v++)
 		if (below(4))
-			out(b, "<value val=\"%u\" display=\"%s\"/>", v, enum_strs[below(8)]);
+			out(b, "<value val=\"%u\" display=\"%s\"/>", v,
+			    enum_strs[below(sizeof enum_strs / sizeof *enum_strs)]);
 	out(b, "</enum>\n");
 	/* a sub root: registers and constants, or alike; at times it reads a
 	 * param P the parent binds to one of its own fields, printed or

@@ -23,6 +23,7 @@
  */
 #include "check.h"
 #include "codec.h"
+#include "check/internal.h" /* the translation's memo, held to translating afresh */
 #include "spec.h"
 #include "testlib.h"
 
@@ -796,6 +797,132 @@ TEST(random_expressions_against_brute_force)
 	       "an unknown\n", asked, agree, found, unknown);
 }
 
+/* ---------------------------------------------- the translation's memo */
+
+typedef struct memo_tally {
+	unsigned long asked, translated, differ;
+} memo_tally;
+
+/* name (or, name NULL, expression x) in scope sm (with a memo) and in
+ * sp (none: translated afresh every time): both untranslatable, or
+ * terms Z3 proves equal. */
+static void memo_compare(z3_base *b, const z3_scope *sm, const z3_scope *sp, const char *name,
+                         const spec_expr *x, memo_tally *t, bool show, const char *xml)
+{
+	Z3_ast a = name ? z3_name_in(b, sm, name) : z3_expr_in(b, sm, x);
+	Z3_ast f = name ? z3_name_in(b, sp, name) : z3_expr_in(b, sp, x);
+	t->asked++;
+	bool same = !a == !f;
+	if (a && f) {
+		t->translated++;
+		same = z3_check(b, Z3_mk_not(b->ctx, Z3_mk_eq(b->ctx, a, f))) == Z3_ANSWER_NO;
+	}
+	if (!same) {
+		t->differ++;
+		if (show && t->differ < 3)
+			fprintf(stderr, "leaf %s, %s%s: with the memo %s, afresh %s\n%s\n", sm->leaf->name,
+			        name ? "name " : "an expression", name ? name : "",
+			        a ? "a term" : "none", f ? (a ? "another" : "a term") : "none", xml);
+	}
+}
+
+/* What a scope of leaf is asked: names, then its chain's conditions. */
+static size_t memo_items(const spec_bitset *leaf, const char *const *names, size_t nnames,
+                         const char **item_name, const spec_expr **item_expr, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nnames && n < max; i++, n++) {
+		item_name[n] = names[i];
+		item_expr[n] = NULL;
+	}
+	for (const spec_bitset *bs = leaf; bs; bs = bs->parent)
+		for (size_t c = 0; c < bs->ncases && n < max; c++)
+			if (bs->cases[c].expr) {
+				item_name[n] = NULL;
+				item_expr[n++] = bs->cases[c].expr;
+			}
+	return n;
+}
+
+/* Asks every item of both scopes three times over, in a random order,
+ * the memo kept throughout (so that translations made on one stack are
+ * offered on others). */
+static void memo_ask_all(z3_base *b, const z3_scope *sm, const z3_scope *sp,
+                         const char *const *names, size_t nnames, memo_tally *t, bool show,
+                         const char *xml)
+{
+	const char *item_name[64];
+	const spec_expr *item_expr[64];
+	size_t n = memo_items(sm->leaf, names, nnames, item_name, item_expr, 64);
+	for (unsigned round = 0; round < 3; round++)
+		for (size_t k = 0; k < n; k++) {
+			size_t i = below((unsigned)n);
+			memo_compare(b, sm, sp, item_name[i], item_expr[i], t, show, xml);
+		}
+}
+
+/* The memo keeps a translation for every stack that answers its
+ * re-entrancy questions alike, not for one stack only (z3expr.c); this
+ * holds it to translating afresh, on the random specs above: every
+ * name and condition of every leaf and of every sub-leaf under it. */
+TEST(memo_against_fresh_translation)
+{
+	rng_state = seed_arg + 7;
+	memo_tally t = {0};
+	int before = testlib_failures;
+	unsigned long specs = count_arg / 3 ? count_arg / 3 : 1;
+	for (unsigned long i = 0; i < specs; i++) {
+		gen_spec g;
+		gen_spec_make(&g);
+		spec_diags d = {0};
+		spec_model *m = spec_load_buffer("rand.xml", g.xml.s, g.xml.n, ".", &d);
+		CHECK(m != NULL);
+		const spec_root *top = m ? spec_find_root(m, "#instruction") : NULL;
+		const spec_root *sub = m ? spec_find_root(m, "#sub") : NULL;
+		prove_options opt = prove_default_options();
+		z3_base b;
+		CHECK(top && sub && z3_base_init(&b, 32, &opt));
+		if (!top || !sub) {
+			spec_model_free(m);
+			spec_diags_free(&d);
+			free(g.xml.s);
+			continue;
+		}
+		const spec_field *via = NULL;
+		const spec_case *dc = &top->bitset->cases[top->bitset->ncases - 1];
+		for (size_t f = 0; f < dc->nfields; f++)
+			if (!strcmp(dc->fields[f].name, "S"))
+				via = &dc->fields[f];
+		CHECK(via != NULL);
+		static const char *const top_names[] = {"A", "B", "E", "D", "X", "S"};
+		static const char *const sub_names[] = {"V", "P"};
+		bool show = testlib_failures - before < 3;
+		for (size_t l = 0; l < top->nleaves && via; l++) {
+			z3_scope sm = {top->leaves[l], b.w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
+			z3_scope sp = sm;
+			sp.memo = NULL;
+			memo_ask_all(&b, &sm, &sp, top_names, 6, &t, show, g.xml.s);
+			Z3_ast word = Z3_mk_extract(b.ctx, 8, 6, b.w);
+			for (size_t k = 0; k < sub->nleaves; k++) {
+				z3_scope im = {sub->leaves[k], word, via, &sm, true, z3_memo_new(), NULL, NULL, NULL};
+				z3_scope ip = {sub->leaves[k], word, via, &sp, true, NULL, NULL, NULL, NULL};
+				memo_ask_all(&b, &im, &ip, sub_names, 2, &t, show, g.xml.s);
+				z3_memo_free(im.memo);
+			}
+			z3_memo_free(sm.memo);
+		}
+		z3_base_free(&b);
+		spec_model_free(m);
+		spec_diags_free(&d);
+		free(g.xml.s);
+	}
+	printf("memo: %lu specs, %lu translations asked, %lu translated, %lu differ from "
+	       "translating afresh\n", specs, t.asked, t.translated, t.differ);
+	CHECK_INT((long)t.differ, 0);
+	/* most names and conditions translate, or the test proves little */
+	CHECK(t.translated * 2 > t.asked);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -809,5 +936,6 @@ int main(int argc, char **argv)
 	RUN(asserts_by_hand);
 	RUN(random_expressions_against_brute_force);
 	RUN(random_overrides_against_the_disassembler);
+	RUN(memo_against_fresh_translation);
 	return testlib_finish();
 }

@@ -71,7 +71,7 @@
 enum {
 	WHY_SPLIT = 1u << 0,   /* a display not shown to split into its parts uniquely */
 	WHY_CROSS = 1u << 1,   /* two displays not shown to print different text */
-	WHY_TYPE = 1u << 2,    /* a float, custom or enum-of-digits part */
+	WHY_TYPE = 1u << 2,    /* a float or custom part */
 	WHY_NAME = 1u << 3,    /* a name not resolved alike in every case, or not translatable */
 	WHY_DEPTH = 1u << 4,   /* bitset fields nested deeper than DSP_MAX_DEPTH */
 	WHY_SOLVER = 1u << 5,  /* Z3 gave up */
@@ -84,7 +84,7 @@ enum {
 static const char *const why_text[] = {
 	"a display not shown to split into its parts uniquely",
 	"two of its displays not shown to print different text",
-	"a float, custom or digit-named enum value printed",
+	"a float or custom value printed",
 	"a name defined differently in its cases, or not translatable",
 	"bitset fields nested more than 3 deep",
 	"Z3 gave up",
@@ -1212,15 +1212,25 @@ static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *oute
 	return out;
 }
 
-/* An enum value's text as a number: equal numbers, equal texts. */
-/* Whether enum e prints different values (of 32 bits, as an enum field
- * is read) as different text: its names differ pairwise and name values
- * below 2^32, so a named value prints like no other and, none being all
- * digits (the caller's test), like no unnamed one, which prints its
- * decimal.  Then, for a field of at most 32 bits (no bits above them),
- * equal text is equal values, with no term per name (a 256-name swizzle
- * enum on both sides made Midgard's queries slow). */
-static bool enum_injective(const spec_enum *e)
+/* The number an all-digits enum name reads as, when it is what "%u"
+ * prints for that number (no leading zero, below 2^32): such a name
+ * prints like the unnamed value of that number. */
+static bool digit_name(const char *d, uint64_t *n)
+{
+	if (!all_digits(d) || (d[0] == '0' && d[1]) || strlen(d) > 10)
+		return false;
+	*n = strtoull(d, NULL, 10);
+	return *n <= UINT32_MAX;
+}
+
+/* Whether enum e prints different values of a w-bit field (w <= 32) as
+ * different text: its names differ pairwise and name values below 2^32,
+ * so a named value prints like no other named one; a name that reads as
+ * a number n prints like the unnamed value n, which the field cannot
+ * hold when n is named (it prints its own name) or does not fit in w
+ * bits.  Then equal text is equal values, with no term per name (a
+ * 256-name swizzle enum on both sides made Midgard's queries slow). */
+static bool enum_injective(const spec_enum *e, unsigned w)
 {
 	for (size_t i = 0; i < e->nvalues; i++) {
 		const char *d = e->values[i].display;
@@ -1232,6 +1242,14 @@ static bool enum_injective(const spec_enum *e)
 			if (e->values[k].display && e->values[k].val != e->values[i].val &&
 			    !strcmp(e->values[k].display, d))
 				return false;
+		uint64_t n;
+		if (digit_name(d, &n) && n != (uint64_t)e->values[i].val && n < ((uint64_t)1 << w)) {
+			bool named = false;
+			for (size_t k = 0; k < e->nvalues && !named; k++)
+				named = e->values[k].display && e->values[k].val == (int64_t)n;
+			if (!named)
+				return false;
+		}
 	}
 	return true;
 }
@@ -1275,12 +1293,16 @@ static Z3_ast enum_text_id(dsp_run *r, const spec_enum *e, Z3_ast v)
 		const char *d = e->values[i].display;
 		if (!d)
 			continue;
-		size_t group = i;
+		uint64_t group = i;
 		for (size_t k = 0; k < i; k++)
 			if (e->values[k].display && !strcmp(e->values[k].display, d)) {
 				group = k;
 				break;
 			}
+		/* a name that reads as a number prints as that unnamed value */
+		uint64_t n;
+		if (digit_name(d, &n))
+			group = (uint64_t)1 << 40 | n;
 		id = Z3_mk_ite(c, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, (uint64_t)e->values[i].val, s64)),
 		               Z3_mk_unsigned_int64(c, group, s64), id);
 	}
@@ -1334,19 +1356,13 @@ static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_
 			                                 Z3_mk_extract(c, 31, 0, v2));
 		return out;
 	case SPEC_TYPE_ENUM:
-		for (size_t i = 0; f->enm && i < f->enm->nvalues; i++)
-			if (f->enm->values[i].display && all_digits(f->enm->values[i].display)) {
-				r->why |= WHY_TYPE; /* "7" prints like unnamed value 7 */
-				out.under = full;
-				return out;
-			}
 		if (!f->enm) {
 			out.over = out.under = Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1),
 			                                Z3_mk_extract(c, 31, 0, v2));
 			return out;
 		}
 		out.over =
-			f->kind == SPEC_FIELD && f->high - f->low < 32 && enum_injective(f->enm)
+			f->kind == SPEC_FIELD && f->high - f->low < 32 && enum_injective(f->enm, w)
 				? Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1), Z3_mk_extract(c, 31, 0, v2))
 				: Z3_mk_eq(c, enum_text_id(r, f->enm, v1), enum_text_id(r, f->enm, v2));
 		/* a witness with a value the enum does not name decodes with an

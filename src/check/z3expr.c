@@ -21,11 +21,31 @@
  * deep; so does the translation. */
 #define Z3_TR_STACK 8u
 
+/* A question a translation asked on the way (whether y is on the stack
+ * in a searched slot), with the answer: the highest slot y is in (0:
+ * none, slot 0 being never searched).  These and the depth reached are
+ * all a translation's result can depend on the stack by (z3_eval). */
+typedef struct tr_ask {
+	const spec_expr *y;
+	unsigned slot;
+} tr_ask;
+
+/* The questions asked so far by the translations open on a stack, each
+ * translation's from where it started (shared by the copies of a z3_tr
+ * made for a param's outer scope). */
+typedef struct z3_rec {
+	tr_ask *asked;
+	size_t n, cap;
+	unsigned maxsp; /* the deepest stack an evaluation began on */
+	bool lost;      /* a question not recorded (no memory): keep nothing */
+} z3_rec;
+
 typedef struct z3_tr {
 	z3_base *b;
 	const z3_scope *scope;
 	const spec_expr *stack[Z3_TR_STACK];
 	unsigned sp;
+	z3_rec *rec;
 } z3_tr;
 
 static Z3_ast z3_num(z3_base *b, int64_t v)
@@ -53,38 +73,78 @@ static bool z3_const_of(z3_base *b, Z3_ast t, int64_t *v)
 static void *z3_tr_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
                          void *const kids[3]);
 
-/* Whether Mesa's evaluate_expr would refuse x as re-entrant: x is on
- * the stack in a slot other than the first (Mesa does not search slot 0,
- * and evaluates x again when it is only there). */
-static bool reentrant(const z3_tr *t, const spec_expr *x)
+static void record(z3_rec *r, const spec_expr *y, unsigned slot)
 {
-	for (unsigned i = 1; i < t->sp; i++)
-		if (t->stack[i] == x)
-			return true;
-	return false;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 32;
+		tr_ask *a = realloc(r->asked, cap * sizeof *a);
+		if (!a) {
+			r->lost = true;
+			return;
+		}
+		r->asked = a;
+		r->cap = cap;
+	}
+	r->asked[r->n++] = (tr_ask){y, slot};
 }
 
-/* What a translation gives depends on the expression and on the stack
- * it is made on (re-entrancy): one translation per scope, expression and
- * stack serves every later need of the same, exactly as translating it
- * again would.  Without it, the overrides evaluated on every look-up's
- * way are translated again and again (Midgard: 50 s and 850 MB). */
-typedef struct memo_key {
+/* The highest slot among 1..top of stack st that holds y, or 0. */
+static unsigned slot_of(const spec_expr *const *st, unsigned top, const spec_expr *y)
+{
+	for (unsigned i = top; i >= 1; i--)
+		if (st[i] == y)
+			return i;
+	return 0;
+}
+
+/* Whether Mesa's evaluate_expr would refuse x as re-entrant: x is on
+ * the stack in a slot other than the first (Mesa does not search slot 0,
+ * and evaluates x again when it is only there).  Recorded. */
+static bool reentrant(const z3_tr *t, const spec_expr *x)
+{
+	unsigned slot = t->sp ? slot_of(t->stack, t->sp - 1, x) : 0;
+	record(t->rec, x, slot);
+	return slot != 0;
+}
+
+/* Mesa caches the value of every expression it evaluates, per scope; the
+ * translation keeps one per expression and scope for each way the stack
+ * could change it.  The expression on top of the stack (which override
+ * holds) is x or one pushed above it, the same wherever x is pushed; so
+ * a translation's result depends on the stack below x only through the
+ * re-entrancy questions asked on the way and the depth limit.  A kept
+ * translation answers for a stack that gives its questions the same
+ * answers: a question answered by a slot above x's (its own evaluation's
+ * stack) is answered alike anywhere; one answered below (or by x's own
+ * slot) must get the same answer there, and the stack must be as
+ * shallow (or, if the limit was met, as deep).  Keyed by the whole stack
+ * instead, the reductions of Midgard (four overrides, each reading MASK
+ * past the others) were translated once per order of the stack: 0.44 s
+ * a leaf. */
+typedef struct memo_entry {
 	const spec_expr *x;
-	const spec_expr *stack[Z3_TR_STACK];
-	unsigned sp;
-} memo_key;
+	Z3_ast v;               /* NULL: not translatable there */
+	size_t asked, nasked;   /* into z3_memo.asked; slot: over x's own, or 0 */
+	uint32_t below;         /* bit i: question i answered below x's slot, yes */
+	unsigned depth;         /* deepest slot an evaluation began on, over x's */
+	unsigned at;            /* x's slot, when the limit was met (else ~0u) */
+	size_t next;            /* the next entry of the same x, + 1; 0: none */
+} memo_entry;
+
+/* Questions answered below a kept translation's slot, at most: one with
+ * more is kept for its exact stack only. */
+#define MEMO_BELOW 32u
 
 struct z3_memo {
-	memo_key *keys;
-	Z3_ast *vals;  /* NULL: not translatable there */
+	memo_entry *e;
 	size_t n, cap;
-	/* an open hash index over keys (entry + 1; 0 empty), nslots a power
-	 * of two above twice n: a scope translates hundreds of expressions
-	 * on the way of every look-up (Midgard's leaves), so a linear search
-	 * made the meaning proofs quadratic */
-	uint32_t *slots;
-	size_t nslots;
+	tr_ask *asked;
+	size_t nasked, capasked;
+	/* x -> its first entry + 1, an open hash (nslots a power of two above
+	 * twice the number of expressions) */
+	const spec_expr **xs;
+	size_t *first;
+	size_t nslots, nxs;
 };
 
 z3_memo *z3_memo_new(void)
@@ -95,98 +155,171 @@ z3_memo *z3_memo_new(void)
 void z3_memo_free(z3_memo *m)
 {
 	if (m) {
-		free(m->keys);
-		free(m->vals);
-		free(m->slots);
+		free(m->e);
+		free(m->asked);
+		free(m->xs);
+		free(m->first);
 		free(m);
 	}
 }
 
-static memo_key key_of(const z3_tr *t, const spec_expr *x)
+static size_t x_hash(const spec_expr *x)
 {
-	memo_key k = {x, {0}, t->sp};
-	memcpy(k.stack, t->stack, t->sp * sizeof *k.stack);
-	return k;
+	uint64_t h = (uint64_t)(uintptr_t)x * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h ^ (h >> 29));
 }
 
-static bool key_eq(const memo_key *a, const memo_key *b)
+/* The hash slot of x in m (empty if x has none); m has slots. */
+static size_t x_slot(const z3_memo *m, const spec_expr *x)
 {
-	return a->x == b->x && a->sp == b->sp && !memcmp(a->stack, b->stack, a->sp * sizeof *a->stack);
+	size_t i = x_hash(x) & (m->nslots - 1);
+	while (m->xs[i] && m->xs[i] != x)
+		i = (i + 1) & (m->nslots - 1);
+	return i;
 }
 
-static size_t key_hash(const memo_key *k)
+/* Whether kept translation e answers for x pushed on t's stack. */
+static bool memo_fits(const z3_memo *m, const memo_entry *e, const z3_tr *t)
 {
-	uint64_t h = (uint64_t)(uintptr_t)k->x * 0x9e3779b97f4a7c15ull ^ k->sp;
-	for (unsigned i = 0; i < k->sp; i++)
-		h = (h ^ (uint64_t)(uintptr_t)k->stack[i]) * 0xbf58476d1ce4e5b9ull;
-	return (size_t)(h ^ (h >> 31));
+	unsigned p = t->sp;
+	if (e->at != ~0u ? p != e->at : p + e->depth >= Z3_TR_STACK)
+		return false;
+	for (size_t i = 0; i < e->nasked; i++) {
+		const tr_ask *q = &m->asked[e->asked + i];
+		if (q->slot)
+			continue; /* answered on x's own evaluation's stack */
+		bool yes = (p >= 1 && q->y == e->x) || slot_of(t->stack, p ? p - 1 : 0, q->y);
+		if (yes != (i < MEMO_BELOW && (e->below >> i & 1)))
+			return false;
+	}
+	return true;
 }
 
-/* The entry of k in m, or -1. */
-static long memo_find(const z3_memo *m, const memo_key *k)
+static const memo_entry *memo_find(const z3_memo *m, const spec_expr *x, const z3_tr *t)
 {
 	if (!m || !m->nslots)
-		return -1;
-	for (size_t i = key_hash(k) & (m->nslots - 1); m->slots[i]; i = (i + 1) & (m->nslots - 1))
-		if (key_eq(&m->keys[m->slots[i] - 1], k))
-			return (long)m->slots[i] - 1;
-	return -1;
+		return NULL;
+	size_t i = x_slot(m, x);
+	for (size_t k = m->xs[i] ? m->first[i] : 0; k; k = m->e[k - 1].next)
+		if (memo_fits(m, &m->e[k - 1], t))
+			return &m->e[k - 1];
+	return NULL;
 }
 
-static void memo_index(z3_memo *m, size_t e)
+/* Keeps the translation of x pushed at slot p: v, the questions asked
+ * from index from of rec on, the deepest slot reached. */
+static void memo_put(z3_memo *m, const spec_expr *x, Z3_ast v, const z3_rec *rec, size_t from,
+                     unsigned p)
 {
-	size_t i = key_hash(&m->keys[e]) & (m->nslots - 1);
-	while (m->slots[i])
-		i = (i + 1) & (m->nslots - 1);
-	m->slots[i] = (uint32_t)e + 1;
-}
-
-static void memo_put(z3_memo *m, const memo_key *k, Z3_ast v)
-{
-	if (!m || m->n >= UINT32_MAX - 1)
+	if (!m || rec->lost)
 		return;
+	size_t nq = rec->n - from;
+	memo_entry e = {x, v, m->nasked, 0, 0, rec->maxsp - p, rec->maxsp >= Z3_TR_STACK ? p : ~0u, 0};
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 16;
-		memo_key *k2 = realloc(m->keys, cap * sizeof *k2);
-		if (!k2)
+		memo_entry *n2 = realloc(m->e, cap * sizeof *n2);
+		if (!n2)
 			return;
-		m->keys = k2;
-		Z3_ast *v2 = realloc(m->vals, cap * sizeof *v2);
-		if (!v2)
-			return;
-		m->vals = v2;
+		m->e = n2;
 		m->cap = cap;
 	}
-	if ((m->n + 1) * 2 > m->nslots) {
-		size_t ns = m->nslots ? m->nslots * 2 : 64;
-		uint32_t *sl = calloc(ns, sizeof *sl);
-		if (!sl)
+	if (m->nasked + nq > m->capasked) {
+		size_t cap = m->capasked ? m->capasked : 64;
+		while (cap < m->nasked + nq)
+			cap *= 2;
+		tr_ask *a = realloc(m->asked, cap * sizeof *a);
+		if (!a)
 			return;
-		free(m->slots);
-		m->slots = sl;
-		m->nslots = ns;
-		for (size_t e = 0; e < m->n; e++)
-			memo_index(m, e);
+		m->asked = a;
+		m->capasked = cap;
 	}
-	m->keys[m->n] = *k;
-	m->vals[m->n] = v;
-	memo_index(m, m->n++);
+	if ((m->nxs + 1) * 2 > m->nslots) {
+		size_t ns = m->nslots ? m->nslots * 2 : 64;
+		const spec_expr **xs = calloc(ns, sizeof *xs);
+		size_t *first = calloc(ns, sizeof *first);
+		if (!xs || !first) {
+			free(xs);
+			free(first);
+			return;
+		}
+		const spec_expr **oxs = m->xs;
+		size_t *ofirst = m->first, on = m->nslots;
+		m->xs = xs;
+		m->first = first;
+		m->nslots = ns;
+		for (size_t i = 0; i < on; i++)
+			if (oxs[i]) {
+				size_t j = x_slot(m, oxs[i]);
+				m->xs[j] = oxs[i];
+				m->first[j] = ofirst[i];
+			}
+		free(oxs);
+		free(ofirst);
+	}
+	/* a question asked twice the same way counts once */
+	for (size_t i = from; i < rec->n; i++) {
+		tr_ask q = rec->asked[i];
+		q.slot = q.slot > p ? q.slot - p : 0;
+		bool yes = rec->asked[i].slot != 0 && rec->asked[i].slot <= p;
+		bool dup = false;
+		for (size_t k = 0; k < e.nasked && !dup; k++) {
+			const tr_ask *o = &m->asked[e.asked + k];
+			dup = o->y == q.y && o->slot == q.slot &&
+			      (q.slot || (k < MEMO_BELOW && (e.below >> k & 1)) == yes);
+		}
+		if (dup)
+			continue;
+		if (!q.slot && yes) {
+			if (e.nasked >= MEMO_BELOW)
+				return; /* too many to keep */
+			e.below |= (uint32_t)1 << e.nasked;
+		}
+		m->asked[m->nasked + e.nasked++] = q;
+	}
+	m->nasked += e.nasked;
+	size_t i = x_slot(m, x);
+	if (!m->xs[i]) {
+		m->xs[i] = x;
+		m->nxs++;
+	}
+	e.next = m->first[i];
+	m->e[m->n++] = e;
+	m->first[i] = m->n;
 }
 
 /* x evaluated on top of t's stack, in t's scope (the caller has made
  * sure it is not re-entrant). */
 static Z3_ast z3_eval(z3_tr *t, const spec_expr *x)
 {
-	if (t->sp == Z3_TR_STACK)
+	z3_rec *rec = t->rec;
+	z3_memo *m = t->scope->memo;
+	unsigned p = t->sp;
+	if (p > rec->maxsp)
+		rec->maxsp = p;
+	if (p == Z3_TR_STACK)
 		return NULL;
-	memo_key k = key_of(t, x);
-	long at = memo_find(t->scope->memo, &k);
-	if (at >= 0)
-		return t->scope->memo->vals[at];
+	const memo_entry *e = memo_find(m, x, t);
+	if (e) {
+		/* its questions are the open translations' too, as they were
+		 * answered here; and the depth it reached */
+		for (size_t i = 0; i < e->nasked; i++) {
+			const tr_ask *q = &m->asked[e->asked + i];
+			record(rec, q->y, q->slot ? q->slot + p
+			                          : q->y == x && p >= 1 ? p : slot_of(t->stack, p ? p - 1 : 0, q->y));
+		}
+		if (p + e->depth > rec->maxsp)
+			rec->maxsp = p + e->depth;
+		return e->v;
+	}
+	size_t from = rec->n;
+	unsigned maxsp = rec->maxsp;
+	rec->maxsp = p;
 	t->stack[t->sp++] = x;
 	Z3_ast r = spec_expr_fold(x, z3_tr_build, t);
 	t->sp--;
-	memo_put(t->scope->memo, &k, r);
+	memo_put(m, x, r, rec, from, p);
+	if (maxsp > rec->maxsp)
+		rec->maxsp = maxsp;
 	return r;
 }
 
@@ -473,7 +606,8 @@ static void *hz_build(void *ctx, spec_expr_op op, int64_t num, const char *name,
 bool z3_expr_hazards(z3_base *b, const z3_scope *scope, const spec_expr *x,
                      Z3_ast hz[Z3_HAZARDS], Z3_ast *value)
 {
-	hz_fold F = {.t = {.b = b, .scope = scope}};
+	z3_rec rec = {0};
+	hz_fold F = {.t = {.b = b, .scope = scope, .rec = &rec}};
 	if (!x)
 		return false;
 	/* evaluated as z3_eval does: x on the stack while it is folded */
@@ -489,20 +623,25 @@ bool z3_expr_hazards(z3_base *b, const z3_scope *scope, const spec_expr *x,
 		free(F.nodes);
 		F.nodes = next;
 	}
+	free(rec.asked);
 	return ok;
 }
 
 Z3_ast z3_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x)
 {
-	z3_tr t = {.b = b, .scope = scope};
+	z3_rec rec = {0};
+	z3_tr t = {.b = b, .scope = scope, .rec = &rec};
 	Z3_ast r = x ? z3_eval(&t, x) : NULL;
+	free(rec.asked);
 	return r && Z3_get_error_code(b->ctx) == Z3_OK ? r : NULL;
 }
 
 Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name)
 {
-	z3_tr t = {.b = b, .scope = scope};
+	z3_rec rec = {0};
+	z3_tr t = {.b = b, .scope = scope, .rec = &rec};
 	Z3_ast r = z3_field(&t, name);
+	free(rec.asked);
 	return r && Z3_get_error_code(b->ctx) == Z3_OK ? r : NULL;
 }
 
