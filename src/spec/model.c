@@ -74,19 +74,38 @@ const spec_enum_value *spec_enum_lookup(const spec_enum *e, int64_t val)
 	return NULL;
 }
 
+static int name_order(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 spec_stats spec_model_stats(const spec_model *m)
 {
 	spec_stats s = {.files = m->nfiles, .bitsets = m->nbitsets, .roots = m->nroots,
 	                .enums = m->nenums, .exprs = m->nexprs, .templates = m->ntemplates};
-	for (size_t i = 0; i < m->nbitsets; i++) {
-		const spec_bitset *b = m->bitsets[i];
-		if (!spec_is_leaf(b))
-			continue;
-		s.leaves++;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(spec_is_leaf(m->bitsets[j]) && !strcmp(m->bitsets[j]->name, b->name));
-		s.leaf_names += first;
+	const char **names = malloc((m->nbitsets ? m->nbitsets : 1) * sizeof *names);
+	for (size_t i = 0; i < m->nbitsets; i++)
+		if (spec_is_leaf(m->bitsets[i])) {
+			if (names)
+				names[s.leaves] = m->bitsets[i]->name;
+			s.leaves++;
+		}
+	/* distinct names, sorted: a pairwise search took 10 s at 40,000
+	 * leaves (isacheck doc, lint's counts) */
+	if (names) {
+		qsort(names, s.leaves, sizeof *names, name_order);
+		for (size_t i = 0; i < s.leaves; i++)
+			s.leaf_names += !i || strcmp(names[i - 1], names[i]);
+		free(names);
+	} else {
+		/* no memory for the list: the pairwise search */
+		for (size_t i = 0; i < m->nbitsets; i++) {
+			const spec_bitset *b = m->bitsets[i];
+			bool first = spec_is_leaf(b);
+			for (size_t j = 0; j < i && first; j++)
+				first = !(spec_is_leaf(m->bitsets[j]) && !strcmp(m->bitsets[j]->name, b->name));
+			s.leaf_names += first;
+		}
 	}
 	return s;
 }
