@@ -189,6 +189,14 @@ typedef struct z3_base {
 	unsigned timeout_ms; /* per query, as the options say */
 	bool out_of_time; /* a query was not asked: the run's time was spent */
 	bool borrowed;    /* ctx is shared (z3_base_init_in): not b's to delete */
+	/* Translate leniently (z3expr.c): an override condition met on a
+	 * look-up's way that cannot be translated is passed over, one Mesa
+	 * refuses as re-entrant (or cannot be translated) does not hold, a
+	 * re-entrant derived value reads 0, whatever Mesa's expression cache
+	 * would have made of them.  Not the decoder's meaning: only for
+	 * proposing witnesses that the decoder then confirms, with scopes
+	 * (and memos) of their own. */
+	bool lenient;
 } z3_base;
 
 /* Sets opt's deadline from its time_limit_s, unless a caller already did. */

@@ -335,8 +335,12 @@ static Z3_ast z3_value(z3_tr *t, const spec_field *f)
 	}
 	/* a re-entrant derived value is 0 in Mesa, whatever it is else: a
 	 * value that depends on what is being evaluated, not on the word */
-	if (f->kind == SPEC_DERIVED && f->expr && !reentrant(t, f->expr))
-		return z3_eval(t, f->expr);
+	if (f->kind == SPEC_DERIVED && f->expr) {
+		if (!reentrant(t, f->expr))
+			return z3_eval(t, f->expr);
+		if (b->lenient)
+			return z3_num(b, 0); /* what Mesa reads there */
+	}
 	return NULL;
 }
 
@@ -374,17 +378,25 @@ static Z3_ast z3_lookup(z3_tr *t, const spec_bitset *from, size_t case0, const c
 					def = &sc->fields[f];
 			if (!def) {
 				if (sc->expr && sc->expr != top && !reentrant(t, sc->expr) &&
-				    !z3_eval(t, sc->expr))
+				    !z3_eval(t, sc->expr) && !b->lenient)
 					return NULL;
 				continue;
 			}
 			if (!sc->expr || sc->expr == top)
 				return z3_value(t, def);
-			if (reentrant(t, sc->expr))
+			/* leniently, a condition Mesa refuses reads 0, as there, and
+			 * one that cannot be translated does not hold */
+			if (reentrant(t, sc->expr)) {
+				if (b->lenient)
+					continue;
 				return NULL;
+			}
 			Z3_ast cond = z3_eval(t, sc->expr);
-			if (!cond)
+			if (!cond) {
+				if (b->lenient)
+					continue;
 				return NULL;
+			}
 			Z3_ast then = z3_value(t, def);
 			Z3_ast rest = then ? z3_lookup(t, bs, c + 1, name) : NULL;
 			return rest ? Z3_mk_ite(b->ctx, z3_is_true(b, cond), then, rest) : NULL;
