@@ -409,7 +409,7 @@ static void random_spec(sbuf *b)
 		out(b, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
 		out(b, "  <pattern low=\"14\" high=\"15\">%u%u</pattern>\n", (l >> 1) & 1, l & 1);
 		char names[16][8];
-		unsigned nf = 0, plain[16], nplain = 0;
+		unsigned nf = 0, plain[16], nplain = 0, flow[16], fhigh[16];
 		for (unsigned p = 0; p < 14;) {
 			unsigned w = 1 + below(4);
 			if (p + w > 14)
@@ -449,18 +449,41 @@ static void random_spec(sbuf *b)
 						w = 3;
 					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>\n", names[nf],
 					    p, p + w - 1, ty);
+					flow[nplain] = p;
+					fhigh[nplain] = p + w - 1;
 					plain[nplain++] = nf;
 				}
 				nf++;
 			}
 			p += w;
 		}
+		/* at times an override with no display of its own retypes a
+		 * plain field: whichever display is shown, it may hold */
+		if (nplain && nf && below(3) == 0) {
+			static const char *const retype[] = {"hex", "int", "#e", "uint"};
+			unsigned k = below(nplain);
+			out(b, "  <override><expr>{%s} == %u</expr><field name=\"%s\" low=\"%u\" "
+			       "high=\"%u\" type=\"%s\"/></override>\n",
+			    names[below(nf)], below(2), names[plain[k]], flow[k], fhigh[k],
+			    retype[below(4)]);
+		}
 		/* displays: some fields, random order, random literals between */
 		for (int pass = below(3) == 0 ? 0 : 1; pass < 2; pass++) {
-			if (pass == 0 && nf)
-				out(b, "  <override><expr>{%s} == %u</expr><display>", names[below(nf)], below(2));
-			else
+			if (pass == 0 && nf) {
+				out(b, "  <override><expr>{%s} == %u</expr>", names[below(nf)], below(2));
+				/* at times the override reads a plain field's bits through
+				 * a type of its own: printed so in its display, and in the
+				 * default's where the override does not hold */
+				if (nplain && below(2)) {
+					static const char *const retype[] = {"hex", "int", "#e", "uint"};
+					unsigned k = below(nplain);
+					out(b, "<field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>",
+					    names[plain[k]], flow[k], fhigh[k], retype[below(4)]);
+				}
+				out(b, "<display>");
+			} else {
 				out(b, "  <display>");
+			}
 			out(b, "%s", below(2) ? "{NAME} " : "op ");
 			/* every field once, in a random order, one left out at times */
 			unsigned order[16];

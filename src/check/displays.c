@@ -204,7 +204,23 @@ typedef struct dsp_ctx {
 	const spec_bitset *leaf;
 	const spec_field *via;
 	const struct dsp_ctx *outer;
+	/* the display cases being printed, when known (one per side, or one
+	 * for both): a name then resolves only through the cases that can
+	 * hold while they are shown (with_shown) */
+	const spec_case *shown[2];
+	unsigned nshown;
 } dsp_ctx;
+
+/* ctx with display case a shown on one side and b on the other (the
+ * same case: one). */
+static dsp_ctx with_shown(const dsp_ctx *ctx, const spec_case *a, const spec_case *b)
+{
+	dsp_ctx x = *ctx;
+	x.shown[0] = a;
+	x.shown[1] = b;
+	x.nshown = a == b ? 1 : 2;
+	return x;
+}
 
 static bool name_is(const char *a, const char *b, size_t blen)
 {
@@ -228,25 +244,41 @@ static bool prints_alike(const spec_field *a, const spec_field *b)
 
 /* The definition a {name} prints through in ctx, when every case that
  * defines it prints alike (else NULL), and the context it lives in. */
-static const spec_field *resolve(const dsp_ctx *ctx, const char *name, size_t len,
-                                 const dsp_ctx **where)
+/* Whether case c of leaf's chain can hold while display case k is
+ * printed: 1 it holds (k itself, a default case), 0 it cannot (a case
+ * with a display before k: the decoder passed it over), -1 maybe. */
+static int holds_with(const spec_bitset *leaf, const spec_case *k, const spec_case *c)
 {
-	const spec_field *first = NULL;
-	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
-		for (size_t c = 0; c < b->ncases; c++)
-			for (size_t f = 0; f < b->cases[c].nfields; f++) {
-				const spec_field *fd = &b->cases[c].fields[f];
-				if (fd->kind == SPEC_ASSERT || !name_is(fd->name, name, len))
-					continue;
-				if (!first)
-					first = fd;
-				else if (!prints_alike(first, fd))
-					return NULL;
-			}
-	if (first) {
-		*where = ctx;
-		return first;
-	}
+	if (c == k || !c->expr)
+		return 1;
+	if (!c->display)
+		return -1;
+	for (const spec_bitset *b = leaf; b; b = b->parent)
+		for (size_t i = 0; i < b->ncases; i++) {
+			if (&b->cases[i] == k)
+				return -1;
+			if (&b->cases[i] == c)
+				return 0;
+		}
+	return -1;
+}
+
+static const spec_field *case_field(const spec_case *c, const char *name, size_t len)
+{
+	for (size_t f = 0; f < c->nfields; f++)
+		if (c->fields[f].kind != SPEC_ASSERT && name_is(c->fields[f].name, name, len))
+			return &c->fields[f];
+	return NULL;
+}
+
+static const spec_field *resolve(const dsp_ctx *ctx, const char *name, size_t len,
+                                 const dsp_ctx **where);
+
+/* The definition a name printed in ctx is printed through, as its
+ * param, or NULL. */
+static const spec_field *resolve_param(const dsp_ctx *ctx, const char *name, size_t len,
+                                       const dsp_ctx **where)
+{
 	for (size_t p = 0; ctx->via && ctx->outer && p < ctx->via->nparams; p++) {
 		const spec_param *pa = &ctx->via->params[p];
 		const char *as = pa->as ? pa->as : pa->name;
@@ -254,6 +286,62 @@ static const spec_field *resolve(const dsp_ctx *ctx, const char *name, size_t le
 			return resolve(ctx->outer, pa->name, strlen(pa->name), where);
 	}
 	return NULL;
+}
+
+/* The definition a name printed in ctx is printed through: every
+ * definition the decoder may find must print alike (else NULL).  With
+ * the shown display cases known, those are the definitions of the cases
+ * that can hold up to the first that does (and, when none surely does,
+ * the param); otherwise every definition in the chain, or the param. */
+static const spec_field *resolve(const dsp_ctx *ctx, const char *name, size_t len,
+                                 const dsp_ctx **where)
+{
+	const spec_field *first = NULL;
+	if (ctx->nshown) {
+		const dsp_ctx *at = ctx;
+		for (unsigned k = 0; k < ctx->nshown; k++) {
+			bool sure = false;
+			for (const spec_bitset *b = ctx->leaf; b && !sure; b = b->parent)
+				for (size_t c = 0; c < b->ncases && !sure; c++) {
+					const spec_field *fd = case_field(&b->cases[c], name, len);
+					int h = fd ? holds_with(ctx->leaf, ctx->shown[k], &b->cases[c]) : 0;
+					if (!h)
+						continue;
+					if (first && !prints_alike(first, fd))
+						return NULL;
+					first = first ? first : fd;
+					sure = h == 1;
+				}
+			if (!sure) {
+				const dsp_ctx *pw;
+				const spec_field *pf = resolve_param(ctx, name, len, &pw);
+				if (pf && first && !prints_alike(first, pf))
+					return NULL;
+				if (pf && !first) {
+					first = pf;
+					at = pw;
+				}
+			}
+		}
+		if (first)
+			*where = at;
+		return first;
+	}
+	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++) {
+			const spec_field *fd = case_field(&b->cases[c], name, len);
+			if (!fd)
+				continue;
+			if (!first)
+				first = fd;
+			else if (!prints_alike(first, fd))
+				return NULL;
+		}
+	if (first) {
+		*where = ctx;
+		return first;
+	}
+	return resolve_param(ctx, name, len, where);
 }
 
 static unsigned width_of(const spec_field *f) { return f->high - f->low + 1; }
@@ -365,8 +453,14 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 	}
 	if (w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
 	                                                                 f->type == SPEC_TYPE_BOOL_INV)))) {
+		/* the texts in the order of the values that first print them; a
+		 * hash of them (index + 1) finds repeats: a search of the list
+		 * was quadratic in 2^w, 65% of ir3's display proofs */
+		size_t nslots = (size_t)2 << w;
 		L->strs = calloc((size_t)1 << w, sizeof *L->strs);
-		if (!L->strs) {
+		uint32_t *slot = calloc(nslots, sizeof *slot);
+		if (!L->strs || !slot) {
+			free(slot);
 			lang_any(L);
 			return;
 		}
@@ -374,22 +468,27 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 			char buf[4096];
 			print_small(f, v, buf, sizeof buf);
 			size_t n = strlen(buf);
-			bool dup = false;
-			for (size_t i = 0; i < L->nstrs && !dup; i++)
-				dup = !strcmp(L->strs[i], buf);
-			if (dup)
+			uint64_t h = 1469598103934665603ull;
+			for (size_t i = 0; i < n; i++)
+				h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+			size_t at = (size_t)h & (nslots - 1);
+			while (slot[at] && strcmp(L->strs[slot[at] - 1], buf))
+				at = (at + 1) & (nslots - 1);
+			if (slot[at])
 				continue;
 			if (!(L->strs[L->nstrs] = strdup(buf))) {
+				free(slot);
 				lang_any(L);
 				return;
 			}
-			L->nstrs++;
+			slot[at] = (uint32_t)++L->nstrs;
 			cs_add_str(&L->alpha, buf, n);
 			if (n)
 				cs_add(&L->first, (unsigned char)buf[0]);
 			else
 				L->nullable = true;
 		}
+		free(slot);
 		return;
 	}
 	switch (f->type) {
@@ -531,9 +630,11 @@ static void lang_of_root(const spec_bitset *root, const spec_field *via, const d
 			lang_any(L);
 			return;
 		}
-		dsp_ctx ctx = {b, via, outer};
-		for (size_t i = 0; i < nd; i++)
-			lang_of_display(cs[i]->display, &ctx, depth, L);
+		dsp_ctx ctx = {.leaf = b, .via = via, .outer = outer};
+		for (size_t i = 0; i < nd; i++) {
+			dsp_ctx shown = with_shown(&ctx, cs[i], cs[i]);
+			lang_of_display(cs[i]->display, &shown, depth, L);
+		}
 	}
 }
 
@@ -1076,19 +1177,21 @@ static bool leaves_differ(const spec_root *root, const spec_field *via, const ds
 	for (size_t a = 0; a < root->nleaves; a++) {
 		const spec_case *ca[DSP_MAX_DISPLAYS];
 		size_t na = leaf_displays(root->leaves[a], ca, DSP_MAX_DISPLAYS);
-		dsp_ctx xa = {root->leaves[a], via, outer};
+		dsp_ctx xa = {.leaf = root->leaves[a], .via = via, .outer = outer};
 		if (na > DSP_MAX_DISPLAYS)
 			return false;
 		for (size_t b = a + 1; b < root->nleaves; b++) {
 			const spec_case *cb[DSP_MAX_DISPLAYS];
 			size_t nb = leaf_displays(root->leaves[b], cb, DSP_MAX_DISPLAYS);
-			dsp_ctx xb = {root->leaves[b], via, outer};
+			dsp_ctx xb = {.leaf = root->leaves[b], .via = via, .outer = outer};
 			if (nb > DSP_MAX_DISPLAYS)
 				return false;
 			for (size_t i = 0; i < na; i++)
-				for (size_t j = 0; j < nb; j++)
-					if (!displays_differ(ca[i]->display, &xa, cb[j]->display, &xb, depth))
+				for (size_t j = 0; j < nb; j++) {
+					dsp_ctx ya = with_shown(&xa, ca[i], ca[i]), yb = with_shown(&xb, cb[j], cb[j]);
+					if (!displays_differ(ca[i]->display, &ya, cb[j]->display, &yb, depth))
 						return false;
+				}
 		}
 	}
 	return true;
@@ -1118,7 +1221,8 @@ static void leaf_pair_alike(dsp_run *r, const dsp_ctx *ca, const z3_scope *n1, c
 	}
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++) {
-			if (displays_differ(da[i]->display, ca, db[j]->display, cb, depth))
+			dsp_ctx xa = with_shown(ca, da[i], da[i]), xb = with_shown(cb, db[j], db[j]);
+			if (displays_differ(da[i]->display, &xa, db[j]->display, &xb, depth))
 				continue;
 			Z3_ast si = selects(r, n1, da, i), sj = selects(r, n2, db, j);
 			if (!si || !sj) {
@@ -1127,7 +1231,7 @@ static void leaf_pair_alike(dsp_run *r, const dsp_ctx *ca, const z3_scope *n1, c
 				continue;
 			}
 			Z3_ast cond = and3(r, m, si, sj);
-			Z3_ast rel = cross_listed(r, ca, da[i]->display, n1, cb, db[j]->display, n2, depth);
+			Z3_ast rel = cross_listed(r, &xa, da[i]->display, n1, &xb, db[j]->display, n2, depth);
 			if (rel) {
 				push(over, and2(r, cond, rel));
 				push(under, and2(r, cond, rel));
@@ -1171,7 +1275,7 @@ static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *oute
 		m2[a] = match_exclusive(r, root, a, u2);
 		n1[a] = (z3_scope){root->leaves[a], u1, via, o1, true, z3_memo_new(), NULL, NULL, NULL};
 		n2[a] = (z3_scope){root->leaves[a], u2, via, o2, true, z3_memo_new(), NULL, NULL, NULL};
-		dsp_ctx inner = {root->leaves[a], via, outer};
+		dsp_ctx inner = {.leaf = root->leaves[a], .via = via, .outer = outer};
 		tq t = text_equal_leaf(r, &inner, &n1[a], &n2[a], depth + 1);
 		Z3_ast both = and2(r, m1[a], m2[a]);
 		push(&over, and2(r, both, t.over));
@@ -1186,7 +1290,7 @@ static tq text_equal_root(dsp_run *r, const spec_field *via, const dsp_ctx *oute
 				for (size_t b = 0; b < nl; b++) {
 					if (a == b)
 						continue;
-					dsp_ctx ca = {root->leaves[a], via, outer}, cb = {root->leaves[b], via, outer};
+					dsp_ctx ca = {.leaf = root->leaves[a], .via = via, .outer = outer}, cb = {.leaf = root->leaves[b], .via = via, .outer = outer};
 					leaf_pair_alike(r, &ca, &n1[a], &cb, &n2[b], and2(r, m1[a], m2[b]), &over,
 					                &under, depth + 1);
 				}
@@ -1579,13 +1683,15 @@ static tq text_equal_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s1, co
 	for (size_t i = 0; i < nd; i++)
 		for (size_t j = 0; j < nd; j++) {
 			Z3_ast both = and2(r, sel1[i], sel2[j]);
+			dsp_ctx xi = with_shown(ctx, cs[i], cs[i]), xj = with_shown(ctx, cs[j], cs[j]);
 			if (i == j || !strcmp(cs[i]->display, cs[j]->display)) {
-				tq e = display_equal(r, ctx, cs[i]->display, s1, s2, depth);
+				dsp_ctx xij = with_shown(ctx, cs[i], cs[j]);
+				tq e = display_equal(r, &xij, cs[i]->display, s1, s2, depth);
 				push(&over, and2(r, both, e.over));
 				push(&under, and2(r, both, e.under));
-			} else if (!displays_differ(cs[i]->display, ctx, cs[j]->display, ctx, depth)) {
+			} else if (!displays_differ(cs[i]->display, &xi, cs[j]->display, &xj, depth)) {
 				Z3_ast rel =
-					cross_listed(r, ctx, cs[i]->display, s1, ctx, cs[j]->display, s2, depth);
+					cross_listed(r, &xi, cs[i]->display, s1, &xj, cs[j]->display, s2, depth);
 				if (rel) {
 					push(&over, and2(r, both, rel));
 					push(&under, and2(r, both, rel));
@@ -1617,7 +1723,7 @@ static Z3_ast words_differ_root(dsp_run *r, const spec_field *via, const dsp_ctx
 		Z3_ast m1 = match_exclusive(r, root, a, u1), m2 = match_exclusive(r, root, a, u2);
 		z3_scope n1 = {root->leaves[a], u1, via, o1, true, NULL, NULL, NULL, NULL};
 		z3_scope n2 = {root->leaves[a], u2, via, o2, true, NULL, NULL, NULL, NULL};
-		dsp_ctx inner = {root->leaves[a], via, outer};
+		dsp_ctx inner = {.leaf = root->leaves[a], .via = via, .outer = outer};
 		Z3_ast both = and2(r, m1, m2);
 		push(&t, and2(r, both, words_differ_leaf(r, &inner, &n1, &n2, depth + 1)));
 		push(&any1, m1);
@@ -1780,6 +1886,47 @@ static Z3_ast dontcare_clear(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
 	                z3_bits_sized(r->b, zero, leaf->size));
 }
 
+/* The root field f of leaf decodes its bits through, when f is a plain
+ * field as wide as its bitset (at most 64 bits) inside the leaf; else
+ * NULL. */
+static const spec_root *whole_sub(const dsp_run *r, const spec_bitset *leaf, const spec_field *f)
+{
+	if (f->kind != SPEC_FIELD || f->type != SPEC_TYPE_BITSET || !f->bitset ||
+	    f->high >= leaf->size || f->high - f->low + 1 != f->bitset->size ||
+	    f->bitset->size > 64)
+		return NULL;
+	return root_of(r->m, f->bitset);
+}
+
+/* And so are those of the sub-leaf each bitset field of the leaf's
+ * default cases decodes to (one level down): if the field's bits match
+ * a sub-leaf, its don't-care bits are clear. */
+static Z3_ast sub_dontcare_clear(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
+{
+	Z3_context c = r->b->ctx;
+	terms t = {0};
+	for (const spec_bitset *b = leaf; b; b = b->parent) {
+		if (!b->ncases)
+			continue;
+		const spec_case *dc = &b->cases[b->ncases - 1];
+		for (size_t i = 0; i < dc->nfields; i++) {
+			const spec_field *f = &dc->fields[i];
+			const spec_root *sub = whole_sub(r, leaf, f);
+			if (!sub)
+				continue;
+			Z3_ast sw = Z3_mk_extract(c, f->high, f->low, word);
+			for (size_t l = 0; l < sub->nleaves; l++) {
+				Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], sw);
+				if (in) {
+					Z3_ast either[2] = {Z3_mk_not(c, in), dontcare_clear(r, sub->leaves[l], sw)};
+					push(&t, Z3_mk_or(c, 2, either));
+				}
+			}
+		}
+	}
+	return fold(r, &t, true);
+}
+
 /* The asserts of the leaf's default cases hold: words the decoder
  * checks without complaint (witnesses only: a proof needs none). */
 static Z3_ast asserts_hold(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
@@ -1818,11 +1965,9 @@ static Z3_ast enums_named(dsp_run *r, const z3_scope *s, unsigned depth)
 		const spec_case *dc = &b->cases[b->ncases - 1];
 		for (size_t i = 0; i < dc->nfields; i++) {
 			const spec_field *f = &dc->fields[i];
-			if (f->kind == SPEC_FIELD && f->type == SPEC_TYPE_BITSET && f->bitset &&
-			    depth < 2 && f->high < leaf->size && f->high - f->low + 1 == f->bitset->size &&
-			    f->bitset->size <= 64) {
+			if (f->kind == SPEC_FIELD && f->type == SPEC_TYPE_BITSET && f->bitset) {
 				/* and so do those of its sub-leaf */
-				const spec_root *sub = root_of(r->m, f->bitset);
+				const spec_root *sub = depth < 2 ? whole_sub(r, leaf, f) : NULL;
 				if (!sub)
 					continue;
 				Z3_ast word = Z3_mk_extract(c, f->high, f->low, s->word);
@@ -1906,14 +2051,15 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	Z3_ast clean1 = match_exclusive(r, root, l, b->w), clean2 = match_exclusive(r, root, l, w2);
 	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
-	dsp_ctx ctx = {leaf, NULL, NULL};
+	dsp_ctx ctx = {.leaf = leaf};
 	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast base = and3(r, clean1, clean2, differ);
 	Z3_ast over = and2(r, base, eq.over);
 	/* what a witness must also be: asserts held, don't-care bits clear */
-	Z3_ast canon = and2(r, and2(r, asserts_hold(r, leaf, b->w), asserts_hold(r, leaf, w2)),
-	                    and2(r, dontcare_clear(r, leaf, b->w), dontcare_clear(r, leaf, w2)));
+	Z3_ast canon = and3(r, and2(r, asserts_hold(r, leaf, b->w), asserts_hold(r, leaf, w2)),
+	                    and2(r, dontcare_clear(r, leaf, b->w), dontcare_clear(r, leaf, w2)),
+	                    and2(r, sub_dontcare_clear(r, leaf, b->w), sub_dontcare_clear(r, leaf, w2)));
 	Z3_ast under = and3(r, base, eq.under, canon);
 	/* once the decoder has turned a pair down: only pairs whose enum
 	 * values are named and whose sub-leaves' asserts hold (what the
