@@ -703,7 +703,7 @@ TEST(prove_semantic_cli)
 	CHECK(strstr(out, "meaning.xml:5:1: warning: override 3 of '#instruction' holds (e.g. "
 	                  "word 00000009 at gen ") != NULL);
 	CHECK(strstr(out, "[override-shadowed]") != NULL);
-	CHECK(strstr(out, ": 3 overrides: 1 selected and deciding all they define, 1 never "
+	CHECK(strstr(out, ": 3 overrides: 1 selected and deciding all they define (0 of them by a decoded witness), 1 never "
 	                  "selected, 1 not deciding something they define, 0 unknown") != NULL);
 	/* B is printed by no display: two words print "base 0" */
 	CHECK(strstr(out, "meaning.xml:2:1: warning: the text of '#instruction' does not determine "
@@ -749,8 +749,12 @@ TEST(prove_semantic_cli)
 
 	snprintf(cmd, sizeof cmd, "'%s' prove --semantic %s 2>&1", ISACHECK_BINARY, unk);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
-	CHECK(strstr(out, "override 1 of '#instruction': whether its condition ever holds is "
-	                  "unknown") != NULL);
+	/* override 1's condition is Mesa's stack's to decide: Z3, translating
+	 * leniently, proposes a word (0x1: "one 0"), and the decoder takes
+	 * override 1 for it */
+	CHECK(strstr(out, "override 1 of '#instruction'") == NULL);
+	CHECK(strstr(out, ": 2 overrides: 2 selected and deciding all they define (1 of them by a "
+	                  "decoded witness)") != NULL);
 	CHECK(strstr(out, "[semantic-unknown]") != NULL);
 	CHECK(strstr(out, "1 leaves' texts: 0 give the word back, 0 shown not to, 1 unknown") !=
 	      NULL);

@@ -24,6 +24,7 @@
  */
 #include "check.h"
 #include "codec.h"
+#include "cli/prove_ops.h" /* the decoder glue the CLI passes the proofs */
 #include "spec.h"
 #include "testlib.h"
 
@@ -46,27 +47,6 @@ static unsigned below(unsigned n)
 
 typedef testlib_text sbuf;
 #define out testlib_printf
-
-static int rt_ops(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
-                  const spec_bitset **leaf, uint64_t *diff, char *why, size_t len)
-{
-	uint64_t out[SPEC_MAX_BITS / 64];
-	switch (codec_roundtrip(ctx, root, w, gen, leaf, out, diff, why, len)) {
-	case CODEC_RT_KEPT:
-		return PROVE_RT_KEPT;
-	case CODEC_RT_REFUSED:
-	case CODEC_RT_CHANGED:
-		return PROVE_RT_LOST;
-	default:
-		return PROVE_RT_NO_MEANING;
-	}
-}
-
-static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
-                        const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
-{
-	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
-}
 
 /* Whether a field decodes root (then its words are not instructions). */
 static bool decoded_through(const spec_model *m, const spec_root *root)
@@ -123,7 +103,7 @@ static void check_spec(const char *name, const char *xml, tally *t, const char *
 		spec_diags_free(&d);
 		return;
 	}
-	prove_text_ops ops = {.ctx = c, .decode = text_decode, .roundtrip = rt_ops};
+	prove_text_ops ops = {.ctx = c, .decode = prove_ops_decode, .roundtrip = prove_ops_roundtrip};
 	prove_options opt = prove_default_options();
 	opt.timeout_ms = 5000;
 	opt.text = &ops;

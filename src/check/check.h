@@ -59,11 +59,37 @@ void prove_allowlist_free(prove_allowlist *a);
 
 /* ------------------------------------------------------------- options */
 
+/* What the decoder took for one word (prove_text_ops.taken): the proofs
+ * of meaning confirm a witness Z3 proposed through a lenient translation
+ * with it, so that a "holds" found so is the decoder's own.  Lists past
+ * PROVE_TAKEN_MAX are cut (cut is then true, and nothing is concluded
+ * from what is missing). */
+#define PROVE_TAKEN_MAX 256u
+typedef struct prove_taken_case {
+	const spec_bitset *owner;
+	const spec_case *kase;
+	bool shown; /* its display is the one shown (else it held on the way) */
+} prove_taken_case;
+typedef struct prove_taken_field {
+	const spec_bitset *owner;
+	const spec_field *field;
+} prove_taken_field;
+typedef struct prove_taken {
+	prove_taken_case held[PROVE_TAKEN_MAX];     /* held on a display walk (asserts checked) */
+	size_t nheld;
+	prove_taken_field decided[PROVE_TAKEN_MAX]; /* the definitions names resolved to */
+	size_t ndecided;
+	const spec_field *failed[PROVE_TAKEN_MAX / 8]; /* asserts checked that failed */
+	size_t nfailed;
+	bool cut;
+} prove_taken;
+
 /* What the decoder makes of a word: the display proofs confirm every
  * witness Z3 gives with it (the CLI passes the codec's). */
 typedef struct prove_text_ops {
 	void *ctx;
-	/* Decodes w (root-sized) as root at gen.  True when it decodes to
+	/* May be NULL (the display proof is then left out).  Decodes w
+	 * (root-sized) as root at gen.  True when it decodes to
 	 * one leaf (*leaf) with no issue but set don't-care bits; then its
 	 * text goes to text (len bytes) and a digest of every value it
 	 * decodes (field, value, sub-leaf, depth) to *digest. */
@@ -83,7 +109,13 @@ typedef struct prove_text_ops {
 	 * and, in why (len bytes), what the encoder did. */
 	int (*roundtrip)(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
 	                 const spec_bitset **leaf, uint64_t *diff, char *why, size_t len);
+	/* May be NULL (questions only Mesa's expression stack decides then
+	 * stay unknown).  Decodes w as root at gen and says what the decoder
+	 * took (prove_taken); false when w decodes to no single leaf. */
+	bool (*taken)(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
+	              prove_taken *out);
 } prove_text_ops;
+
 
 /* prove_text_ops.roundtrip's answers. */
 enum { PROVE_RT_NO_MEANING, PROVE_RT_KEPT, PROVE_RT_LOST };
@@ -210,6 +242,9 @@ typedef struct semantic_stats {
 	size_t shadowed;  /* hold, but something they define never decides (override-shadowed) */
 	size_t unknown;   /* else, a verdict Z3 could not give (semantic-unknown);
 	                     live + dead + shadowed + unknown == cases */
+	size_t live_by_decoder; /* of live, those whose holding was shown by a
+	                           witness Z3 proposed leniently and the decoder
+	                           bore out (Mesa's expression stack decides them) */
 	size_t queries;   /* Z3 queries asked */
 	size_t enum_values;  /* values of enums some field has as its type */
 	size_t enum_dead;    /* of those, never held by such a field (enum-value-dead) */
@@ -224,6 +259,8 @@ typedef struct semantic_stats {
 	size_t asserts;          /* <assert>s of the leaves' chains */
 	size_t asserts_never;    /* proved never to hold where their case holds */
 	size_t asserts_unknown;  /* undecided */
+	size_t asserts_by_decoder; /* shown to hold by a lenient witness the decoder
+	                              bore out (counted as holding) */
 	/* display invertibility (only with prove_options.text): leaves of
 	 * the roots words start from */
 	size_t displays;           /* leaves asked */

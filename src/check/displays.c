@@ -2233,7 +2233,7 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
                     semantic_stats *st)
 {
 	const prove_text_ops *ops = opt->text;
-	if (!ops)
+	if (!ops || !ops->decode)
 		return true;
 	bool ok = true;
 	prove_options o = *opt;

@@ -288,9 +288,15 @@ Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name);
 Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);
 /* safety.c: expression safety, the part of prove_semantic that asks
  * every leaf about every expression its decoding can evaluate; counts
- * go to st (exprs, expr_*), queries added to st->queries. */
+ * go to st (exprs, expr_*), queries added to st->queries.  The asserts
+ * whether each ever holds stays unknown are put to settle (may be NULL)
+ * together, before they are reported: held[i] true when the decoder was
+ * shown to check assert i and find it holding for some word (counted in
+ * st->asserts_by_decoder); false from settle: out of memory or Z3. */
+typedef bool prove_settle_asserts(void *ctx, size_t n, const spec_bitset *const *owners,
+                                  const spec_field *const *asserts, bool *held);
 bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
-                             semantic_stats *st);
+                             semantic_stats *st, prove_settle_asserts *settle, void *settle_ctx);
 
 /* displays.c: prove_displays (check.h), the display part of prove_semantic. */
 

@@ -63,6 +63,7 @@ typedef struct safe_item {
 	/* unknown taken alone (a sub-bitset's param): asked again through
 	 * the fields that decode it; retried: some such field was found */
 	bool retry, retried;
+	bool by_decoder; /* an assert unknown here, shown to hold by the decoder */
 } safe_item;
 
 /* One question, waiting to be asked together with the same question of
@@ -87,6 +88,8 @@ typedef struct safe_run {
 	size_t nq, qcap;
 	bool retry_only;   /* the second pass: only the items marked retry */
 	semantic_stats *st;
+	prove_settle_asserts *settle;
+	void *settle_ctx;
 } safe_run;
 
 /* Appends item, returning where it now lives; NULL when memory runs out. */
@@ -414,6 +417,10 @@ static void report_assert(const safe_item *it, spec_diags *diags, semantic_stats
 	st->asserts++;
 	if (it->state[SAFE_ASSERT] == SAFE_FOUND)
 		return;
+	if (it->by_decoder) {
+		st->asserts_by_decoder++;
+		return;
+	}
 	char want[SPEC_MAX_BITS + 1];
 	unsigned n = a->high - a->low + 1, k = 0;
 	for (unsigned i = n; i-- > 0 && k + 1 < sizeof want;)
@@ -619,10 +626,42 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 	return true;
 }
 
-bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
-                             semantic_stats *st)
+/* The asserts still unknown, put to r->settle together. */
+static bool settle_unknown_asserts(safe_run *r)
 {
-	safe_run r = {.m = m, .st = st};
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->items[i].assert && r->items[i].applies[SAFE_ASSERT] &&
+		     r->items[i].state[SAFE_ASSERT] == SAFE_UNKNOWN;
+	if (!n || !r->settle)
+		return true;
+	const spec_bitset **owners = malloc(n * sizeof *owners);
+	const spec_field **asserts = malloc(n * sizeof *asserts);
+	bool *held = malloc(n * sizeof *held);
+	size_t *which = malloc(n * sizeof *which);
+	bool ok = owners && asserts && held && which;
+	for (size_t i = 0, k = 0; ok && i < r->n; i++)
+		if (r->items[i].assert && r->items[i].applies[SAFE_ASSERT] &&
+		    r->items[i].state[SAFE_ASSERT] == SAFE_UNKNOWN) {
+			owners[k] = r->items[i].owner;
+			asserts[k] = r->items[i].assert;
+			which[k++] = i;
+		}
+	/* out of memory here only leaves them unknown */
+	if (ok && r->settle(r->settle_ctx, n, owners, asserts, held))
+		for (size_t k = 0; k < n; k++)
+			r->items[which[k]].by_decoder = held[k];
+	free(owners);
+	free(asserts);
+	free(held);
+	free(which);
+	return true;
+}
+
+bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
+                             semantic_stats *st, prove_settle_asserts *settle, void *settle_ctx)
+{
+	safe_run r = {.m = m, .st = st, .settle = settle, .settle_ctx = settle_ctx};
 	bool ok = true;
 	for (size_t ri = 0; ok && ri < m->nroots; ri++) {
 		const spec_root *root = &m->roots[ri];
@@ -691,6 +730,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 					if (r.items[i].applies[k] && r.items[i].state[k] == SAFE_YET)
 						r.items[i].state[k] = SAFE_UNKNOWN;
 	}
+	ok = ok && settle_unknown_asserts(&r);
 	for (size_t i = 0; ok && i < r.n; i++)
 		report(&r.items[i], diags, st);
 	free(r.items);

@@ -24,7 +24,11 @@
  * leaf.  A condition Z3 cannot be given exactly (z3expr.c: a name an
  * earlier override may define, a param, a division by a variable), or a
  * query Z3 gives up on, makes the verdict unknown (semantic-unknown),
- * never proved.
+ * never proved.  With a codec to ask (prove_text_ops.taken), the walk is
+ * made once more for what is unknown (confirm_walk): a word Z3 proposes
+ * through a lenient translation, and the decoder's report of what it
+ * took for that word, settles "holds" and "decides" (and, for
+ * expression safety, an assert that holds), never "never".
  */
 #include "internal.h"
 
@@ -48,6 +52,8 @@ typedef struct sem_case {
 	const spec_bitset *owner;
 	size_t index;       /* in owner->cases */
 	bool live, live_unknown;
+	bool by_decoder;    /* live shown by a decoded witness (confirm_walk) */
+	unsigned tries;     /* words confirm_walk had the decoder decode for it */
 	uint64_t witness[SEM_WORDS];
 	uint32_t witness_gen;
 	unsigned witness_size; /* bits: the root decoding started from */
@@ -59,6 +65,15 @@ typedef struct sem_case {
 typedef struct sem_sub {
 	const spec_bitset *outer, *inner;
 } sem_sub;
+
+/* An assert expression safety left unknown, asked of the decoder. */
+typedef struct sem_assert {
+	const spec_field *a;
+	const spec_bitset *owner;
+	const spec_case *kase; /* of owner's cases, the one that has it */
+	bool held;             /* the decoder checked it and it held */
+	unsigned tries;
+} sem_assert;
 
 typedef struct sem_run {
 	const spec_model *m;
@@ -76,6 +91,14 @@ typedef struct sem_run {
 	bool enum_open; /* a derived enum field exists, and a value of its enum is not reached */
 	bool enum_touched;
 	semantic_stats *st;
+	/* the walk that asks the decoder (confirm_walk): the root words
+	 * start from, and what the decoder took for the last witness */
+	bool confirm;
+	const spec_root *top;
+	prove_taken *taken;
+	struct sem_assert *want; /* the asserts asked about (settle_asserts) */
+	size_t nwant;
+	spec_diags *diags;
 } sem_run;
 
 enum { ENUM_UNSEEN, ENUM_UNKNOWN, ENUM_REACHED };
@@ -367,12 +390,19 @@ Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word)
 	return Z3_mk_and(b->ctx, 2, parts);
 }
 
+static bool confirmable(const sem_case *sc);
+static bool assert_pending(const sem_run *r, const spec_bitset *root);
+
 /* Whether any override case of root (or of roots its leaves' bitset
- * fields decode, depth levels down) is unsettled. */
+ * fields decode, depth levels down) is unsettled (in confirm_walk: is
+ * unknown and may be settled by a word, or has an assert asked about). */
 static bool root_pending(const sem_run *r, const spec_bitset *root, unsigned depth)
 {
+	if (r->confirm && assert_pending(r, root))
+		return true;
 	for (size_t i = 0; i < r->ncases; i++)
-		if (r->cases[i].owner->root == root && !settled(&r->cases[i]))
+		if (r->cases[i].owner->root == root &&
+		    (r->confirm ? confirmable(&r->cases[i]) : !settled(&r->cases[i])))
 			return true;
 	if (depth >= SEM_MAX_DEPTH)
 		return false;
@@ -387,17 +417,28 @@ static bool root_pending(const sem_run *r, const spec_bitset *root, unsigned dep
  * walk over the leaves must then go on after the overrides are settled. */
 static bool enums_open(const sem_run *r)
 {
-	return r->enum_open;
+	return r->enum_open && !r->confirm;
 }
 
-/* Asks the questions of scope s, then goes into every bitset-typed field
- * the decoder takes from s's leaf: each leaf of that field's root, its
- * word the field's bits, reached where the field is the case's to
- * decide. */
+static void confirm_questions(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where);
+
+static Z3_ast and2(z3_base *b, Z3_ast x, Z3_ast y)
+{
+	Z3_ast both[2] = {x, y};
+	return Z3_mk_and(b->ctx, 2, both);
+}
+
+/* Asks the questions of scope s (in confirm_walk: the decoder's), then
+ * goes into every bitset-typed field the decoder takes from s's leaf:
+ * each leaf of that field's root, its word the field's bits, reached
+ * where the field is the case's to decide. */
 static void visit(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where, bool loose,
                   unsigned depth)
 {
-	scope_questions(r, b, s, where, loose);
+	if (r->confirm)
+		confirm_questions(r, b, s, where);
+	else
+		scope_questions(r, b, s, where, loose);
 	if (depth >= SEM_MAX_DEPTH)
 		return;
 	for (const spec_bitset *lv = s->leaf; lv; lv = lv->parent)
@@ -422,6 +463,16 @@ static void visit(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where, bool 
 					            c->expr ? z3_is_true(b, cond) : cond, &never);
 				if (never)
 					continue;
+				if (d && r->confirm && c->display) {
+					/* proposing words for the decoder: Mesa decodes a
+					 * bitset field where a display shown prints it, so
+					 * ask for the case's own display to be the one shown */
+					bool unshown;
+					Z3_ast shown = decides(b, s, lv, k, NULL,
+					                       c->expr ? z3_is_true(b, cond) : cond, &unshown);
+					if (shown && !unshown)
+						d = and2(b, d, shown);
+				}
 				if (d) {
 					Z3_ast both[2] = {where, d};
 					reach = Z3_mk_and(b->ctx, 2, both);
@@ -513,27 +564,320 @@ static void report_case(sem_run *r, const sem_case *sc, spec_diags *diags)
 		st->shadowed++;
 		earlier_definers(sc, why, sizeof why);
 		spec_diag_add(diags, SPEC_WARNING, "override-shadowed", c->loc,
-		              "override %zu of '%s' holds (e.g. word %s at gen %" PRIu32 ") but never "
-		              "decides %s: wherever it holds, a case the decoder looks at first "
+		              "override %zu of '%s' holds (e.g. word %s at gen %" PRIu32 "%s) but "
+		              "never decides %s: wherever it holds, a case the decoder looks at first "
 		              "defines the same and holds too%s%s%s (proved by Z3)%s",
 		              sc->index + 1, sc->owner->name, word, sc->witness_gen,
+		              sc->by_decoder ? ", which the decoder takes it for" : "",
 		              nunused == sc->nitems ? "anything it defines" : unused,
 		              why[0] ? " (earlier cases: " : "", why, why[0] ? ")" : "", also);
 	} else if (nunknown) {
 		st->unknown++;
 		spec_diag_add(diags, SPEC_WARNING, "semantic-unknown", c->loc,
-		              "override %zu of '%s' holds (e.g. word %s at gen %" PRIu32 ")%s",
-		              sc->index + 1, sc->owner->name, word, sc->witness_gen, also);
+		              "override %zu of '%s' holds (e.g. word %s at gen %" PRIu32 "%s)%s",
+		              sc->index + 1, sc->owner->name, word, sc->witness_gen,
+		              sc->by_decoder ? ", which the decoder takes it for" : "", also);
 	} else {
 		st->live++;
+		st->live_by_decoder += sc->by_decoder;
 	}
+}
+
+/* ------------------------------------------------------- the confirm pass */
+
+/* Where the exact translation gives no verdict (a name or condition that
+ * Mesa's expression stack decides, or a scope reached through such a
+ * condition), Z3 is asked again through a lenient translation for a word
+ * where the case holds (or decides an item, or an assert's bits hold
+ * their value), and the decoder says what it took for that word: a case
+ * it found to hold, a definition it resolved a name to, an assert it
+ * checked and found holding, is a fact about the decoder, whatever the
+ * lenient formula got wrong.  A "never" is not concluded this way: only
+ * a witness can settle something here. */
+#define SEM_CONFIRM_TRIES 6u
+
+/* A case whose verdict is unknown and a witness could settle. */
+static bool confirmable(const sem_case *sc)
+{
+	if (sc->tries >= SEM_CONFIRM_TRIES)
+		return false;
+	if (!sc->live)
+		return sc->live_unknown;
+	for (size_t i = 0; i < sc->nitems; i++)
+		if (!sc->items[i].used && sc->items[i].unknown)
+			return true;
+	return false;
+}
+
+static bool want_pending(const sem_assert *a)
+{
+	return !a->held && a->tries < SEM_CONFIRM_TRIES;
+}
+
+/* Whether an assert asked about is pending (with root: one of root's). */
+static bool assert_pending(const sem_run *r, const spec_bitset *root)
+{
+	for (size_t i = 0; i < r->nwant; i++)
+		if (want_pending(&r->want[i]) && (!root || r->want[i].owner->root == root))
+			return true;
+	return false;
+}
+
+/* The case of the run that case k of owner is; NULL if none (a default). */
+static sem_case *case_of(sem_run *r, const spec_bitset *owner, const spec_case *kase)
+{
+	if (!owner || owner->index >= r->m->nbitsets || r->first_of[owner->index] == SIZE_MAX ||
+	    kase < owner->cases || kase >= owner->cases + owner->ncases - 1)
+		return NULL;
+	return &r->cases[r->first_of[owner->index] + (size_t)(kase - owner->cases)];
+}
+
+static void mark_live(sem_case *sc, const uint64_t *w, uint32_t gen, unsigned size)
+{
+	if (sc->live)
+		return;
+	sc->live = sc->by_decoder = true;
+	memcpy(sc->witness, w, sizeof sc->witness);
+	sc->witness_gen = gen;
+	sc->witness_size = size;
+}
+
+/* Everything the decoding of w (r->taken) shows, for every case and the
+ * assert asked about. */
+static void note_taken(sem_run *r, const uint64_t *w, uint32_t gen, unsigned size)
+{
+	const prove_taken *t = r->taken;
+	for (size_t a = 0; a < r->nwant && !t->cut; a++) {
+		sem_assert *want = &r->want[a];
+		bool failed = false;
+		for (size_t i = 0; i < t->nfailed; i++)
+			failed |= t->failed[i] == want->a;
+		for (size_t i = 0; i < t->nheld && !failed; i++)
+			want->held |= t->held[i].owner == want->owner && t->held[i].kase == want->kase;
+	}
+	for (size_t i = 0; i < t->nheld; i++) {
+		sem_case *sc = case_of(r, t->held[i].owner, t->held[i].kase);
+		if (!sc)
+			continue;
+		mark_live(sc, w, gen, size);
+		for (size_t j = 0; j < sc->nitems && t->held[i].shown; j++)
+			sc->items[j].used |= !sc->items[j].name;
+	}
+	for (size_t i = 0; i < t->ndecided; i++) {
+		const spec_bitset *o = t->decided[i].owner;
+		const spec_field *f = t->decided[i].field;
+		for (size_t k = 0; o && k + 1 < o->ncases; k++) {
+			const spec_case *c = &o->cases[k];
+			if (f < c->fields || f >= c->fields + c->nfields)
+				continue;
+			sem_case *sc = case_of(r, o, c);
+			if (!sc)
+				break;
+			mark_live(sc, w, gen, size);
+			for (size_t j = 0; j < sc->nitems; j++)
+				sc->items[j].used |= sc->items[j].name && !strcmp(sc->items[j].name, f->name);
+			break;
+		}
+	}
+}
+
+/* Asks Z3 for words meeting q, each decoded, until *done (the decoder
+ * settled what was asked) or *tries (words decoded for it, over the
+ * whole walk) reaches the limit; a word the decoder does not bear out is
+ * excluded from the next question. */
+static void confirm_by_words(sem_run *r, z3_base *b, Z3_ast q, const bool *done, unsigned *tries)
+{
+	const prove_text_ops *ops = r->opt.text;
+	Z3_solver_push(b->ctx, b->solver);
+	Z3_solver_assert(b->ctx, b->solver, q);
+	while (*tries < SEM_CONFIRM_TRIES && !*done) {
+		r->st->queries++;
+		if (z3_answer_of(z3_solve(b, b->solver)) != Z3_ANSWER_YES)
+			break;
+		Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
+		if (!m)
+			break;
+		++*tries; /* words the decoder was asked about */
+		Z3_model_inc_ref(b->ctx, m);
+		uint64_t w[SEM_WORDS] = {0};
+		uint32_t gen = 0;
+		z3_model_word(b, m, w, &gen);
+		Z3_model_dec_ref(b->ctx, m);
+		if (ops->taken(ops->ctx, r->top, w, gen, r->taken))
+			note_taken(r, w, gen, b->size);
+		/* not this word again */
+		Z3_ast same[2] = {Z3_mk_eq(b->ctx, b->w, z3_bits_sized(b, w, b->size)),
+		                  Z3_mk_eq(b->ctx, b->g, Z3_mk_int64(b->ctx, gen, b->gen_sort))};
+		Z3_solver_assert(b->ctx, b->solver, Z3_mk_not(b->ctx, Z3_mk_and(b->ctx, 2, same)));
+	}
+	Z3_solver_pop(b->ctx, b->solver, 1);
+}
+
+/* The assert asked about, in scope s: a word where its case holds and
+ * its bits have their value. */
+static void confirm_assert(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where,
+                           sem_assert *want)
+{
+	const spec_field *a = want->a;
+	const spec_case *c = want->kase;
+	if (a->high >= s->leaf->size || a->high < a->low)
+		return;
+	Z3_ast holds = Z3_mk_true(b->ctx);
+	if (c->expr) {
+		Z3_ast cond = condition(b, s, c);
+		if (!cond)
+			return;
+		holds = z3_is_true(b, cond);
+	}
+	/* its asserts are checked where it holds and no case with a display
+	 * before it on the walk does */
+	bool never;
+	Z3_ast walked = decides(b, s, want->owner, (size_t)(c - want->owner->cases), NULL, holds,
+	                        &never);
+	if (never)
+		return;
+	if (walked)
+		holds = walked;
+	unsigned n = a->high - a->low + 1;
+	uint64_t v[SEM_WORDS] = {0};
+	for (unsigned i = 0; i < n; i++)
+		v[i / 64] |= (uint64_t)spec_bit(a->assert_value, a->low + i) << (i % 64);
+	Z3_ast eq = Z3_mk_eq(b->ctx, Z3_mk_extract(b->ctx, a->high, a->low, s->word),
+	                     z3_bits_sized(b, v, n));
+	confirm_by_words(r, b, and2(b, where, and2(b, holds, eq)), &want->held, &want->tries);
+}
+
+static void confirm_questions(sem_run *r, z3_base *b, const z3_scope *s, Z3_ast where)
+{
+	for (const spec_bitset *lv = s->leaf; lv; lv = lv->parent) {
+		for (size_t a = 0; a < r->nwant; a++)
+			if (r->want[a].owner == lv && want_pending(&r->want[a]))
+				confirm_assert(r, b, s, where, &r->want[a]);
+		size_t first = r->first_of[lv->index];
+		if (first == SIZE_MAX)
+			continue;
+		for (size_t k = 0; k + 1 < lv->ncases; k++) {
+			sem_case *sc = &r->cases[first + k];
+			if (!confirmable(sc))
+				continue;
+			Z3_ast cond = condition(b, s, &lv->cases[k]);
+			if (!cond)
+				continue;
+			Z3_ast holds = z3_is_true(b, cond);
+			if (!sc->live)
+				confirm_by_words(r, b, and2(b, where, holds), &sc->live, &sc->tries);
+			for (size_t i = 0; i < sc->nitems && sc->live; i++) {
+				sem_item *it = &sc->items[i];
+				if (it->used || !it->unknown || sc->tries >= SEM_CONFIRM_TRIES)
+					continue;
+				bool never;
+				Z3_ast q = decides(b, s, lv, k, it->name, holds, &never);
+				if (q && !never)
+					confirm_by_words(r, b, and2(b, where, q), &it->used, &sc->tries);
+			}
+		}
+	}
+}
+
+/* The roots words start from (those no field decodes; all of them if
+ * every root is some field's), as visit's walk takes them. */
+static bool is_top(const sem_run *r, const spec_root *root, unsigned pass)
+{
+	for (size_t i = 0; i < r->nsubs && pass == 0; i++)
+		if (r->subs[i].inner == root->bitset)
+			return false;
+	return true;
+}
+
+/* The walk again, leniently, while a case (or r->want) is unknown and
+ * the decoder can be asked. */
+static bool confirm_walk(sem_run *r)
+{
+	const spec_model *m = r->m;
+	if (!r->opt.text || !r->opt.text->taken)
+		return true;
+	bool any = assert_pending(r, NULL);
+	for (size_t i = 0; i < r->ncases && !any; i++)
+		any = confirmable(&r->cases[i]);
+	if (!any)
+		return true;
+	prove_taken *t = malloc(sizeof *t);
+	if (!t) {
+		spec_diag_add(r->diags, SPEC_FATAL, "out-of-memory", (spec_loc){m->path, 0, 0},
+		              "out of memory for the meaning proofs");
+		return false;
+	}
+	r->taken = t;
+	r->confirm = true;
+	bool ok = true, any_top = false;
+	for (unsigned pass = 0; ok && pass < 2 && !any_top; pass++)
+		for (size_t ri = 0; ok && ri < m->nroots; ri++) {
+			const spec_root *root = &m->roots[ri];
+			if (!is_top(r, root, pass))
+				continue;
+			any_top = true;
+			if (!root_pending(r, root->bitset, 0))
+				continue;
+			z3_base b;
+			if (!z3_base_init(&b, root->bitset->size, &r->opt)) {
+				z3_cannot_start(r->diags, root->bitset->loc);
+				ok = false;
+				break;
+			}
+			b.lenient = true;
+			r->top = root;
+			for (size_t l = 0; l < root->nleaves && root_pending(r, root->bitset, 0); l++) {
+				Z3_ast in = semantic_leaf_holds(&b, root->leaves[l], b.w);
+				if (!in)
+					continue;
+				z3_scope s = {root->leaves[l], b.w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
+				visit(r, &b, &s, in, false, 0);
+				z3_memo_free(s.memo);
+			}
+			z3_base_free(&b);
+		}
+	r->confirm = false;
+	r->taken = NULL;
+	free(t);
+	return ok;
+}
+
+/* prove_expression_safety's question about the asserts it could not
+ * settle: does the decoder check each and find it holding for some
+ * word?  One walk for all of them. */
+static bool settle_asserts(void *ctx, size_t n, const spec_bitset *const *owners,
+                           const spec_field *const *asserts, bool *held)
+{
+	sem_run *r = ctx;
+	sem_assert *want = calloc(n ? n : 1, sizeof *want);
+	if (!want)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const spec_bitset *o = owners[i];
+		want[i] = (sem_assert){asserts[i], o, NULL, false, SEM_CONFIRM_TRIES};
+		for (size_t k = 0; k < o->ncases && !want[i].kase; k++)
+			if (asserts[i] >= o->cases[k].fields &&
+			    asserts[i] < o->cases[k].fields + o->cases[k].nfields) {
+				want[i].kase = &o->cases[k];
+				want[i].tries = 0;
+			}
+	}
+	r->want = want;
+	r->nwant = n;
+	bool ok = confirm_walk(r);
+	for (size_t i = 0; i < n; i++)
+		held[i] = ok && want[i].held;
+	r->want = NULL;
+	r->nwant = 0;
+	free(want);
+	return ok;
 }
 
 bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *diags,
                     semantic_stats *st)
 {
 	*st = (semantic_stats){0};
-	sem_run r = {.m = m, .opt = *opt, .st = st};
+	sem_run r = {.m = m, .opt = *opt, .st = st, .diags = diags};
 	z3_start_run(&r.opt);
 	r.first_of = malloc((m->nbitsets ? m->nbitsets : 1) * sizeof *r.first_of);
 	size_t total = 0, nitems = 0;
@@ -606,10 +950,7 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 	for (size_t pass = 0; ok && (total || r.enum_open) && pass < 2 && !any_top; pass++)
 		for (size_t ri = 0; ok && ri < m->nroots; ri++) {
 			const spec_root *root = &m->roots[ri];
-			bool used = false;
-			for (size_t i = 0; i < r.nsubs && !used && pass == 0; i++)
-				used = r.subs[i].inner == root->bitset;
-			if (used)
+			if (!is_top(&r, root, (unsigned)pass))
 				continue;
 			any_top = true;
 			z3_base b;
@@ -629,6 +970,7 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 			}
 			z3_base_free(&b);
 		}
+	ok = ok && confirm_walk(&r);
 	for (size_t i = 0; ok && i < total; i++)
 		report_case(&r, &r.cases[i], diags);
 	for (size_t e = 0; ok && e < m->nenums; e++) {
@@ -657,7 +999,7 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
 		}
 	}
 	/* then every expression, leaf by leaf (safety.c) */
-	ok = ok && prove_expression_safety(m, &r.opt, diags, st);
+	ok = ok && prove_expression_safety(m, &r.opt, diags, st, settle_asserts, &r);
 	/* and whether each leaf's text gives its word back (displays.c) */
 	ok = ok && prove_displays(m, &r.opt, diags, st);
 	/* and whether the encoder gives each leaf's words back (roundtrip.c) */

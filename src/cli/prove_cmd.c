@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include "codec.h"
+#include "prove_ops.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -134,40 +135,10 @@ typedef struct check_run {
 	atomic_int next;
 } check_run;
 
-/* The display proofs' view of the codec (prove_text_ops.decode). */
-static bool text_decode(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
-                        const spec_bitset **leaf, char *text, size_t len, uint64_t *digest)
-{
-	return codec_decode_digest(ctx, root, w, gen, leaf, text, len, digest);
-}
-
-static void text_differ(void *ctx, const spec_root *root, const uint64_t *a, const uint64_t *b,
-                        uint32_t gen, char *buf, size_t len)
-{
-	codec_describe_difference(ctx, root, a, b, gen, buf, len);
-}
-
-/* The round-trip proof's view of the codec (prove_text_ops.roundtrip). */
-static int text_roundtrip(void *ctx, const spec_root *root, const uint64_t *w, uint32_t gen,
-                          const spec_bitset **leaf, uint64_t *diff, char *why, size_t len)
-{
-	uint64_t out[SPEC_MAX_BITS / 64];
-	switch (codec_roundtrip(ctx, root, w, gen, leaf, out, diff, why, len)) {
-	case CODEC_RT_KEPT:
-		return PROVE_RT_KEPT;
-	case CODEC_RT_REFUSED:
-	case CODEC_RT_CHANGED:
-		return PROVE_RT_LOST;
-	default:
-		return PROVE_RT_NO_MEANING;
-	}
-}
-
 bool prove_with_codec(const spec_model *m, const struct codec *cd, const prove_options *opt,
                       spec_diags *diags, semantic_stats *st, bool displays_only)
 {
-	prove_text_ops ops = {.ctx = (void *)cd, .decode = text_decode, .differ = text_differ,
-	                      .roundtrip = text_roundtrip};
+	prove_text_ops ops = prove_codec_ops(cd);
 	prove_options o = *opt;
 	o.text = cd ? &ops : NULL;
 	return displays_only ? prove_displays(m, &o, diags, st) : prove_semantic(m, &o, diags, st);

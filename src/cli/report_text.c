@@ -241,18 +241,20 @@ void report_write_text(FILE *f, const report *r)
 		print_coverage(f, pr);
 		if (rf->semantic)
 			fprintf(f, "meaning of %s: %zu overrides: %zu selected and deciding all they "
-			        "define, %zu never selected, %zu not deciding something they define, %zu "
+			        "define (%zu of them by a decoded witness), %zu never selected, %zu not deciding something they define, %zu "
 			        "unknown; %zu enum values: %zu never held, %zu unknown; %zu expressions: "
 			        "%zu safe, %zu with a finding, %zu unknown; %zu asserts: %zu never hold, "
-			        "%zu unknown; %zu leaves' texts: %zu give the word back, %zu shown not "
+			        "%zu unknown (%zu shown to hold by a decoded witness); %zu leaves' texts: %zu give the word back, %zu shown not "
 			        "to, %zu unknown; %zu leaves' round trips: %zu give every word back, %zu "
 			        "shown not to, %zu unknown (%zu Z3 queries)\n",
-			        rf->path, rf->semantic->cases, rf->semantic->live, rf->semantic->dead,
+			        rf->path, rf->semantic->cases, rf->semantic->live,
+			        rf->semantic->live_by_decoder, rf->semantic->dead,
 			        rf->semantic->shadowed, rf->semantic->unknown, rf->semantic->enum_values,
 			        rf->semantic->enum_dead, rf->semantic->enum_unknown, rf->semantic->exprs,
 			        rf->semantic->expr_safe, rf->semantic->expr_findings,
 			        rf->semantic->expr_unknown, rf->semantic->asserts,
 			        rf->semantic->asserts_never, rf->semantic->asserts_unknown,
+			        rf->semantic->asserts_by_decoder,
 			        rf->semantic->displays, rf->semantic->display_invertible,
 			        rf->semantic->display_findings, rf->semantic->display_unknown,
 			        rf->semantic->roundtrips, rf->semantic->roundtrip_kept,

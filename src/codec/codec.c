@@ -1627,6 +1627,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 				break;
 			}
 			d->owner = b;
+			d->kase = c;
 			d->cex = cex;
 			d->assert0 = (uint32_t)asserts.n;
 			d->op0 = -1;

@@ -117,8 +117,23 @@ typedef struct codec_value {
 	const spec_bitset *sub;    /* bitset-typed: the leaf its bits decode to */
 } codec_value;
 
+/* A case the decoder found to hold while choosing a scope's display
+ * (Mesa's find_display): the walk takes the cases from the leaf upwards,
+ * checks the asserts of each that holds and stops at the first that
+ * has a display.  What the meaning proofs confirm their witnesses with
+ * (an override "holds", an assert "was checked"). */
+typedef struct codec_case_taken {
+	const spec_case *kase;
+	const spec_bitset *owner;  /* the bitset kase belongs to */
+	const spec_bitset *leaf;   /* the scope's leaf */
+	unsigned depth;            /* of the scope, as codec_value.depth */
+	bool shown;                /* its display is the one shown; else it held on
+	                              the way to it (its asserts were checked) */
+} codec_case_taken;
+
 /* A decoding, written into caller-provided storage (no allocation):
- * the caller sets values/cap_values and issues/cap_issues. */
+ * the caller sets values/cap_values and issues/cap_issues, and may set
+ * cases/cap_cases (left NULL: not recorded). */
 typedef struct codec_decoded {
 	const spec_root *root;
 	const spec_bitset *leaf;   /* NULL: no match or ambiguous */
@@ -127,6 +142,9 @@ typedef struct codec_decoded {
 	size_t nvalues, cap_values;
 	codec_issue *issues;
 	size_t nissues, cap_issues;
+	codec_case_taken *cases;   /* in the order the walks found them; past
+	                              cap_cases, counted in ncases but not kept */
+	size_t ncases, cap_cases;
 } codec_decoded;
 
 /* Decodes one instruction of root (NULL: the default root) at gen. */
@@ -135,8 +153,10 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 
 /* Decodes one instruction of root at gen, for a proof to compare two
  * words by: true when it decodes to one leaf (*leaf) with no issue but
- * set don't-care bits; then its text (as codec_disasm_root prints it,
- * Mesa's style) goes to text (len bytes) and a digest of every value it
+ * set don't-care bits and missing displays; then its text (as
+ * codec_disasm_root prints it, Mesa's style; with the errors, as Mesa's
+ * tools print them, where a display is missing) goes to text (len
+ * bytes) and a digest of every value it
  * decodes (field, value, sub-leaf, depth: what tells two decodings
  * apart) to *digest. */
 bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,

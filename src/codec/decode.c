@@ -729,6 +729,7 @@ const cdstep *cx_find_display(cx *x, cx_scope *s)
 		/* the chosen case: check its asserts */
 		for (uint32_t j = 0; j < d->nasserts; j++)
 			cx_check_assert(x, s, d, lf->asserts[d->assert0 + j]);
+		cx_case_taken(x, s, d, d->op0 >= 0);
 		if (d->op0 >= 0)
 			return d;
 	}
@@ -858,6 +859,7 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 	out->gen = gen;
 	out->nvalues = 0;
 	out->nissues = 0;
+	out->ncases = 0;
 	size_t ri = (size_t)(out->root - c->m->roots);
 	if (out->root < c->m->roots || ri >= c->m->nroots)
 		return false;
@@ -905,9 +907,16 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 	codec_decode(c, root, w, gen, &d); /* false on any issue: some are fine here */
 	if (!d.leaf || d.nvalues == d.cap_values || d.nissues == d.cap_issues)
 		return false;
-	for (size_t k = 0; k < d.nissues; k++)
-		if (issues[k].kind != CODEC_DONTCARE_SET)
+	/* A missing display is a fact about the text, not a failed
+	 * decoding: Mesa prints its error in place of the display, and so
+	 * does the text here (with every error, as Mesa's tools print them) */
+	bool no_display = false;
+	for (size_t k = 0; k < d.nissues; k++) {
+		if (issues[k].kind == CODEC_NO_DISPLAY)
+			no_display = true;
+		else if (issues[k].kind != CODEC_DONTCARE_SET)
 			return false;
+	}
 	*leaf = d.leaf;
 	/* FNV-1a over what was decoded, outside don't-care bits: the fields
 	 * with their owner leaf's x bits cleared, and the sub-leaves (derived
@@ -932,7 +941,8 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 				h = (h ^ ((parts[p] >> b) & 0xff)) * 1099511628211u;
 	}
 	*digest = h;
-	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA};
+	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA,
+	                          .show_errors = no_display};
 	codec_disasm_root(c, root, w, &o, text, len);
 	return true;
 }

@@ -384,6 +384,10 @@ static void display_planned(cx *x, cx_scope *s, const cplan *pl)
 	const cleaf *lf = s->lf;
 	if (pl->asserts)
 		plan_asserts(x, s, pl);
+	if (x->dec && x->dec->cases) /* the walk the plan stands for, as it went */
+		for (int i = 0; i <= pl->ds; i++)
+			if (lf->ds[i].cex < 0 || cx_plan_holds(lf, pl, lf->ds[i].cex))
+				cx_case_taken(x, s, &lf->ds[i], i == pl->ds);
 	const cdstep *d = &lf->ds[pl->ds];
 	const cop *op = lf->ops + d->op0;
 	const cpop *po = pl->ops;

@@ -218,6 +218,7 @@ typedef struct cop {
 /* One case visited while the display is looked up (find_display). */
 typedef struct cdstep {
 	const spec_bitset *owner;
+	const spec_case *kase;    /* the case it was made from */
 	int cex;                  /* override: local expression index; -1: default */
 	uint32_t assert0, nasserts;
 	int op0;                  /* first op of its display; -1: the case has none */
@@ -803,6 +804,17 @@ void cx_assert_failed(cx *x, const spec_bitset *leaf, const spec_bitset *owner, 
 void cx_issue_text(cx *x, codec_issue_kind kind, const spec_field *f, const char *text);
 /* find_display: the display's step (asserts checked), or NULL. */
 const cdstep *cx_find_display(cx *x, cx_scope *s);
+/* Records that case d held in scope s on the display walk (shown: its
+ * display is the one chosen), when the decoding asks (codec_decoded.cases). */
+static inline void cx_case_taken(cx *x, const cx_scope *s, const cdstep *d, bool shown)
+{
+	codec_decoded *o = x->dec;
+	if (!o || !o->cases)
+		return;
+	if (o->ncases < o->cap_cases)
+		o->cases[o->ncases] = (codec_case_taken){d->kase, d->owner, s->lf->b, s->depth, shown};
+	o->ncases++;
+}
 void cx_extract(const uint64_t *w, unsigned low, unsigned high, uint64_t *out, unsigned nw);
 
 /* ------------------------------------ expression inputs (invert.c) */
