@@ -184,7 +184,7 @@ isacheck_fuzz_target(text_etnaviv SOURCE text.c SPEC repo:isa/etnaviv.xml STRICT
 isacheck_fuzz_target(text_a2xx SOURCE text.c SPEC repo:isa/a2xx.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/a2xx.xml)
 isacheck_fuzz_target(text_midgard SOURCE text.c SPEC repo:isa/midgard.xml STRICT_SPEC
-                     REQUIRES isa/midgard.xml)
+                     EXACT_DISPLAYS REQUIRES isa/midgard.xml)
 isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC repo:isa/etnaviv.xml
                      SPEC2 shared:mesa/src/etnaviv/isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)

@@ -771,29 +771,37 @@ TEST(prove_semantic_cli)
 	unlink(unk);
 }
 
-/* lint --displays: Z3's verdicts replace the static check's */
-TEST(lint_displays_exact)
+/* A spec of three 32-bit leaves for the display verdicts: 'pair' (B is
+ * printed by no display), 'glued' ({A}{C}: the static check doubts it
+ * (test_invert: adjacent_single_digits), one digit each, Z3 proves it)
+ * and 'ok'; extra leaves before </isa>. */
+static void write_displays_spec(const char *path, const char *extra)
 {
-	static char out[1 << 14];
-	char cmd[2048], spec[600];
-	snprintf(spec, sizeof spec, "%s/displays.xml", dir);
-	testlib_write_file(spec,
+	char xml[4096];
+	snprintf(xml, sizeof xml,
 	    "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
 	    "  <field name=\"A\" low=\"0\" high=\"1\" type=\"uint\"/>\n</bitset>\n"
-	    /* B is printed by no display: a pair */
 	    "<bitset name=\"pair\" extends=\"#instruction\">\n  <display>pair {A}</display>\n"
 	    "  <field name=\"B\" low=\"2\" high=\"3\" type=\"uint\"/>\n"
 	    "  <pattern low=\"4\" high=\"27\">xxxxxxxxxxxxxxxxxxxxxxxx</pattern>\n"
 	    "  <pattern low=\"28\" high=\"31\">0000</pattern>\n</bitset>\n"
-	    /* the static check doubts {A}{C} (test_invert: adjacent_single_digits);
-	     * one digit each, Z3 proves it */
 	    "<bitset name=\"glued\" extends=\"#instruction\">\n  <display>glued {A}{C}</display>\n"
 	    "  <field name=\"C\" low=\"2\" high=\"2\" type=\"uint\"/>\n"
 	    "  <pattern low=\"3\" high=\"27\">xxxxxxxxxxxxxxxxxxxxxxxxx</pattern>\n"
 	    "  <pattern low=\"28\" high=\"31\">0001</pattern>\n</bitset>\n"
 	    "<bitset name=\"ok\" extends=\"#instruction\">\n  <display>ok {A}</display>\n"
 	    "  <pattern low=\"2\" high=\"27\">xxxxxxxxxxxxxxxxxxxxxxxxxx</pattern>\n"
-	    "  <pattern low=\"28\" high=\"31\">0010</pattern>\n</bitset>\n</isa>\n");
+	    "  <pattern low=\"28\" high=\"31\">0010</pattern>\n</bitset>\n%s</isa>\n", extra);
+	testlib_write_file(path, xml);
+}
+
+/* lint --displays: Z3's verdicts replace the static check's */
+TEST(lint_displays_exact)
+{
+	static char out[1 << 14];
+	char cmd[2048], spec[600];
+	snprintf(spec, sizeof spec, "%s/displays.xml", dir);
+	write_displays_spec(spec, "");
 	snprintf(cmd, sizeof cmd, "'%s' lint %s 2>&1", ISACHECK_BINARY, spec);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
 	snprintf(cmd, sizeof cmd, "'%s' lint --displays %s 2>&1", ISACHECK_BINARY, spec);
@@ -806,6 +814,60 @@ TEST(lint_displays_exact)
 	CHECK(strstr(out, "'ok'") == NULL);
 	CHECK(strstr(out, "isacheck lint: 0 errors, 1 warning") != NULL);
 	unlink(spec);
+}
+
+/* asm --exact: each line's text said to determine its word or not */
+TEST(asm_exact)
+{
+	static char out[1 << 14];
+	char cmd[2048], spec[600], text[600], bin[600];
+	snprintf(spec, sizeof spec, "%s/asm-exact.xml", dir);
+	snprintf(text, sizeof text, "%s/asm-exact.s", dir);
+	snprintf(bin, sizeof bin, "%s/asm-exact.hex", dir);
+	/* B hidden unless A is 0: lossy as a leaf, exact for "z 2" (no
+	 * one-bit change prints it, and Z3 proves no other word does) */
+	write_displays_spec(spec,
+	    "<bitset name=\"cond\" extends=\"#instruction\">\n"
+	    "  <override><expr>{A} == 0</expr><display>z {B}</display></override>\n"
+	    "  <display>v {A}</display>\n"
+	    "  <field name=\"B\" low=\"2\" high=\"3\" type=\"uint\"/>\n"
+	    "  <pattern low=\"4\" high=\"27\">xxxxxxxxxxxxxxxxxxxxxxxx</pattern>\n"
+	    "  <pattern low=\"28\" high=\"31\">0011</pattern>\n</bitset>\n");
+	/* exact lines only: exit 0 */
+	testlib_write_file(text, "ok 1\nglued 21\nz 2\n");
+	snprintf(cmd, sizeof cmd, "'%s' asm --exact %s %s 2>&1", ISACHECK_BINARY, spec, text);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "20000001\n10000006\n30000008\n") != NULL);
+	CHECK(strstr(out, "isacheck asm: --exact: 3 lines assembled: 3 exact (Z3 proves that no "
+	                  "other word prints the line: for 2 by its leaf's proof, for 1 by one of "
+	                  "its own), 0 not (another word prints the same text), 0 unknown") != NULL);
+	/* a line whose text hides B: a warning naming the bit, exit 1, and the
+	 * words are still written (they did assemble) */
+	testlib_write_file(text, "ok 1\npair 3\nglued 21\n");
+	snprintf(cmd, sizeof cmd, "'%s' asm --exact --output=%s %s %s 2>&1", ISACHECK_BINARY, bin,
+	         spec, text);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "asm-exact.s:2: warning: the text does not determine the word: flipping "
+	                  "bit 2 (B) changes the word but not its text") != NULL);
+	CHECK(strstr(out, ": 3 lines assembled: 2 exact") != NULL);
+	CHECK(strstr(out, "1 not (another word prints the same text), 0 unknown") != NULL);
+	char *written = testlib_read_file(bin);
+	CHECK(written && !strcmp(written, "20000001\n00000003\n10000006\n"));
+	free(written);
+	unlink(bin);
+	/* without --exact nothing is said and the exit is 0 */
+	snprintf(cmd, sizeof cmd, "'%s' asm %s %s 2>&1", ISACHECK_BINARY, spec, text);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "warning") == NULL && strstr(out, "--exact") == NULL);
+#if ISACHECK_Z3_LAZY
+	/* --exact without libz3: one line and exit 2 */
+	snprintf(cmd, sizeof cmd, "ISACHECK_Z3_LIBRARY=/nonexistent/libz3.so '%s' asm --exact %s "
+	         "%s 2>&1", ISACHECK_BINARY, spec, text);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "; --exact needs it\n") != NULL);
+#endif
+	unlink(spec);
+	unlink(text);
 }
 
 int main(void)
@@ -841,6 +903,7 @@ int main(void)
 	RUN(check_jobs_same_report);
 	RUN(prove_semantic_cli);
 	RUN(lint_displays_exact);
+	RUN(asm_exact);
 	RUN(disasm_general_and_compiled_agree);
 	RUN(z3_loaded_on_first_use);
 	RUN(cache_of_parsed_files);

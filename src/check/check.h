@@ -309,6 +309,16 @@ bool prove_semantic(const spec_model *m, const prove_options *opt, spec_diags *d
  * --displays` uses it to replace its static verdicts with these. */
 bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
                     semantic_stats *st);
+/* The display proof for one word: whether another word of w's leaf (of
+ * root, at gen) prints what w prints.  PROVE_DISPLAY_PROVED: Z3 proves
+ * none does (the text determines w outside its don't-care bits);
+ * PROVE_DISPLAY_SAME_TEXT: the display-same-text finding naming such a
+ * word (confirmed by the decoder) is in diags; PROVE_DISPLAY_UNKNOWN: why
+ * is in diags (semantic-unknown); PROVE_DISPLAY_NOT_ASKED: w decodes to
+ * no single leaf of root without issues, or opt->text has no decode.
+ * `asm --exact` asks it of each line whose leaf has no proof. */
+int prove_display_word(const spec_model *m, const prove_options *opt, const spec_root *root,
+                       const uint64_t *w, uint32_t gen, spec_diags *diags);
 
 /* ------------------------------------------------------------- helpers */
 

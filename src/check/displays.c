@@ -1047,6 +1047,10 @@ typedef struct dsp_run {
 	unsigned why; /* WHY_* met building the current leaf's formulas */
 	semantic_stats *st;
 	bool oom;
+	/* prove_display_word: the first word and its generation are this
+	 * one (NULL: any word of the leaf, the leaf's proof) */
+	const uint64_t *fix;
+	uint32_t fix_gen;
 } dsp_run;
 
 /* A pair of approximations of one condition. */
@@ -2133,6 +2137,11 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast base = and3(r, clean1, clean2, differ);
+	Z3_ast fixed = z_true(r);
+	if (r->fix)
+		fixed = and2(r, Z3_mk_eq(c, b->w, z3_bits_sized(b, r->fix, b->size)),
+		             Z3_mk_eq(c, b->g, Z3_mk_int64(c, r->fix_gen, b->gen_sort)));
+	base = and2(r, base, fixed);
 	Z3_ast over = and2(r, base, eq.over);
 	/* what a witness must also be: asserts held, don't-care bits clear */
 	Z3_ast canon = and3(r, and2(r, asserts_hold(r, leaf, b->w), asserts_hold(r, leaf, w2)),
@@ -2156,7 +2165,8 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 		z3_scope l1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 		z3_scope l2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 		tq leq = text_equal_leaf(r, &ctx, &l1, &l2, 0);
-		Z3_ast lbase = and3(r, clean1, clean2, words_differ_leaf(r, &ctx, &l1, &l2, 0));
+		Z3_ast lbase = and3(r, and2(r, clean1, fixed), clean2,
+		                    words_differ_leaf(r, &ctx, &l1, &l2, 0));
 		under = and3(r, lbase, leq.under, canon);
 		strict = and2(r, under, and2(r, enums_named(r, &l1, 0), enums_named(r, &l2, 0)));
 		z3_memo_free(l1.memo);
@@ -2204,7 +2214,8 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 		push(&blocked, Z3_mk_not(c, Z3_mk_and(c, 2, eqs)));
 	}
 	free(blocked.v);
-	if (!sample_pair(r, root, leaf, ops, diags))
+	/* sampling is of the leaf's words, not of one word's: not for fix */
+	if (r->fix || !sample_pair(r, root, leaf, ops, diags))
 		report_unknown(r, leaf, r->why, diags);
 }
 
@@ -2256,4 +2267,38 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
 			ok = semantic_each_leaf(&m->roots[ri], &o, dsp_leaf, &args, diags, st);
 	free(top);
 	return ok;
+}
+
+int prove_display_word(const spec_model *m, const prove_options *opt, const spec_root *root,
+                       const uint64_t *w, uint32_t gen, spec_diags *diags)
+{
+	const prove_text_ops *ops = opt->text;
+	const spec_bitset *leaf = NULL;
+	char text[16];
+	uint64_t digest;
+	if (!ops || !ops->decode || !ops->decode(ops->ctx, root, w, gen, &leaf, text, sizeof text,
+	                                         &digest))
+		return PROVE_DISPLAY_NOT_ASKED;
+	size_t l = 0;
+	while (l < root->nleaves && root->leaves[l] != leaf)
+		l++;
+	if (l == root->nleaves)
+		return PROVE_DISPLAY_NOT_ASKED;
+	prove_options o = *opt;
+	if (!o.timeout_ms || o.timeout_ms > DSP_QUERY_MS)
+		o.timeout_ms = DSP_QUERY_MS;
+	z3_start_run(&o);
+	z3_base b;
+	if (!z3_base_init(&b, root->bitset->size, &o)) {
+		z3_cannot_start(diags, root->bitset->loc);
+		return PROVE_DISPLAY_UNKNOWN;
+	}
+	semantic_stats st = {0};
+	dsp_run r = {.m = m, .b = &b, .st = &st, .fix = w, .fix_gen = gen};
+	Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
+	prove_leaf(&r, root, l, ops, w2, diags);
+	z3_base_free(&b);
+	return st.display_invertible ? PROVE_DISPLAY_PROVED
+	       : st.display_findings ? PROVE_DISPLAY_SAME_TEXT
+	                             : PROVE_DISPLAY_UNKNOWN;
 }

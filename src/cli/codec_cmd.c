@@ -9,8 +9,10 @@
  * isacheck prints witnesses ("c0600000_00e18001").
  */
 #define _POSIX_C_SOURCE 200809L /* getline */
+#include "check.h"
 #include "cli.h"
 #include "codec.h"
+#include "prove_ops.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -469,15 +471,101 @@ static const char asm_usage[] =
 	"  --format=bin  raw little-endian words\n"
 	"  --no-cache    parse SPEC's files, bypassing the cache of parsed files (docs/cache.md)\n"
 	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (default 64M, at most 1G)\n"
+	"  --exact       also say, line by line, whether the text determines the word it was\n"
+	"                assembled to: exact where Z3 proves that the text of the line's\n"
+	"                leaf gives every word back (the display proof of prove --semantic,\n"
+	"                run once, needs Z3); a warning where a one-bit change of the word\n"
+	"                prints the same text (the bits the text does not show are the\n"
+	"                assembler's choice); else a note that it is unknown; then a count\n"
 	"  a line that does not assemble is reported and nothing is written past it (every\n"
 	"  later line is still checked): instructions never shift into its slot; an\n"
 	"  --output file is then not written at all\n"
-	"exit: 0 every line assembled, 1 some did not (file:line: error: ...), 2 unusable input\n";
+	"exit: 0 every line assembled (with --exact: and exact), 1 some did not (file:line:\n"
+	"  error: ...) or, with --exact, some text does not determine its word, 2 unusable\n"
+	"  input (with --exact: no Z3), 3 with --exact, every line assembled but some\n"
+	"  verdict is unknown\n";
+
+/* asm --exact: the display proof's verdict for every leaf, and the
+ * lines counted by what could be said of them. */
+typedef struct asm_exact {
+	unsigned char *verdict; /* per bitset index (PROVE_DISPLAY_*); NULL: off */
+	spec_diags proof;       /* the display proof's findings */
+	prove_text_ops ops;
+	prove_options opt;
+	size_t exact, exact_word, lossy, unknown;
+} asm_exact;
+
+/* Runs the display proof of SPEC's leaves (once, before the lines). */
+static bool asm_exact_start(asm_exact *x, const spec_model *m, const codec *c)
+{
+	char why[512];
+	if (!prove_z3_available(why, sizeof why)) {
+		fprintf(stderr, "isacheck asm: %s; --exact needs it\n", why);
+		return false;
+	}
+	semantic_stats st = {.display_verdict = calloc(m->nbitsets ? m->nbitsets : 1, 1)};
+	x->opt = prove_default_options();
+	x->opt.jobs = default_jobs(64);
+	if (!st.display_verdict || !prove_with_codec(m, c, &x->opt, &x->proof, &st, true)) {
+		free(st.display_verdict);
+		fprintf(stderr, "isacheck asm: --exact: the display proof could not run\n");
+		return false;
+	}
+	x->verdict = st.display_verdict;
+	x->ops = prove_codec_ops(c);
+	x->opt.text = &x->ops;
+	return true;
+}
+
+/* What --exact says of line lineno, assembled to w (one leaf, checked):
+ * the leaf's proof, else a one-bit change that prints the same, else the
+ * display proof asked of this word alone. */
+static void asm_exact_line(asm_exact *x, const codec *c, const spec_model *m,
+                           const spec_root *root, const uint64_t *w, uint32_t gen,
+                           const char *file, size_t lineno)
+{
+	codec_decoded d = {0};
+	codec_decode(c, root, w, gen, &d);
+	const spec_bitset *leaf = d.leaf;
+	unsigned v = leaf && leaf->index < m->nbitsets ? x->verdict[leaf->index]
+	                                               : PROVE_DISPLAY_NOT_ASKED;
+	if (v == PROVE_DISPLAY_PROVED) {
+		x->exact++;
+		return;
+	}
+	char why[512];
+	if (!codec_word_invertible(c, w, gen, why, sizeof why)) {
+		x->lossy++;
+		fprintf(stderr, "%s:%zu: warning: the text does not determine the word: %s; the "
+		                "assembler wrote the bits the text does not show as it chose\n",
+		        file, lineno, why);
+		return;
+	}
+	x->ops.ctx = (void *)c; /* the codec in use (asm switches to the compiled one) */
+	spec_diags one = {0};
+	int wv = prove_display_word(m, &x->opt, root, w, gen, &one);
+	const char *said = one.count ? one.items[0].message : "no verdict";
+	if (wv == PROVE_DISPLAY_PROVED) {
+		x->exact++;
+		x->exact_word++;
+	} else if (wv == PROVE_DISPLAY_SAME_TEXT) {
+		x->lossy++;
+		fprintf(stderr, "%s:%zu: warning: the text does not determine the word: %s\n", file,
+		        lineno, said);
+	} else {
+		x->unknown++;
+		fprintf(stderr, "%s:%zu: note: whether the text determines the word is unknown: no "
+		                "one-bit change prints it, and Z3 asked of this word: %s\n",
+		        file, lineno, said);
+	}
+	spec_diags_free(&one);
+}
 
 int cmd_asm(int argc, char **argv)
 {
 	const char *spec_path = NULL, *file = NULL, *output = NULL;
-	bool have_gen = false, binary = false, no_cache = false;
+	bool have_gen = false, binary = false, no_cache = false, want_exact = false;
+	asm_exact ex = {0};
 	size_t max_bytes = 0;
 	unsigned long gen = 0;
 	for (int i = 1; i < argc; i++) {
@@ -497,6 +585,8 @@ int cmd_asm(int argc, char **argv)
 			output = a + 9;
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
+		} else if (!strcmp(a, "--exact")) {
+			want_exact = true;
 		} else if (!strncmp(a, "--max-spec-size=", 16)) {
 			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (a[0] == '-' && a[1]) {
@@ -523,6 +613,7 @@ int cmd_asm(int argc, char **argv)
 	spec_diags diags = {0};
 	session ss = {0};
 	int rc = EXIT_UNUSABLE;
+	size_t failed = 0; /* lines that did not assemble */
 	const char *inputs[2] = {spec_path, file};
 	output_file o = {0};
 	if (!output_open(&o, "asm", output, binary, inputs, 2)) {
@@ -533,9 +624,11 @@ int cmd_asm(int argc, char **argv)
 	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, no_cache, max_bytes,
 	                  &diags))
 		goto done;
+	if (want_exact && !asm_exact_start(&ex, ss.m, ss.c))
+		goto done;
 	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;
-	size_t lineno = 0, failed = 0, assembled = 0;
+	size_t lineno = 0, assembled = 0;
 	bool compiled = true;
 	char *line = NULL;
 	size_t cap = 0;
@@ -577,6 +670,8 @@ int cmd_asm(int argc, char **argv)
 			if (!found)
 				continue;
 		}
+		if (ex.verdict && found == 1)
+			asm_exact_line(&ex, ss.c, ss.m, ss.root, w, (uint32_t)gen, file, lineno);
 		if (failed)
 			continue;
 		for (unsigned k = 0; k < iw; k++) {
@@ -603,13 +698,27 @@ int cmd_asm(int argc, char **argv)
 	if (failed && o.path)
 		fprintf(stderr, "isacheck asm: %zu line%s did not assemble: '%s' not written\n", failed,
 		        failed == 1 ? "" : "s", o.path);
+	if (ex.verdict) {
+		fprintf(stderr, "isacheck asm: --exact: %zu line%s assembled: %zu exact (Z3 proves "
+		                "that no other word prints the line: for %zu by its leaf's proof, "
+		                "for %zu by one of its own), %zu not (another word prints the same "
+		                "text), %zu unknown\n",
+		        ex.exact + ex.lossy + ex.unknown, ex.exact + ex.lossy + ex.unknown == 1 ? "" : "s",
+		        ex.exact, ex.exact - ex.exact_word, ex.exact_word, ex.lossy, ex.unknown);
+		if (!failed)
+			rc = ex.lossy ? EXIT_FINDINGS : ex.unknown ? EXIT_UNKNOWN : EXIT_CLEAN;
+	}
 done:
 	if (in != stdin)
 		fclose(in);
-	if (rc != EXIT_CLEAN)
-		output_abort(&o); /* an --output file is complete or absent */
+	/* an --output file is complete or absent: what --exact says does not
+	 * make the words any less assembled */
+	if (rc == EXIT_UNUSABLE || failed)
+		output_abort(&o);
 	else if (!output_commit(&o))
 		rc = EXIT_UNUSABLE;
+	free(ex.verdict);
+	spec_diags_free(&ex.proof);
 	session_close(&ss);
 	spec_diags_free(&diags);
 	return rc;
