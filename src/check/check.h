@@ -73,11 +73,12 @@ typedef struct prove_taken_case {
 typedef struct prove_taken_field {
 	const spec_bitset *owner;
 	const spec_field *field;
+	uint64_t raw; /* its value (codec_value.raw) */
 } prove_taken_field;
 typedef struct prove_taken {
 	prove_taken_case held[PROVE_TAKEN_MAX];     /* held on a display walk (asserts checked) */
 	size_t nheld;
-	prove_taken_field decided[PROVE_TAKEN_MAX]; /* the definitions names resolved to */
+	prove_taken_field decided[PROVE_TAKEN_MAX]; /* the definitions names resolved to, and values */
 	size_t ndecided;
 	const spec_field *failed[PROVE_TAKEN_MAX / 8]; /* asserts checked that failed */
 	size_t nfailed;

@@ -64,6 +64,7 @@ typedef struct safe_item {
 	 * the fields that decode it; retried: some such field was found */
 	bool retry, retried;
 	bool by_decoder; /* an assert unknown here, shown to hold by the decoder */
+	bool decoded[SAFE_KINDS]; /* the word found is loose, the decoder's value bears it out */
 } safe_item;
 
 /* One question, waiting to be asked together with the same question of
@@ -90,6 +91,12 @@ typedef struct safe_run {
 	semantic_stats *st;
 	prove_settle_asserts *settle;
 	void *settle_ctx;
+	/* the decoder, to confirm a loose word with (NULL: none); the root
+	 * being asked when words start from it (NULL: a root some field
+	 * decodes, whose words alone mean little) */
+	const prove_text_ops *ops;
+	const spec_root *top;
+	prove_taken *taken;
 } safe_run;
 
 /* Appends item, returning where it now lives; NULL when memory runs out. */
@@ -132,8 +139,19 @@ static bool is_false(z3_base *b, Z3_ast t)
 }
 
 /* Queues question k of it in scope s (whose leaf's words are `in`). */
+static void queue_as(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_item *it,
+                     unsigned k, Z3_ast q, Z3_ast term, bool loose);
+
 static void queue(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_item *it,
                   unsigned k, Z3_ast q, Z3_ast term)
+{
+	queue_as(r, b, s, in, it, k, q, term, false);
+}
+
+/* queue, loose: a word found does not stand (the question covers more
+ * words than the real ones), but "none" is still a proof. */
+static void queue_as(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_item *it,
+                     unsigned k, Z3_ast q, Z3_ast term, bool loose)
 {
 	if (r->retry_only && !it->retry)
 		return;
@@ -152,7 +170,7 @@ static void queue(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in, safe_it
 	while (top->outer)
 		top = top->outer;
 	r->qs[r->nq++] = (safe_question){(size_t)(it - r->items), k, q, term,
-	                                 s->free_names && *s->free_names, top->leaf, in};
+	                                 loose || (s->free_names && *s->free_names), top->leaf, in};
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -183,6 +201,45 @@ static bool same_question(const safe_question *a, const safe_question *b)
 	       a->term == b->term;
 }
 
+static char width_use(const spec_field *f);
+static unsigned field_width(const spec_field *f);
+
+/* Whether derived value v (raw bits) of field f does not print as itself
+ * through its width: the concrete form of value_lost. */
+static bool raw_lost(const spec_field *f, uint64_t v)
+{
+	unsigned w = field_width(f);
+	if (width_use(f) == 'f')
+		return v > (w == 16 ? 0xffffu : 0xffffffffu);
+	if (w >= 64)
+		return false;
+	int64_t x = (int64_t)v, lo = -((int64_t)1 << (w - 1));
+	int64_t hi = w == 63 ? INT64_MAX : ((int64_t)1 << w) - 1;
+	return x < lo || x > hi;
+}
+
+/* A loose word for a derived-value-lost question: whether the decoder,
+ * decoding it from r->top, takes this very definition (it->derived) and
+ * computes a value its width does not keep.  Then that value is the
+ * finding's (it->value). */
+static bool lost_by_decoder(safe_run *r, z3_base *b, safe_item *it, unsigned k, Z3_model m)
+{
+	if (k != SAFE_LOST || !it->derived || !r->ops || !r->top || !r->taken)
+		return false;
+	uint64_t w[SAFE_WORDS] = {0};
+	uint32_t gen = 0;
+	z3_model_word(b, m, w, &gen);
+	prove_taken *t = r->taken;
+	if (!r->ops->taken(r->ops->ctx, r->top, w, gen, t))
+		return false;
+	for (size_t i = 0; i < t->ndecided; i++)
+		if (t->decided[i].field == it->derived && raw_lost(it->derived, t->decided[i].raw)) {
+			it->value = (int64_t)t->decided[i].raw;
+			return true;
+		}
+	return false;
+}
+
 /* Asks the questions of group g[0..n) at once: does q hold for some word
  * of one of their leaves?  A yes records the word, its leaf and (for a
  * derived value) the value. */
@@ -208,20 +265,26 @@ static void ask_group(safe_run *r, z3_base *b, const safe_question *g, size_t n)
 	Z3_solver_assert(b->ctx, b->solver, query);
 	r->st->queries++;
 	z3_answer a = z3_answer_of(z3_solve(b, b->solver));
-	/* a word found where a name stood for any value may not be real */
-	if (a == Z3_ANSWER_YES && g->loose)
-		a = Z3_ANSWER_UNKNOWN;
+	/* a word found where a name stood for any value may not be real,
+	 * unless the decoder's own value for it bears it out */
+	Z3_model m = a == Z3_ANSWER_YES ? Z3_solver_get_model(b->ctx, b->solver) : NULL;
+	if (m)
+		Z3_model_inc_ref(b->ctx, m);
+	if (a == Z3_ANSWER_YES && g->loose) {
+		if (m && lost_by_decoder(r, b, it, k, m))
+			it->decoded[k] = true;
+		else
+			a = Z3_ANSWER_UNKNOWN;
+	}
 	if (a == Z3_ANSWER_YES) {
-		Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
 		if (m) {
-			Z3_model_inc_ref(b->ctx, m);
 			z3_model_word(b, m, it->w[k], &it->gen[k]);
 			Z3_ast v;
 			uint64_t u = 0;
 			if (g->term && Z3_model_eval(b->ctx, m, g->term, true, &v))
 				Z3_get_numeral_uint64(b->ctx, v, &u);
-			it->value = (int64_t)u;
-			Z3_model_dec_ref(b->ctx, m);
+			if (!it->decoded[k])
+				it->value = (int64_t)u;
 		}
 		it->state[k] = SAFE_FOUND;
 		it->size[k] = b->size;
@@ -234,6 +297,8 @@ static void ask_group(safe_run *r, z3_base *b, const safe_question *g, size_t n)
 	} else if (a == Z3_ANSWER_UNKNOWN) {
 		it->state[k] = SAFE_UNKNOWN;
 	}
+	if (m)
+		Z3_model_dec_ref(b->ctx, m);
 	Z3_solver_pop(b->ctx, b->solver, 1);
 }
 
@@ -319,28 +384,23 @@ static void expr_questions(safe_run *r, z3_base *b, const z3_scope *s, Z3_ast in
 		all_unknown(it, 0, SAFE_KINDS);
 		return;
 	} else {
-		for (unsigned k = 0; k < Z3_HAZARDS; k++) {
-			if (!reach && !is_false(b, hz[k])) {
-				all_unknown(it, k, k + 1);
-				continue;
-			}
-			if (reach)
-				queue(r, b, s, in, it, k, z3_and_kept_false(b, reach, hz[k]), NULL);
-			else
-				it->applies[k] = true;
-		}
+		/* where the case around it cannot be stated, every word of the
+		 * leaf is asked: more words than evaluate it, so a word found
+		 * proves nothing (loose), but none found proves it safe */
+		bool loose = !reach;
+		Z3_ast where = reach ? reach : Z3_mk_true(b->ctx);
+		for (unsigned k = 0; k < Z3_HAZARDS; k++)
+			queue_as(r, b, s, in, it, k, z3_and_kept_false(b, where, hz[k]), NULL, loose);
+		if (!it->derived || !width_use(it->derived))
+			return;
+		/* asked of the words that evaluate it without a hazard: for the
+		 * others the value is undefined (Mesa) or an error (isacheck) */
+		Z3_ast none = Z3_mk_not(b->ctx, Z3_mk_or(b->ctx, Z3_HAZARDS, hz));
+		queue_as(r, b, s, in, it, SAFE_LOST,
+		         z3_and_kept_false(b, z3_and_kept_false(b, where, none),
+		                           value_lost(b, it->derived, v)),
+		         v, loose);
 	}
-	if (!it->derived || !width_use(it->derived))
-		return;
-	if (!reach) {
-		all_unknown(it, SAFE_LOST, SAFE_LOST + 1);
-		return;
-	}
-	/* asked of the words that evaluate it without a hazard: for the
-	 * others the value is undefined (Mesa) or an error (isacheck) */
-	Z3_ast none = Z3_mk_not(b->ctx, Z3_mk_or(b->ctx, Z3_HAZARDS, hz));
-	queue(r, b, s, in, it, SAFE_LOST,
-	      z3_and_kept_false(b, z3_and_kept_false(b, reach, none), value_lost(b, it->derived, v)), v);
 }
 
 /* Whether assert a can hold: its bits equal its value for some word of
@@ -496,9 +556,11 @@ static void report(const safe_item *it, spec_diags *diags, semantic_stats *st)
 			spec_diag_add(diags, SPEC_WARNING, kind_rule[k], loc,
 			              "%s (%s, width %u%s) is %" PRId64 " for word %s of '%s' at gen %" PRIu32
 			              ", printed as %s%" PRId64 ": the value has bits above its width "
-			              "(proved by Z3)", what, f->type_name ? f->type_name : "?", w,
+			              "(%s)", what, f->type_name ? f->type_name : "?", w,
 			              f->has_width ? "" : ", none given: 1", it->value, word, leaf,
-			              it->gen[k], width_use(f) == 'f' ? "the float of bits " : "", shown);
+			              it->gen[k], width_use(f) == 'f' ? "the float of bits " : "", shown,
+			              it->decoded[k] ? "found by Z3, confirmed by the decoder's value"
+			                             : "proved by Z3");
 			continue;
 		}
 		spec_diag_add(diags, SPEC_ERROR, kind_rule[k], loc,
@@ -558,6 +620,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 	for (size_t ri = 0; ri < m->nroots; ri++) {
 		const spec_root *root = &m->roots[ri];
 		bool outer_sub = root_is_sub(m, root->bitset), started = false;
+		r->top = outer_sub ? NULL : root;
 		z3_base b;
 		for (size_t l = 0; l < root->nleaves; l++) {
 			const spec_bitset *leaf = root->leaves[l];
@@ -661,7 +724,9 @@ static bool settle_unknown_asserts(safe_run *r)
 bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec_diags *diags,
                              semantic_stats *st, prove_settle_asserts *settle, void *settle_ctx)
 {
-	safe_run r = {.m = m, .st = st, .settle = settle, .settle_ctx = settle_ctx};
+	safe_run r = {.m = m, .st = st, .settle = settle, .settle_ctx = settle_ctx, .ops = opt->text};
+	if (r.ops && (!r.ops->taken || !(r.taken = malloc(sizeof *r.taken))))
+		r.ops = NULL; /* nothing to confirm with: loose words stay unknown */
 	bool ok = true;
 	for (size_t ri = 0; ok && ri < m->nroots; ri++) {
 		const spec_root *root = &m->roots[ri];
@@ -669,6 +734,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 		 * params come from outside, and a name found nowhere is then
 		 * unknown, not 0 */
 		bool sub = root_is_sub(m, root->bitset);
+		r.top = sub ? NULL : root;
 		z3_base b;
 		bool started = false;
 		for (size_t l = 0; ok && l < root->nleaves; l++) {
@@ -735,5 +801,6 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 		report(&r.items[i], diags, st);
 	free(r.items);
 	free(r.qs);
+	free(r.taken);
 	return ok;
 }

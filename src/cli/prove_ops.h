@@ -60,7 +60,7 @@ static inline bool prove_ops_taken(void *ctx, const spec_root *root, const uint6
 		out->held[i] = (prove_taken_case){cases[i].owner, cases[i].kase, cases[i].shown};
 	out->ndecided = d.nvalues;
 	for (size_t i = 0; i < d.nvalues; i++)
-		out->decided[i] = (prove_taken_field){values[i].owner, values[i].field};
+		out->decided[i] = (prove_taken_field){values[i].owner, values[i].field, values[i].raw};
 	out->nfailed = 0;
 	for (size_t i = 0; i < d.nissues; i++)
 		if (issues[i].kind == CODEC_ASSERT_MISMATCH && issues[i].field)
