@@ -1905,26 +1905,39 @@ static const spec_root *whole_sub(const dsp_run *r, const spec_bitset *leaf, con
 /* And so are those of the sub-leaf each bitset field of the leaf's
  * default cases decodes to (one level down): if the field's bits match
  * a sub-leaf, its don't-care bits are clear. */
+/* The fields of the default cases of a leaf's chain, the leaf's own
+ * first: what a decoding takes where no override holds.  One at a time:
+ * default_walk w = {leaf, 0}; while ((f = next_default_field(&w))) ... */
+typedef struct default_walk {
+	const spec_bitset *b;
+	size_t i;
+} default_walk;
+
+static const spec_field *next_default_field(default_walk *w)
+{
+	for (; w->b; w->b = w->b->parent, w->i = 0) {
+		const spec_bitset *b = w->b;
+		if (b->ncases && w->i < b->cases[b->ncases - 1].nfields)
+			return &b->cases[b->ncases - 1].fields[w->i++];
+	}
+	return NULL;
+}
+
 static Z3_ast sub_dontcare_clear(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
 {
 	Z3_context c = r->b->ctx;
 	terms t = {0};
-	for (const spec_bitset *b = leaf; b; b = b->parent) {
-		if (!b->ncases)
+	default_walk w = {leaf, 0};
+	for (const spec_field *f; (f = next_default_field(&w));) {
+		const spec_root *sub = whole_sub(r, leaf, f);
+		if (!sub)
 			continue;
-		const spec_case *dc = &b->cases[b->ncases - 1];
-		for (size_t i = 0; i < dc->nfields; i++) {
-			const spec_field *f = &dc->fields[i];
-			const spec_root *sub = whole_sub(r, leaf, f);
-			if (!sub)
-				continue;
-			Z3_ast sw = Z3_mk_extract(c, f->high, f->low, word);
-			for (size_t l = 0; l < sub->nleaves; l++) {
-				Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], sw);
-				if (in) {
-					Z3_ast either[2] = {Z3_mk_not(c, in), dontcare_clear(r, sub->leaves[l], sw)};
-					push(&t, Z3_mk_or(c, 2, either));
-				}
+		Z3_ast sw = Z3_mk_extract(c, f->high, f->low, word);
+		for (size_t l = 0; l < sub->nleaves; l++) {
+			Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], sw);
+			if (in) {
+				Z3_ast either[2] = {Z3_mk_not(c, in), dontcare_clear(r, sub->leaves[l], sw)};
+				push(&t, Z3_mk_or(c, 2, either));
 			}
 		}
 	}
@@ -1936,19 +1949,16 @@ static Z3_ast sub_dontcare_clear(dsp_run *r, const spec_bitset *leaf, Z3_ast wor
 static Z3_ast asserts_hold(dsp_run *r, const spec_bitset *leaf, Z3_ast word)
 {
 	terms t = {0};
-	for (const spec_bitset *b = leaf; b; b = b->parent) {
-		const spec_case *dc = &b->cases[b->ncases - 1];
-		for (size_t f = 0; b->ncases && f < dc->nfields; f++) {
-			const spec_field *fd = &dc->fields[f];
-			if (fd->kind != SPEC_ASSERT || fd->high >= leaf->size)
-				continue;
-			uint64_t mask[DSP_WORDS] = {0};
-			for (unsigned i = fd->low; i <= fd->high; i++)
-				mask[i / 64] |= (uint64_t)1 << (i % 64);
-			push(&t, Z3_mk_eq(r->b->ctx,
-			                  Z3_mk_bvand(r->b->ctx, word, z3_bits_sized(r->b, mask, leaf->size)),
-			                  z3_bits_sized(r->b, fd->assert_value.w, leaf->size)));
-		}
+	default_walk w = {leaf, 0};
+	for (const spec_field *fd; (fd = next_default_field(&w));) {
+		if (fd->kind != SPEC_ASSERT || fd->high >= leaf->size)
+			continue;
+		uint64_t mask[DSP_WORDS] = {0};
+		for (unsigned i = fd->low; i <= fd->high; i++)
+			mask[i / 64] |= (uint64_t)1 << (i % 64);
+		push(&t, Z3_mk_eq(r->b->ctx,
+		                  Z3_mk_bvand(r->b->ctx, word, z3_bits_sized(r->b, mask, leaf->size)),
+		                  z3_bits_sized(r->b, fd->assert_value.w, leaf->size)));
 	}
 	return fold(r, &t, true);
 }
@@ -1963,36 +1973,31 @@ static Z3_ast enums_named(dsp_run *r, const z3_scope *s, unsigned depth)
 	const spec_bitset *leaf = s->leaf;
 	Z3_context c = r->b->ctx;
 	terms t = {0};
-	for (const spec_bitset *b = leaf; b; b = b->parent) {
-		if (!b->ncases)
-			continue;
-		const spec_case *dc = &b->cases[b->ncases - 1];
-		for (size_t i = 0; i < dc->nfields; i++) {
-			const spec_field *f = &dc->fields[i];
-			if (f->kind == SPEC_FIELD && f->type == SPEC_TYPE_BITSET && f->bitset) {
-				/* and so do those of its sub-leaf */
-				const spec_root *sub = depth < 2 ? whole_sub(r, leaf, f) : NULL;
-				if (!sub)
+	default_walk w = {leaf, 0};
+	for (const spec_field *f; (f = next_default_field(&w));) {
+		if (f->kind == SPEC_FIELD && f->type == SPEC_TYPE_BITSET && f->bitset) {
+			/* and so do those of its sub-leaf */
+			const spec_root *sub = depth < 2 ? whole_sub(r, leaf, f) : NULL;
+			if (!sub)
+				continue;
+			Z3_ast word = Z3_mk_extract(c, f->high, f->low, s->word);
+			terms any = {0};
+			for (size_t l = 0; l < sub->nleaves; l++) {
+				Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], word);
+				if (!in)
 					continue;
-				Z3_ast word = Z3_mk_extract(c, f->high, f->low, s->word);
-				terms any = {0};
-				for (size_t l = 0; l < sub->nleaves; l++) {
-					Z3_ast in = semantic_leaf_holds(r->b, sub->leaves[l], word);
-					if (!in)
-						continue;
-					z3_scope inner = {sub->leaves[l], word, f, s, true, NULL, NULL, NULL, NULL};
-					push(&any, and3(r, in, enums_named(r, &inner, depth + 1),
-					                asserts_hold(r, sub->leaves[l], word)));
-				}
-				push(&t, fold(r, &any, false));
-				continue;
+				z3_scope inner = {sub->leaves[l], word, f, s, true, NULL, NULL, NULL, NULL};
+				push(&any, and3(r, in, enums_named(r, &inner, depth + 1),
+				                asserts_hold(r, sub->leaves[l], word)));
 			}
-			if (f->kind == SPEC_ASSERT || f->type != SPEC_TYPE_ENUM || !f->enm)
-				continue;
-			Z3_ast v = z3_name_in(r->b, s, f->name);
-			if (v)
-				push(&t, enum_named(r, f, v));
+			push(&t, fold(r, &any, false));
+			continue;
 		}
+		if (f->kind == SPEC_ASSERT || f->type != SPEC_TYPE_ENUM || !f->enm)
+			continue;
+		Z3_ast v = z3_name_in(r->b, s, f->name);
+		if (v)
+			push(&t, enum_named(r, f, v));
 	}
 	return fold(r, &t, true);
 }
