@@ -11,8 +11,13 @@
  * the input, at the generation its header selects, both print the line
  * with its errors, with and without branch labels, into a roomy buffer
  * and into one cut short: the texts, their full lengths and whether each
- * decoded cleanly must be the same.  The unit tests compare the two on
- * vectors, mutated, random and leaf-seeded words; this keeps looking.
+ * decoded cleanly must be the same.  codec_decode walks the display for
+ * its issues straight through as well, unless it is asked for the cases
+ * taken: the codec's decoding, the plain codec's and the codec's with
+ * cases recorded must agree in leaf, every value (field, owner, depth,
+ * sub leaf, bits, value) and every issue (kind, text).  The unit tests
+ * compare them on vectors, mutated, random and leaf-seeded words; this
+ * keeps looking.
  */
 #include "fuzz.h"
 
@@ -27,6 +32,7 @@
  * loaded once per process (libFuzzer gives no context). */
 static fuzz_spec spec;
 static codec *plain;
+static fuzz_spec plain_spec; /* spec seen through plain */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -38,6 +44,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz: %s: no plain codec\n", spec.path);
 		exit(2);
 	}
+	plain_spec = spec;
+	plain_spec.c = plain;
 	return 0;
 }
 
@@ -62,6 +70,63 @@ static bool straight_one(const uint8_t *data, size_t size, const uint64_t *w, co
 	return false;
 }
 
+/* Why decodings a and b differ, or false: they are the same. */
+static bool decodings_differ(const codec_decoded *a, const codec_decoded *b, char *why,
+                             size_t len)
+{
+	if (a->leaf != b->leaf || a->nvalues != b->nvalues || a->nissues != b->nissues) {
+		snprintf(why, len, "leaf %s vs %s, %zu values vs %zu, %zu issues vs %zu",
+		         a->leaf ? a->leaf->name : "(none)", b->leaf ? b->leaf->name : "(none)",
+		         a->nvalues, b->nvalues, a->nissues, b->nissues);
+		return true;
+	}
+	for (size_t i = 0; i < a->nvalues; i++) {
+		const codec_value *x = &a->values[i], *y = &b->values[i];
+		if (x->field != y->field || x->owner != y->owner || x->depth != y->depth ||
+		    x->sub != y->sub || x->raw != y->raw || x->value != y->value) {
+			snprintf(why, len, "value %zu: %s = 0x%llx vs %s = 0x%llx", i,
+			         x->field ? x->field->name : "?", (unsigned long long)x->raw,
+			         y->field ? y->field->name : "?", (unsigned long long)y->raw);
+			return true;
+		}
+	}
+	for (size_t i = 0; i < a->nissues; i++)
+		if (a->issues[i].kind != b->issues[i].kind ||
+		    strcmp(a->issues[i].text, b->issues[i].text)) {
+			snprintf(why, len, "issue %zu: \"%s\" vs \"%s\"", i, a->issues[i].text,
+			         b->issues[i].text);
+			return true;
+		}
+	return false;
+}
+
+/* One instruction decoded three ways (see the top); false after a
+ * finding. */
+static bool decode_one(const uint8_t *data, size_t size, const uint64_t *w, uint32_t gen)
+{
+	static fuzz_decoding fast, interp;
+	static codec_case_taken cases[64];
+	fuzz_decode(&spec, w, gen, &fast);
+	fuzz_decode(&plain_spec, w, gen, &interp);
+	char why[512], what[640];
+	const char *other = "the plain codec's";
+	bool differ = decodings_differ(&fast.d, &interp.d, why, sizeof why);
+	if (!differ) {
+		interp.d = (codec_decoded){.values = interp.values, .cap_values = FUZZ_MAX_VALUES,
+		                           .issues = interp.issues, .cap_issues = FUZZ_MAX_ISSUES,
+		                           .cases = cases, .cap_cases = 64};
+		codec_decode(spec.c, spec.root, w, gen, &interp.d);
+		other = "the codec's with the cases taken recorded";
+		differ = decodings_differ(&fast.d, &interp.d, why, sizeof why);
+	}
+	if (!differ)
+		return true;
+	snprintf(what, sizeof what, "codec_decode straight through and %s differ: %s", other, why);
+	fuzz_side fa = {"straight through", w, &fast.d, NULL}, fb = {"interpreted", w, &interp.d, NULL};
+	fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &fa, &fb);
+	return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
@@ -73,7 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t w[FUZZ_MAX_WORDS];
 	uint32_t u[FUZZ_MAX_WORDS * 2];
 	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
-		if (!straight_one(data, size, w, u, gen, labels, cut))
+		if (!straight_one(data, size, w, u, gen, labels, cut) ||
+		    !decode_one(data, size, w, gen))
 			break;
 	return 0;
 }

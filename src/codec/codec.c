@@ -993,13 +993,26 @@ static bool case_field_bits(builder *B, const spec_case *k, cenc_case *ce)
 		B->ok = false;
 		return false;
 	}
+	uint32_t na = 0;
 	for (size_t fi = 0; fi < k->nfields; fi++) {
 		const spec_field *f = &k->fields[fi];
+		na += f->kind == SPEC_ASSERT;
 		for (unsigned b = f->low; f->kind == SPEC_FIELD && b <= f->high; b++)
 			bits[b / 64] |= (uint64_t)1 << (b % 64);
 	}
+	const spec_field **asserts = na ? arena_alloc(&B->c->arena, na * sizeof *asserts) : NULL;
+	if (na && !asserts) {
+		B->ok = false;
+		return false;
+	}
+	na = 0;
+	for (size_t fi = 0; fi < k->nfields; fi++)
+		if (k->fields[fi].kind == SPEC_ASSERT)
+			asserts[na++] = &k->fields[fi];
 	ce->nfw = top;
 	ce->fields = bits;
+	ce->nasserts = na;
+	ce->asserts = asserts;
 	return true;
 }
 

@@ -884,10 +884,18 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 		return false;
 	}
 	out->leaf = b;
+	/* the text goes nowhere; the compiled programs need somewhere to
+	 * write it, and are a fraction of the walk's cost */
+	char text[512];
+	cx_out scratch = {.buf = text, .cap = sizeof text};
+	x.out = &scratch;
+	bool shown = cx_display_fast(&x, b, iw);
+	x.out = &sink;
 	cx_scope *s = cx_push(&x, b, NULL, iw, NULL);
 	if (!s)
 		return false;
-	cx_display(&x, s);
+	if (!shown)
+		cx_display(&x, s);
 	list_values(&x, s);
 	cx_pop(&x);
 	return out->nissues == 0;

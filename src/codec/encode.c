@@ -31,20 +31,22 @@ typedef struct encoder {
  * that choose its case: those at its depth from first on (until the
  * list climbs out of it), and through the params of the field that
  * opened it, its parent's. */
-#define ENC_FOUND 8u
+#define ENC_SLOTS 64u /* a power of 2 */
 
 typedef struct enc_scope {
 	encoder *e;
 	size_t first;
 	unsigned depth;
 	const spec_field *opener;   /* the bitset field it encodes; NULL at top */
-	const struct enc_scope *parent;
-	/* names found by id so far (case_by_ids): every override of a scope
-	 * reads much the same few, and one through the params scans the
-	 * whole parent */
-	unsigned nfound;
-	uint32_t found_id[ENC_FOUND];
-	int64_t found_value[ENC_FOUND];
+	struct enc_scope *parent;
+	/* Its values by name id (lookup_id), made at the first look-up:
+	 * every override of a scope reads a few of them, and scanning the
+	 * list for each (as often as there are cases up the chain) was the
+	 * encoder's largest cost.  slot: value index + 1 (0: empty), open
+	 * addressing; the first value of a name wins, as a scan finds it.
+	 * A scope with more names than fit a sparse table is scanned. */
+	uint8_t indexed; /* 0: not yet, 1: slot holds them, 2: too many: scan */
+	uint16_t slot[ENC_SLOTS];
 } enc_scope;
 
 static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
@@ -72,15 +74,53 @@ static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *v
 
 /* scope_lookup by name id (the encoder's ids made): false where the
  * name resolves to nothing. */
-static bool lookup_id(const enc_scope *sc, uint32_t id, int64_t *value)
+static unsigned id_slot(uint32_t id)
+{
+	return (id * 2654435761u) >> (32 - 6);
+}
+
+static void index_scope(enc_scope *sc)
 {
 	const encoder *e = sc->e;
 	const codec_decoded *d = e->d;
-	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++)
-		if (d->values[i].depth == sc->depth && e->ids[i] == id) {
-			*value = d->values[i].value;
-			return true;
+	unsigned n = 0;
+	sc->indexed = 1;
+	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++) {
+		uint32_t id = e->ids[i];
+		if (d->values[i].depth != sc->depth || id == UINT32_MAX)
+			continue;
+		unsigned h = id_slot(id);
+		while (sc->slot[h] && e->ids[sc->slot[h] - 1] != id)
+			h = (h + 1) % ENC_SLOTS;
+		if (sc->slot[h])
+			continue; /* a later value of a name already listed */
+		if (++n > ENC_SLOTS / 2) {
+			sc->indexed = 2;
+			return;
 		}
+		sc->slot[h] = (uint16_t)(i + 1);
+	}
+}
+
+static bool lookup_id(enc_scope *sc, uint32_t id, int64_t *value)
+{
+	const encoder *e = sc->e;
+	const codec_decoded *d = e->d;
+	if (!sc->indexed)
+		index_scope(sc);
+	if (sc->indexed == 1) {
+		for (unsigned h = id_slot(id); sc->slot[h]; h = (h + 1) % ENC_SLOTS)
+			if (e->ids[sc->slot[h] - 1] == id) {
+				*value = d->values[sc->slot[h] - 1].value;
+				return true;
+			}
+	} else {
+		for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++)
+			if (d->values[i].depth == sc->depth && e->ids[i] == id) {
+				*value = d->values[i].value;
+				return true;
+			}
+	}
 	const uint32_t *pids = sc->opener && sc->parent
 	                       ? codec_field_param_ids(e->c, sc->opener) : NULL;
 	for (size_t j = 0; pids && j < sc->opener->nparams; j++)
@@ -111,21 +151,9 @@ static bool case_by_ids(enc_scope *sc, const cenc_case *ce, int64_t *r)
 	if (!e->ids_ok)
 		return false;
 	int64_t vals[64];
-	for (uint32_t j = 0; j < ce->nrefs; j++) {
-		unsigned k = 0;
-		while (k < sc->nfound && sc->found_id[k] != ce->refs[j])
-			k++;
-		if (k < sc->nfound) {
-			vals[j] = sc->found_value[k];
-			continue;
-		}
+	for (uint32_t j = 0; j < ce->nrefs; j++)
 		if (!lookup_id(sc, ce->refs[j], &vals[j]))
 			return false;
-		if (sc->nfound < ENC_FOUND) {
-			sc->found_id[sc->nfound] = ce->refs[j];
-			sc->found_value[sc->nfound++] = vals[j];
-		}
-	}
 	return codec_vm_run(ce->prog, vals, (int64_t)d->gen, r);
 }
 
@@ -207,11 +235,11 @@ static bool place(encoder *e, uint64_t *w, uint64_t *placed, const uint64_t *bit
 }
 
 static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w,
-                        const spec_field *opener, const enc_scope *parent);
+                        const spec_field *opener, enc_scope *parent);
 
 /* A bitset-typed field: its sub leaf and the values that follow it. */
 static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_t *w,
-                       uint64_t *placed, const enc_scope *scope)
+                       uint64_t *placed, enc_scope *scope)
 {
 	const spec_field *f = v->field;
 	uint64_t sw[SPEC_MAX_BITS / 64];
@@ -299,11 +327,12 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 
 /* Places the asserts of case k (false: a conflict; soft: skip bits
  * already placed instead). */
-static bool place_asserts(encoder *e, const spec_case *k, uint64_t *w, uint64_t *placed,
-                          bool soft)
+static bool place_asserts(encoder *e, const spec_case *k, const cenc_case *ce, uint64_t *w,
+                          uint64_t *placed, bool soft)
 {
-	for (size_t i = 0; i < k->nfields; i++) {
-		const spec_field *f = &k->fields[i];
+	size_t count = ce ? ce->nasserts : k->nfields;
+	for (size_t i = 0; i < count; i++) {
+		const spec_field *f = ce ? ce->asserts[i] : &k->fields[i];
 		if (f->kind != SPEC_ASSERT)
 			continue;
 		/* the expected bits at their places, a word at a time */
@@ -341,7 +370,7 @@ static bool place_asserts(encoder *e, const spec_case *k, uint64_t *w, uint64_t 
 }
 
 static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w,
-                        const spec_field *opener, const enc_scope *parent)
+                        const spec_field *opener, enc_scope *parent)
 {
 	unsigned nw = (leaf->size + 63) / 64;
 	uint64_t placed[SPEC_MAX_BITS / 64] = {0};
@@ -370,11 +399,12 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			const spec_case *k = &s->cases[ci];
 			if (!case_holds(&scope, s, ci))
 				continue;
-			if (!place_asserts(e, k, w, placed, false))
+			const cenc_case *ce = tables ? &c->enc[s->index][ci] : NULL;
+			if (!place_asserts(e, k, ce, w, placed, false))
 				return false;
 			found_display = k->display != NULL;
 			if (nheld < ENC_MAX_HELD) {
-				heldc[nheld] = tables ? &c->enc[s->index][ci] : NULL;
+				heldc[nheld] = ce;
 				held[nheld++] = k;
 			}
 		}
@@ -410,7 +440,9 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			return false;
 	}
 	for (const spec_bitset *s = leaf; s; s = s->parent)
-		if (s->ncases && !place_asserts(e, &s->cases[s->ncases - 1], w, placed, true))
+		if (s->ncases && !place_asserts(e, &s->cases[s->ncases - 1],
+		                                tables ? &c->enc[s->index][s->ncases - 1] : NULL, w,
+		                                placed, true))
 			return false;
 	return true;
 }

@@ -1461,7 +1461,11 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	cx_out *o = x->out;
 	uint32_t bi = b == x->found ? x->found_index : b->index;
 	const ftop *t = c->ftop && bi < c->m->nbitsets ? &c->ftop[bi] : NULL;
-	if (!t || !t->lf || x->mode != CX_DISASM || x->nsc || x->esp || !o->buf || x->afuc)
+	/* codec_decode walks the display for its issues alone: straight
+	 * through as well, unless it asks which cases were taken (the plans
+	 * do not say) */
+	if (!t || !t->lf || x->nsc || x->esp || !o->buf || x->afuc ||
+	    (x->mode == CX_DECODE && (!x->dec || x->dec->cases)))
 		return false;
 	if (o->f && o->cap - o->len < 1024)
 		cx_out_flush(o);
@@ -1480,6 +1484,7 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	s.pbound = 0;
 	s.pabsent = ~(uint32_t)0; /* the instruction's scope: no params at all */
 	unsigned nerr = x->nerr, issues = x->issues;
+	size_t kept = x->mode == CX_DECODE ? x->dec->nissues : 0;
 	o->hold = true;
 	bool done = fast_scope_top(x, &s, t);
 	o->hold = false;
@@ -1491,7 +1496,19 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 		o->over = over;
 		x->nerr = nerr;
 		x->issues = issues;
+		if (x->mode == CX_DECODE)
+			x->dec->nissues = kept;
 	}
+	return done;
+}
+
+bool cx_display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
+{
+	x->text_start = x->out ? x->out->total : 0;
+	x->text_cut = false;
+	x->subfields = 0;
+	bool done = display_fast(x, b, w);
+	x->subfields = 0;
 	return done;
 }
 

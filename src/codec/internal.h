@@ -507,6 +507,10 @@ typedef struct cenc_case {
 	 * words: whether a field overlaps one of them is a mask test */
 	uint32_t nfw;
 	const uint64_t *fields;
+	/* its asserts, in document order: placing them need not look at
+	 * every field of the case */
+	uint32_t nasserts;
+	const spec_field *const *asserts;
 } cenc_case;
 
 struct codec {
@@ -915,6 +919,10 @@ void cx_display(cx *x, cx_scope *s);
  * scope open): straight through the plans when they cover it, else
  * with a scope and cx_display.  False when no scope could be opened. */
 bool cx_display_top(cx *x, const spec_bitset *b, const uint64_t *w);
+/* Leaf b's display straight through (fast.c), its issues recorded as the
+ * walk records them; false, with nothing printed or kept, where the
+ * compiled programs do not settle it (the caller walks it then). */
+bool cx_display_fast(cx *x, const spec_bitset *b, const uint64_t *w);
 /* For the tests: how many of n instructions (of the default root) print
  * straight through, without opening a scope. */
 size_t codec_fast_count(const codec *c, const uint32_t *words, size_t n, uint32_t gen);
