@@ -84,6 +84,11 @@ static bool decoded_through(const spec_model *m, const spec_root *root)
 	return false;
 }
 
+/* Whose text the proofs in check_spec model and brute force prints:
+ * Mesa's isa_disasm (the digest's text) or afuc-disasm's (disasm with
+ * CODEC_NO_MATCH_AFUC, which prints some custom fields). */
+static prove_printer test_printer = PROVE_PRINTER_MESA;
+
 /* Every word of root, decoded and printed. */
 static void brute_force(const codec *c, const spec_root *root, truth *truths, size_t ntruths)
 {
@@ -98,6 +103,11 @@ static void brute_force(const codec *c, const spec_root *root, truth *truths, si
 		uint64_t digest;
 		if (!codec_decode_digest(c, root, &w, 0, &leaf, text, sizeof text, &digest))
 			continue;
+		if (test_printer == PROVE_PRINTER_AFUC) {
+			uint32_t u = (uint32_t)w;
+			codec_disasm_options o = {.show_errors = true, .no_match = CODEC_NO_MATCH_AFUC};
+			codec_disasm_one(c, &u, &o, text, sizeof text);
+		}
 		size_t li = 0;
 		while (li < ntruths && truths[li].leaf != leaf)
 			li++;
@@ -159,6 +169,7 @@ static void check_spec(const char *name, const char *xml, tally *t, const char *
 	prove_options opt = prove_default_options();
 	opt.timeout_ms = 5000;
 	opt.rlimit = test_rlimit;
+	opt.printer = test_printer;
 	opt.text = &ops;
 	semantic_stats st;
 	CHECK(prove_semantic(m, &opt, &sd, &st));
@@ -413,6 +424,48 @@ TEST(pairs_found_by_sampling)
 	CHECK_INT(t.leaves, 3);
 }
 
+/* Fields printed by the caller (custom) and names defined nowhere, with
+ * each printer.  Mesa's isa_disasm leaves a custom field's text to its
+ * caller: unknown.  afuc-disasm prints {CONTROLREG} as 0x%03x (every
+ * value its own text: proved) and another custom field as nothing (its
+ * bits hidden: a finding).  A name no case defines and no param passes
+ * prints nothing for every word (Mesa's afuc sread prints {XREG}): it
+ * hides nothing, so the leaf is proved with either printer. */
+TEST(custom_fields_and_undefined_names)
+{
+	const char *xml =
+		"<isa>\n"
+		"<bitset name=\"#instruction\" size=\"16\">\n"
+		"  <field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+		"</bitset>\n"
+		"<bitset name=\"cw\" extends=\"#instruction\">\n"
+		"  <field name=\"CONTROLREG\" low=\"4\" high=\"9\" type=\"custom\"/>\n"
+		"  <display>{NAME} {A}, {CONTROLREG}</display>\n"
+		"  <pattern low=\"10\" high=\"15\">000000</pattern>\n"
+		"</bitset>\n"
+		"<bitset name=\"other\" extends=\"#instruction\">\n"
+		"  <field name=\"R\" low=\"4\" high=\"5\" type=\"custom\"/>\n"
+		"  <display>{NAME} {A}, {R}</display>\n"
+		"  <pattern low=\"6\" high=\"15\">1000000000</pattern>\n"
+		"</bitset>\n"
+		"<bitset name=\"undef\" extends=\"#instruction\">\n"
+		"  <display>{NAME} {A}{XREG}</display>\n"
+		"  <pattern low=\"4\" high=\"15\">010000000000</pattern>\n"
+		"</bitset>\n"
+		"</isa>\n";
+	static const char *const mesa[] = {"unknown", "unknown", "proved"};
+	static const char *const afuc[] = {"proved", "finding", "proved"};
+	static const char *const says[3] = {NULL, "decode to different values (R "};
+	tally t = {0};
+	check_spec("custom-mesa.xml", xml, &t, mesa, NULL);
+	test_printer = PROVE_PRINTER_AFUC;
+	check_spec("custom-afuc.xml", xml, &t, afuc, says);
+	test_printer = PROVE_PRINTER_MESA;
+	CHECK_INT(t.leaves, 6);
+	CHECK_INT(t.proved, 3);
+	CHECK_INT(t.findings, 1);
+}
+
 /* ------------------------------------------------------------- random */
 
 static const char *const lits[] = {"", "", "", " ", ",", ".", "a", "1", "r", ", "};
@@ -574,6 +627,7 @@ int main(int argc, char **argv)
 	RUN(sub_leaves_alike);
 	RUN(witnesses_through_mesas_expression_stack);
 	RUN(pairs_found_by_sampling);
+	RUN(custom_fields_and_undefined_names);
 	RUN(random_displays_against_brute_force);
 	return testlib_finish();
 }

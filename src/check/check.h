@@ -33,6 +33,18 @@ typedef enum prove_engine {
 	PROVE_ENGINE_Z3,   /* every query through Z3 */
 } prove_engine;
 
+/* Whose text the display proofs model (prove_options.printer).  Mesa's
+ * isa_disasm leaves a `custom` field to its caller's field_print_cb, so
+ * what such a field prints depends on the tool. */
+typedef enum prove_printer {
+	PROVE_PRINTER_MESA, /* isa_disasm alone: a custom field's text is
+	                       unknown, and so is each display that prints one */
+	PROVE_PRINTER_AFUC, /* afuc-disasm without its register database (as
+	                       disasm --no-match=afuc prints): {CONTROLREG} and
+	                       {SQEREG} of type custom as 0x%03x, any other
+	                       custom field (or one aligned) as nothing */
+} prove_printer;
+
 /* ------------------------------------------------------------ allowlist */
 
 /* One accepted overlap: a pair of leaf names, optionally limited to a
@@ -134,6 +146,7 @@ typedef struct prove_options {
 	const prove_text_ops *text; /* NULL: prove_semantic leaves displays out */
 	unsigned jobs;         /* threads for the display proofs (0 or 1: this
 	                          one); the report is the same for any number */
+	prove_printer printer; /* the display proofs' text: Mesa's by default */
 } prove_options;
 
 /* The defaults: cube engine, 10 s per query, no rlimit, 600 s of Z3 per

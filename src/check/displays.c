@@ -152,6 +152,8 @@ typedef struct dsp_op {
 	op_kind kind;
 	const char *text; /* LIT: the text; FIELD: the name */
 	size_t len;
+	bool aligned;     /* FIELD: written with ":align=" (afuc-disasm's hook
+	                   * then leaves a custom field unprinted) */
 } dsp_op;
 
 static dsp_op *parse_ops(const char *d, size_t *nops)
@@ -167,7 +169,7 @@ static dsp_op *parse_ops(const char *d, size_t *nops)
 			continue;
 		}
 		if (p > lit)
-			ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit)};
+			ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit), false};
 		const char *e = p + 1;
 		while (*e && *e != '}')
 			e++;
@@ -179,12 +181,12 @@ static dsp_op *parse_ops(const char *d, size_t *nops)
 				al = q;
 		size_t name_len = al ? (size_t)(al - in) : len;
 		if (al)
-			ops[n++] = (dsp_op){OP_ALIGN, NULL, 0};
+			ops[n++] = (dsp_op){OP_ALIGN, NULL, 0, false};
 		if (!al || al > in) {
 			if (name_len <= 4 && !strncmp("NAME", in, name_len))
-				ops[n++] = (dsp_op){OP_NAME, NULL, 0};
+				ops[n++] = (dsp_op){OP_NAME, NULL, 0, false};
 			else
-				ops[n++] = (dsp_op){OP_FIELD, in, name_len};
+				ops[n++] = (dsp_op){OP_FIELD, in, name_len, al != NULL};
 		}
 		if (!*e) {
 			*nops = n;
@@ -193,7 +195,7 @@ static dsp_op *parse_ops(const char *d, size_t *nops)
 		p = lit = e + 1;
 	}
 	if (p > lit)
-		ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit)};
+		ops[n++] = (dsp_op){OP_LIT, lit, (size_t)(p - lit), false};
 	*nops = n;
 	return ops;
 }
@@ -209,7 +211,30 @@ typedef struct dsp_ctx {
 	 * hold while they are shown (with_shown) */
 	const spec_case *shown[2];
 	unsigned nshown;
+	/* the outermost context only: the text is afuc-disasm's
+	 * (PROVE_PRINTER_AFUC); see custom_print */
+	bool afuc;
 } dsp_ctx;
+
+/* What a {FIELD} of type custom prints, written as op in a display
+ * printed in ctx: unknown (the caller's), afuc-disasm's 0x%03x of the
+ * value's low 32 bits, or nothing.  afuc-disasm's hook prints a custom
+ * field named CONTROLREG or SQEREG as written (":align=" not allowed),
+ * and nothing else; src/codec/disasm.c's afuc_field does the same and
+ * is held to Mesa's afuc disassembler on 10^6 words a generation. */
+typedef enum { CUSTOM_CALLER, CUSTOM_HEX3, CUSTOM_NOTHING } custom_kind;
+
+static custom_kind custom_print(const dsp_ctx *ctx, const dsp_op *op)
+{
+	while (ctx->outer)
+		ctx = ctx->outer;
+	if (!ctx->afuc)
+		return CUSTOM_CALLER;
+	if (!op->aligned && ((op->len == 10 && !memcmp(op->text, "CONTROLREG", 10)) ||
+	                     (op->len == 6 && !memcmp(op->text, "SQEREG", 6))))
+		return CUSTOM_HEX3;
+	return CUSTOM_NOTHING;
+}
 
 /* ctx with display case a shown on one side and b on the other (the
  * same case: one). */
@@ -537,6 +562,64 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 }
 
 /* What printing display d in ctx can give, into L (or'ed in). */
+/* Whether a {name} printed in ctx resolves to nothing: no case of the
+ * chain defines it and no param of the field ctx is printed through
+ * passes it in, or the one that does names nothing further out.  The
+ * decoder (as Mesa's) prints nothing there, for every word, with the
+ * same "no field" error. */
+static bool defined_nowhere(const dsp_ctx *ctx, const char *name, size_t len)
+{
+	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++)
+			if (case_field(&b->cases[c], name, len))
+				return false;
+	for (size_t p = 0; ctx->via && p < ctx->via->nparams; p++) {
+		const spec_param *pa = &ctx->via->params[p];
+		const char *as = pa->as ? pa->as : pa->name;
+		if (name_is(as, name, len))
+			return ctx->outer && defined_nowhere(ctx->outer, pa->name, strlen(pa->name));
+	}
+	return true;
+}
+
+/* One empty text: what a name printed as nothing prints. */
+static void lang_nothing(lang *L)
+{
+	*L = (lang){.nullable = true};
+	if ((L->strs = calloc(1, sizeof *L->strs)) && (L->strs[0] = strdup("")))
+		L->nstrs = 1;
+}
+
+/* What {op} prints in ctx; *def (may be NULL) gets the definition it
+ * prints through, NULL where it has none to print (nothing printed) or
+ * none that is sure (anything printed). */
+static void lang_of_name(const dsp_op *op, const dsp_ctx *ctx, unsigned depth, lang *L,
+                         const spec_field **def)
+{
+	const dsp_ctx *where;
+	const spec_field *f = resolve(ctx, op->text, op->len, &where);
+	if (def)
+		*def = f;
+	if (!f) {
+		if (defined_nowhere(ctx, op->text, op->len))
+			lang_nothing(L);
+		else
+			lang_any(L);
+		return;
+	}
+	custom_kind k = f->type == SPEC_TYPE_CUSTOM ? custom_print(ctx, op) : CUSTOM_CALLER;
+	if (k == CUSTOM_CALLER) {
+		lang_of_field(f, where, depth, L);
+	} else if (k == CUSTOM_HEX3) { /* "0x" and at least three hex digits: not listed */
+		*L = (lang){0};
+		add_digits(L, false, "abcdefx");
+		L->first = (charset){0};
+		cs_add(&L->first, '0');
+	} else {
+		lang_nothing(L);
+	}
+}
+
 static void lang_of_display(const char *d, const dsp_ctx *ctx, unsigned depth, lang *L)
 {
 	size_t n;
@@ -548,7 +631,6 @@ static void lang_of_display(const char *d, const dsp_ctx *ctx, unsigned depth, l
 	bool open = true; /* everything so far can be empty */
 	for (size_t i = 0; i < n; i++) {
 		lang part = {0};
-		const dsp_ctx *where;
 		const char *name = spec_display_name(ctx->leaf);
 		switch (ops[i].kind) {
 		case OP_LIT: cs_add_str(&part.alpha, ops[i].text, ops[i].len); break;
@@ -558,11 +640,7 @@ static void lang_of_display(const char *d, const dsp_ctx *ctx, unsigned depth, l
 			part.nullable = true;
 			break;
 		case OP_FIELD: {
-			const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
-			if (f)
-				lang_of_field(f, where, depth, &part);
-			else
-				lang_any(&part);
+			lang_of_name(&ops[i], ctx, depth, &part, NULL);
 			break;
 		}
 		}
@@ -694,14 +772,11 @@ static bool list_ops(const dsp_op *ops, size_t k, size_t end, const dsp_ctx *ctx
 			goto fail;
 		if (ops[i].kind != OP_FIELD)
 			continue;
-		const dsp_ctx *where;
-		const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
-		if (!f || L->nparts == DSP_MAX_PARTS)
+		if (L->nparts == DSP_MAX_PARTS)
 			goto fail;
 		lang *P = &L->part[L->nparts];
 		L->op[L->nparts] = i;
-		L->def[L->nparts++] = f;
-		lang_of_field(f, where, depth, P);
+		lang_of_name(&ops[i], ctx, depth, P, &L->def[L->nparts++]);
 		if (!P->strs || !P->nstrs || total > DSP_MAX_LIST / P->nstrs)
 			goto fail;
 		qsort(P->strs, P->nstrs, sizeof *P->strs, cmp_str);
@@ -861,14 +936,8 @@ static bool splits_uniquely(const char *d, const dsp_ctx *ctx, unsigned depth, s
 	size_t *run_end = calloc(n ? n : 1, sizeof *run_end); /* a part's run ends before this op */
 	bool ok = langs && run_end;
 	for (size_t i = 0; ok && i < n; i++) {
-		const dsp_ctx *where;
-		if (ops[i].kind != OP_FIELD)
-			continue;
-		const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
-		if (f)
-			lang_of_field(f, where, depth, &langs[i]);
-		else
-			lang_any(&langs[i]);
+		if (ops[i].kind == OP_FIELD)
+			lang_of_name(&ops[i], ctx, depth, &langs[i], NULL);
 	}
 	if (ok) {
 		find_runs(ops, n, langs, run_end);
@@ -1006,7 +1075,6 @@ static bool displays_differ(const char *da, const dsp_ctx *ca, const char *db, c
 		const dsp_ctx *ctx = side ? cb : ca;
 		const char *name = side ? name_b : name_a;
 		for (size_t i = 0; i < n; i++) {
-			const dsp_ctx *where;
 			lang L = {0};
 			switch (ops[i].kind) {
 			case OP_LIT:
@@ -1019,11 +1087,7 @@ static bool displays_differ(const char *da, const dsp_ctx *ca, const char *db, c
 				break;
 			case OP_ALIGN: cs_add(&var, ' '); break;
 			case OP_FIELD: {
-				const spec_field *f = resolve(ctx, ops[i].text, ops[i].len, &where);
-				if (f)
-					lang_of_field(f, where, depth, &L);
-				else
-					lang_any(&L);
+				lang_of_name(&ops[i], ctx, depth, &L, NULL);
 				cs_or(&var, &L.alpha);
 				lang_free(&L);
 				break;
@@ -1051,6 +1115,7 @@ typedef struct dsp_run {
 	 * one (NULL: any word of the leaf, the leaf's proof) */
 	const uint64_t *fix;
 	uint32_t fix_gen;
+	bool afuc; /* PROVE_PRINTER_AFUC */
 } dsp_run;
 
 /* A pair of approximations of one condition. */
@@ -1427,6 +1492,10 @@ static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_
 	const spec_field *f = resolve(ctx, op->text, op->len, &where);
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
+	if (!f && defined_nowhere(ctx, op->text, op->len)) { /* nothing, always */
+		out.under = z_true(r);
+		return out;
+	}
 	Z3_ast v1 = f ? z3_name_in(r->b, s1, name) : NULL;
 	Z3_ast v2 = f ? z3_name_in(r->b, s2, name) : NULL;
 	if (!v1 || !v2) {
@@ -1437,6 +1506,16 @@ static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_
 	if (w > 64)
 		w = 64;
 	Z3_ast full = Z3_mk_eq(c, v1, v2);
+	custom_kind ck = f->type == SPEC_TYPE_CUSTOM ? custom_print(ctx, op) : CUSTOM_CALLER;
+	if (ck == CUSTOM_HEX3) { /* 0x%03x of (unsigned)value: one text a value */
+		out.over = out.under = Z3_mk_eq(c, Z3_mk_extract(c, 31, 0, v1),
+		                                Z3_mk_extract(c, 31, 0, v2));
+		return out;
+	}
+	if (ck == CUSTOM_NOTHING) { /* always alike */
+		out.under = z_true(r);
+		return out;
+	}
 	switch (f->type) {
 	case SPEC_TYPE_UINT:
 	case SPEC_TYPE_HEX:
@@ -1500,6 +1579,8 @@ static tq part_equal(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_
 static Z3_ast prints_as(dsp_run *r, const spec_field *f, Z3_ast v, const char *t)
 {
 	Z3_context c = r->b->ctx;
+	if (f->type == SPEC_TYPE_CUSTOM) /* listed only where it prints nothing */
+		return *t ? z_false(r) : z_true(r);
 	if ((f->type == SPEC_TYPE_BOOL || f->type == SPEC_TYPE_BOOL_INV) && f->display) {
 		Z3_ast set = nonzero(r, v, 64);
 		if (f->type == SPEC_TYPE_BOOL_INV)
@@ -1528,6 +1609,8 @@ static Z3_ast choice_holds(dsp_run *r, const listing *L, size_t n, const z3_scop
 	terms t = {0};
 	for (size_t i = 0; i < L->nparts; i++) {
 		const dsp_op *op = &L->ops[L->op[i]];
+		if (!L->def[i])
+			continue; /* listed: a name defined nowhere, which prints nothing */
 		char name[256];
 		snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
 		Z3_ast v = z3_name_in(r->b, s, name);
@@ -2020,10 +2103,17 @@ static void report_unknown(dsp_run *r, const spec_bitset *leaf, unsigned why, sp
 
 /* Whether the decoder prints words a and bw of leaf alike and decodes
  * them to different values; reported if so. */
+static bool prints_custom(const spec_model *m, const spec_bitset *leaf, unsigned depth);
+
 static bool confirmed(dsp_run *r, const spec_root *root, const spec_bitset *leaf,
                       const prove_text_ops *ops, const uint64_t *a, const uint64_t *bw,
                       uint32_t gen, const char *found_by, spec_diags *diags)
 {
+	/* Mesa's text: a custom field is the caller's, whose text the
+	 * decoder's lacks, so the decoder cannot bear a pair out (with
+	 * afuc-disasm's, the formulas give such a field's text exactly) */
+	if (!r->afuc && prints_custom(r->m, leaf, 0))
+		return false;
 	char t1[2048], t2[2048];
 	const spec_bitset *l1 = NULL, *l2 = NULL;
 	uint64_t d1 = 0, d2 = 0;
@@ -2138,7 +2228,7 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	Z3_ast clean1 = match_exclusive(r, root, l, b->w), clean2 = match_exclusive(r, root, l, w2);
 	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
-	dsp_ctx ctx = {.leaf = leaf};
+	dsp_ctx ctx = {.leaf = leaf, .afuc = r->afuc};
 	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast base = and3(r, clean1, clean2, differ);
@@ -2227,6 +2317,7 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 typedef struct dsp_args {
 	const spec_model *m;
 	const prove_text_ops *ops;
+	bool afuc;
 } dsp_args;
 
 /* One leaf of root, in its own context (semantic_each_leaf). */
@@ -2234,7 +2325,7 @@ static void dsp_leaf(void *arg, z3_base *b, const spec_root *root, size_t l, boo
                      semantic_stats *st, spec_diags *d)
 {
 	const dsp_args *args = arg;
-	dsp_run r = {.m = args->m, .b = b, .st = st};
+	dsp_run r = {.m = args->m, .b = b, .st = st, .afuc = args->afuc};
 	if (spent) {
 		/* the file's time is spent: not asked */
 		st->displays++;
@@ -2266,7 +2357,7 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
 		              "out of memory for the display proofs");
 		return false;
 	}
-	dsp_args args = {m, ops};
+	dsp_args args = {m, ops, opt->printer == PROVE_PRINTER_AFUC};
 	for (size_t ri = 0; ok && ri < m->nroots; ri++)
 		if (top[ri])
 			ok = semantic_each_leaf(&m->roots[ri], &o, dsp_leaf, &args, diags, st);
@@ -2299,7 +2390,8 @@ int prove_display_word(const spec_model *m, const prove_options *opt, const spec
 		return PROVE_DISPLAY_UNKNOWN;
 	}
 	semantic_stats st = {0};
-	dsp_run r = {.m = m, .b = &b, .st = &st, .fix = w, .fix_gen = gen};
+	dsp_run r = {.m = m, .b = &b, .st = &st, .fix = w, .fix_gen = gen,
+	             .afuc = opt->printer == PROVE_PRINTER_AFUC};
 	Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
 	prove_leaf(&r, root, l, ops, w2, diags);
 	z3_base_free(&b);

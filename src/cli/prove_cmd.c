@@ -45,6 +45,12 @@ static const char prove_usage[] =
 	"                       back (display-same-text), the encoder gives every word\n"
 	"                       of a leaf back (roundtrip-lost); semantic-unknown where\n"
 	"                       Z3 cannot decide: exit 3)\n"
+	"  --printer=mesa|afuc  whose text the display proof models (default mesa):\n"
+	"                       mesa: Mesa's isa_disasm, which leaves a custom field to\n"
+	"                       its caller, so a display printing one is unknown;\n"
+	"                       afuc: afuc-disasm without its register database, as\n"
+	"                       `disasm --no-match=afuc` prints ({CONTROLREG} and\n"
+	"                       {SQEREG} as 0x%%03x, other custom fields as nothing)\n"
 	"  -j N, --jobs=N       files checked at once (default: the cores online), or,\n"
 	"                       for one file, its display proofs' threads; the\n"
 	"                       report is the same for any N\n"
@@ -244,6 +250,9 @@ int cmd_prove(int argc, char **argv, bool lint)
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--semantic")) {
 			semantic = true;
+		} else if (!strncmp(a, "--printer=", 10)) {
+			opt.printer = !strcmp(a + 10, "afuc") ? PROVE_PRINTER_AFUC : PROVE_PRINTER_MESA;
+			ok = !strcmp(a + 10, "afuc") || !strcmp(a + 10, "mesa");
 		} else if (!strncmp(a, "--format=", 9)) {
 			format = a + 9;
 			ok = !strcmp(format, "text") || !strcmp(format, "json") ||

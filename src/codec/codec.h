@@ -153,10 +153,11 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 
 /* Decodes one instruction of root at gen, for a proof to compare two
  * words by: true when it decodes to one leaf (*leaf) with no issue but
- * set don't-care bits and missing displays; then its text (as
- * codec_disasm_root prints it, Mesa's style; with the errors, as Mesa's
- * tools print them, where a display is missing) goes to text (len
- * bytes) and a digest of every value it
+ * set don't-care bits, missing displays and names a display prints that
+ * resolve to nothing; then its text (as codec_disasm_root prints it,
+ * Mesa's style; with the errors, as Mesa's tools print them, where a
+ * display or a name is missing) goes to text (len bytes) and a digest
+ * of every value it
  * decodes (field, value, sub-leaf, depth: what tells two decodings
  * apart) to *digest. */
 bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,

@@ -915,13 +915,15 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 	codec_decode(c, root, w, gen, &d); /* false on any issue: some are fine here */
 	if (!d.leaf || d.nvalues == d.cap_values || d.nissues == d.cap_issues)
 		return false;
-	/* A missing display is a fact about the text, not a failed
-	 * decoding: Mesa prints its error in place of the display, and so
-	 * does the text here (with every error, as Mesa's tools print them) */
-	bool no_display = false;
+	/* A missing display, or a name the display prints that resolves to
+	 * nothing (afuc's {XREG}), is a fact about the text, not a failed
+	 * decoding: Mesa prints its error (in place of the display, or of
+	 * the name), and so does the text here (with every error, as Mesa's
+	 * tools print them) */
+	bool errors = false;
 	for (size_t k = 0; k < d.nissues; k++) {
-		if (issues[k].kind == CODEC_NO_DISPLAY)
-			no_display = true;
+		if (issues[k].kind == CODEC_NO_DISPLAY || issues[k].kind == CODEC_NO_FIELD)
+			errors = true;
 		else if (issues[k].kind != CODEC_DONTCARE_SET)
 			return false;
 	}
@@ -950,7 +952,7 @@ bool codec_decode_digest(const codec *c, const spec_root *root, const uint64_t *
 	}
 	*digest = h;
 	codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_MESA,
-	                          .show_errors = no_display};
+	                          .show_errors = errors};
 	codec_disasm_root(c, root, w, &o, text, len);
 	return true;
 }
