@@ -796,6 +796,36 @@ static void write_displays_spec(const char *path, const char *extra)
 }
 
 /* lint --displays: Z3's verdicts replace the static check's */
+/* --printer: whose text the display proof models.  A {CONTROLREG} of
+ * type custom is the caller's in Mesa's text (unknown: exit 3) and
+ * 0x%03x in afuc-disasm's (proved: exit 0); the value may follow as the
+ * next argument, as for every valued option; anything else is bad usage. */
+TEST(prove_printer_cli)
+{
+	static char out[1 << 16];
+	char cmd[2048], spec[600];
+	snprintf(spec, sizeof spec, "%s/custom.xml", dir);
+	testlib_write_file(spec,
+	                   "<isa>\n<bitset name=\"#instruction\" size=\"16\">\n"
+	                   "<field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	                   "<field name=\"CONTROLREG\" low=\"4\" high=\"15\" type=\"custom\"/>\n"
+	                   "<display>cw {A}, {CONTROLREG}</display>\n</bitset>\n</isa>\n");
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic %s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
+	CHECK(strstr(out, "whether the text of '#instruction' determines its word is unknown") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic --printer afuc %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "1 leaves' texts: 1 give the word back") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic --printer=mesa %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
+	snprintf(cmd, sizeof cmd, "'%s' prove --semantic --printer=ir3 %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	CHECK(strstr(out, "bad option '--printer=ir3'") != NULL);
+}
+
 TEST(lint_displays_exact)
 {
 	static char out[1 << 14];
@@ -902,6 +932,7 @@ int main(void)
 	RUN(prove_says_what_it_proved);
 	RUN(check_jobs_same_report);
 	RUN(prove_semantic_cli);
+	RUN(prove_printer_cli);
 	RUN(lint_displays_exact);
 	RUN(asm_exact);
 	RUN(disasm_general_and_compiled_agree);

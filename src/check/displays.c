@@ -2101,10 +2101,10 @@ static void report_unknown(dsp_run *r, const spec_bitset *leaf, unsigned why, sp
 	              "whether the text of '%s' determines its word is unknown (%s)", leaf->name, text);
 }
 
-/* Whether the decoder prints words a and bw of leaf alike and decodes
- * them to different values; reported if so. */
 static bool prints_custom(const spec_model *m, const spec_bitset *leaf, unsigned depth);
 
+/* Whether the decoder prints words a and bw of leaf alike and decodes
+ * them to different values; reported if so. */
 static bool confirmed(dsp_run *r, const spec_root *root, const spec_bitset *leaf,
                       const prove_text_ops *ops, const uint64_t *a, const uint64_t *bw,
                       uint32_t gen, const char *found_by, spec_diags *diags)

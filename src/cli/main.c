@@ -47,8 +47,9 @@ static int cmd_rules(void)
  * alone they mean something of their own. */
 static const char *const valued_options[] = {
 	"--allow", "--examples", "--format", "--gen", "--gen-column", "--holes", "--html",
-	"--ignore", "--input", "--json", "--nearest", "--no-match", "--output", "--rlimit",
-	"--root", "--solver", "--timeout", "--top",
+	"--ignore", "--import-dir", "--input", "--json", "--max-spec-size", "--nearest",
+	"--no-match", "--output", "--printer", "--rlimit", "--root", "--solver", "--time-limit",
+	"--timeout", "--top",
 };
 
 static bool valued_option(const char *a)
