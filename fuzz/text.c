@@ -4,7 +4,9 @@
  *
  * For every instruction of the input that decodes to a leaf (set
  * don't-care bits aside: they do not print), its text (errors not shown)
- * goes through codec_assemble_one.  The contract:
+ * goes through codec_assemble_as, read in the style it was printed in
+ * (text_mesa_afuc: afuc-disasm's, register fields included).  The
+ * contract:
  *
  *  - when the assembler answers with one encoding, that encoding decodes
  *    cleanly and prints exactly the text;
@@ -174,7 +176,7 @@ static void text_one(const uint8_t *data, size_t size, const uint64_t *w, const 
 	if (codec_disasm_one(spec.c, u, &opt, t1, sizeof t1) >= sizeof t1)
 		return; /* cut: not a whole line to assemble */
 	uint64_t w2[FUZZ_MAX_WORDS] = {0};
-	size_t n = codec_assemble_one(spec.c, t1, gen, w2, err, sizeof err);
+	size_t n = codec_assemble_as(spec.c, t1, gen, spec.no_match, w2, err, sizeof err);
 	if (n != 1) {
 		if (n == 0)
 			tally.unassembled++;

@@ -189,6 +189,74 @@ TEST(vectors)
 	CHECK_INT(etna.gap, 0);
 }
 
+/* afuc's vectors as afuc-disasm prints them (CODEC_NO_MATCH_AFUC: the
+ * register fields CONTROLREG and SQEREG as 0x%03x, which Mesa's text
+ * leaves to the caller), assembled in that style: every instruction of
+ * gens 5, 6 and 7 gives its word back, those printing a register field
+ * too (cwrite, cread, swrite, sread; sread prints {XREG}, which names no
+ * field).  Where Mesa's text differs (a register field printed), the
+ * afuc-disasm line read as Mesa's assembles to nothing. */
+TEST(afuc_in_its_own_style)
+{
+	char path[1024];
+	testlib_shared_path(path, sizeof path, "mesa/src/freedreno/afuc/afuc.xml");
+	spec_diags d = {0};
+	spec_model *m = spec_load(path, &d);
+	codec *c = m ? codec_new(m, &d) : NULL;
+	spec_diags_free(&d);
+	CHECK(c != NULL);
+	testlib_shared_path(path, sizeof path, "mesa/vectors/afuc.tsv");
+	testlib_tsv in;
+	bool opened = testlib_tsv_open(&in, path);
+	CHECK(opened);
+	size_t instrs = 0, back = 0, regs = 0, regs_mesa = 0, differ = 0;
+	size_t nc;
+	char *cols[12];
+	while (c && opened && (nc = testlib_tsv_next(&in, cols, 12))) {
+		if (nc < 3 || strlen(cols[0]) != 4 || cols[0][0] != 'a' || strcmp(cols[0] + 2, "xx"))
+			continue;
+		uint32_t gen = (uint32_t)(cols[0][1] - '0'), w32[2];
+		if (testlib_parse_words(cols[1], w32, 2) != 1)
+			continue;
+		codec_disasm_options o = {.gen = gen, .no_match = CODEC_NO_MATCH_AFUC};
+		char text[512], err[256];
+		codec_disasm_one(c, w32, &o, text, sizeof text);
+		if (text[0] == '[') /* no instruction: afuc-disasm's "[%08x]" */
+			continue;
+		instrs++;
+		bool reg = strstr(text, "cwrite") || strstr(text, "cread") || strstr(text, "swrite") ||
+		           strstr(text, "sread");
+		uint64_t w = 0, want = w32[0];
+		size_t found = codec_assemble_as(c, text, gen, CODEC_NO_MATCH_AFUC, &w, err, sizeof err);
+		bool ok = found == 1 && w == want;
+		back += ok;
+		regs += ok && reg;
+		if (!ok)
+			fprintf(stderr, "  afuc gen %u %08x [%s]: %zu found, %s\n", gen, w32[0], text,
+			        found, err);
+		/* where Mesa's text differs (a register field printed), afuc's
+		 * does not assemble as Mesa's */
+		char mesa[512];
+		codec_disasm_options om = {.gen = gen};
+		codec_disasm_one(c, w32, &om, mesa, sizeof mesa);
+		if (strcmp(mesa, text)) {
+			differ++;
+			regs_mesa += codec_assemble_one(c, text, gen, &w, err, sizeof err) != 0;
+		}
+	}
+	testlib_tsv_close(&in);
+	printf("afuc: %zu instructions printed as afuc-disasm does, %zu assemble back (%zu of "
+	       "cwrite, cread, swrite, sread; %zu print other text than Mesa's)\n", instrs, back,
+	       regs, differ);
+	CHECK(instrs >= 300);
+	CHECK_INT(back, instrs);
+	CHECK(regs >= 50);
+	CHECK(differ >= 50);
+	CHECK_INT(regs_mesa, 0);
+	codec_free(c);
+	spec_model_free(m);
+}
+
 int main(void)
 {
 	char probe[1024];
@@ -196,5 +264,6 @@ int main(void)
 	if (!testlib_have_shared(probe))
 		return testlib_finish();
 	RUN(vectors);
+	RUN(afuc_in_its_own_style);
 	return testlib_finish();
 }

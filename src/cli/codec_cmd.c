@@ -256,6 +256,21 @@ static const char *issue_kind_name(codec_issue_kind k)
 	return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
+/* --no-match=STYLE's value: which Mesa tool's text (disasm prints it,
+ * asm reads it); false for a name it is not. */
+static bool parse_no_match(const char *s, codec_no_match_style *out)
+{
+	static const char *const names[] = {[CODEC_NO_MATCH_MESA] = "mesa",
+	                                    [CODEC_NO_MATCH_IR3] = "ir3",
+	                                    [CODEC_NO_MATCH_AFUC] = "afuc"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (codec_no_match_style)i;
+			return true;
+		}
+	return false;
+}
+
 int cmd_codec(int argc, char **argv, bool json_decode)
 {
 	const char *cmd = json_decode ? "decode" : "disasm";
@@ -313,11 +328,7 @@ int cmd_codec(int argc, char **argv, bool json_decode)
 		} else if (!json_decode && !strcmp(a, "--labels")) {
 			opt.branch_labels = true;
 		} else if (!json_decode && !strncmp(a, "--no-match=", 11)) {
-			const char *s = a + 11;
-			opt.no_match = !strcmp(s, "mesa") ? CODEC_NO_MATCH_MESA
-			               : !strcmp(s, "ir3") ? CODEC_NO_MATCH_IR3
-			               : !strcmp(s, "afuc") ? CODEC_NO_MATCH_AFUC : (codec_no_match_style)-1;
-			ok = (int)opt.no_match >= 0;
+			ok = parse_no_match(a + 11, &opt.no_match);
 		} else if (a[0] == '-' && a[1]) {
 			ok = false;
 		} else if (!spec_path) {
@@ -462,11 +473,14 @@ out:
 
 static const char asm_usage[] =
 	"usage: isacheck asm SPEC [--gen=N] [--format=hex|bin] [--output=FILE] [--no-cache]\n"
-	"                    [--max-spec-size=SIZE] (FILE | -)\n"
+	"                    [--max-spec-size=SIZE] [--no-match=mesa|ir3|afuc] (FILE | -)\n"
 	"  assemble text, one instruction a line, as `isacheck disasm` prints it, by parsing\n"
 	"  against SPEC's display templates; each result is checked by disassembling it again\n"
 	"  empty lines and lines starting with ';' are skipped; a \"\\t; ...\" error\n"
 	"  suffix is ignored\n"
+	"  --no-match=mesa|ir3|afuc  read text as that Mesa tool prints it (as disasm's\n"
+	"                option; default mesa): afuc reads afuc-disasm's register fields\n"
+	"                (0x%%03x); in Mesa's text a custom field prints nothing, so it is 0\n"
 	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
 	"  --format=bin  raw little-endian words\n"
 	"  --no-cache    parse SPEC's files, bypassing the cache of parsed files (docs/cache.md)\n"
@@ -565,6 +579,7 @@ int cmd_asm(int argc, char **argv)
 {
 	const char *spec_path = NULL, *file = NULL, *output = NULL;
 	bool have_gen = false, binary = false, no_cache = false, want_exact = false;
+	codec_no_match_style style = CODEC_NO_MATCH_MESA;
 	asm_exact ex = {0};
 	size_t max_bytes = 0;
 	unsigned long gen = 0;
@@ -587,6 +602,8 @@ int cmd_asm(int argc, char **argv)
 			no_cache = true;
 		} else if (!strcmp(a, "--exact")) {
 			want_exact = true;
+		} else if (!strncmp(a, "--no-match=", 11)) {
+			ok = parse_no_match(a + 11, &style);
 		} else if (!strncmp(a, "--max-spec-size=", 16)) {
 			ok = spec_parse_size(a + 16, &max_bytes);
 		} else if (a[0] == '-' && a[1]) {
@@ -605,6 +622,13 @@ int cmd_asm(int argc, char **argv)
 	}
 	if (!spec_path || !file) {
 		fprintf(stderr, "isacheck asm: give SPEC and a FILE (or -)\n%s", asm_usage);
+		return EXIT_UNUSABLE;
+	}
+	if (want_exact && style == CODEC_NO_MATCH_AFUC) {
+		/* the one-bit check compares Mesa's text, which has no custom
+		 * fields: it would call afuc's register fields hidden */
+		fprintf(stderr, "isacheck asm: --exact reads Mesa's text (--no-match=mesa or ir3), "
+		        "not afuc-disasm's\n");
 		return EXIT_UNUSABLE;
 	}
 	FILE *in = input_open("asm", file, "r");
@@ -663,7 +687,7 @@ int cmd_asm(int argc, char **argv)
 			break;
 		uint64_t w[SPEC_MAX_BITS / 64] = {0};
 		char err[256];
-		size_t found = codec_assemble_one(ss.c, line, (uint32_t)gen, w, err, sizeof err);
+		size_t found = codec_assemble_as(ss.c, line, (uint32_t)gen, style, w, err, sizeof err);
 		if (found != 1) {
 			fprintf(stderr, "%s:%zu: error: %s\n", file, lineno, err);
 			failed++;

@@ -57,6 +57,7 @@ typedef struct assign {
 typedef struct asm_run {
 	const codec *c;
 	uint32_t gen;
+	codec_no_match_style style; /* whose text the line is (the custom fields) */
 	unsigned *work;
 	bool over_limit;
 	/* top level */
@@ -336,9 +337,33 @@ static void type_cands(const spec_field *f, const char *t, size_t avail, cand *c
 	case SPEC_TYPE_ABSBRANCH:
 		number_cands(t, avail, false, false, false, width, false, cs, n);
 		break;
-	default: /* custom and unknown types print what we cannot read back */
+	default: /* custom (custom_cands) and unknown types print what we cannot read back */
 		break;
 	}
+}
+
+/* What a custom field written {name} (align: with ":align=") prints, as
+ * the tool of style prints it: afuc-disasm prints CONTROLREG and SQEREG
+ * unaligned as 0x%03x (disasm.c's afuc_field); any other custom field, and
+ * every one in Mesa's isa_disasm (its caller's to print), prints nothing,
+ * so its value is not in the text: 0, as an unprinted field's. */
+static void custom_cands(const spec_field *f, const part *pt, codec_no_match_style style,
+                         const char *t, size_t avail, cand *cs, size_t *n)
+{
+	bool hex3 = style == CODEC_NO_MATCH_AFUC && !pt->align &&
+	            (!strcmp(pt->name, "CONTROLREG") || !strcmp(pt->name, "SQEREG"));
+	if (!hex3) {
+		add_cand(cs, n, 0, 0);
+		return;
+	}
+	if (avail < 3 || t[0] != '0' || t[1] != 'x')
+		return;
+	cand num[ASM_MAX_CANDS];
+	size_t nn = 0;
+	unsigned width = f->high - f->low + 1;
+	number_cands(t + 2, avail - 2, true, false, false, width < 32 ? width : 32, false, num, &nn);
+	for (size_t k = 0; k < nn; k++)
+		add_cand(cs, n, num[k].len + 2, num[k].bits);
 }
 
 /* ------------------------------------------------------------ search */
@@ -964,6 +989,15 @@ static void complete_top(frame *fr)
 	fr->na = mark;
 }
 
+/* afuc-disasm's comment after a line ("\t; 0x%03x", post_instr_cb): a
+ * function of what the line prints, not part of what is read. */
+static void cut_afuc_comment(char *line)
+{
+	char *c = strstr(line, "\t; ");
+	if (c)
+		*c = 0;
+}
+
 static void complete_words(frame *fr)
 {
 	asm_run *run = fr->run;
@@ -988,9 +1022,11 @@ static void complete_words(frame *fr)
 	uint32_t w32[SPEC_MAX_BITS / 32];
 	for (unsigned k = 0; k < n32; k++)
 		w32[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
-	codec_disasm_options o = {.gen = run->gen, .show_errors = false};
+	codec_disasm_options o = {.gen = run->gen, .show_errors = false, .no_match = run->style};
 	char back[1024];
 	codec_disasm_one(run->c, w32, &o, back, sizeof back);
+	if (run->style == CODEC_NO_MATCH_AFUC)
+		cut_afuc_comment(back);
 	size_t bl = strlen(back);
 	while (bl && (back[bl - 1] == '\n' || back[bl - 1] == ' '))
 		back[--bl] = 0;
@@ -1004,15 +1040,25 @@ static void complete_words(frame *fr)
 	codec_issue issues[16];
 	codec_decoded dec = {.values = values, .cap_values = 256, .issues = issues,
 	                     .cap_issues = 16};
-	bool clean = codec_decode(run->c, NULL, w, run->gen, &dec);
+	codec_decode(run->c, NULL, w, run->gen, &dec);
+	/* A name the display prints that no case defines (afuc's sread
+	 * prints {XREG}) is the leaf's, the same for every word: Mesa
+	 * prints the line all the same, and so it is clean here.  Of the
+	 * rest, only a value its enum does not name is an issue an encoding
+	 * may keep: a broken assert (bits the decoder expects at a fixed
+	 * value) makes no instruction, whatever it prints (a reading of
+	 * other layout's fields can put bits there). */
+	bool clean = dec.leaf != NULL;
+	for (size_t k = 0; k < dec.nissues; k++) {
+		if (dec.issues[k].kind == CODEC_NO_FIELD)
+			continue;
+		if (dec.issues[k].kind != CODEC_ENUM_MISSING)
+			return;
+		clean = false;
+	}
+	if (!dec.leaf)
+		return;
 	if (!clean) {
-		/* Only a value its enum does not name is an issue an encoding
-		 * may keep: a broken assert (bits the decoder expects at a
-		 * fixed value) makes no instruction, whatever it prints (a
-		 * reading of other layout's fields can put bits there). */
-		for (size_t k = 0; k < dec.nissues; k++)
-			if (dec.issues[k].kind != CODEC_ENUM_MISSING)
-				return;
 		if (!run->found && !run->unclean)
 			memcpy(run->first, w, nw * sizeof *w);
 		run->unclean += !run->found;
@@ -1151,8 +1197,13 @@ static void match(frame *fr, size_t i, size_t p)
 				f = fr->outer ? find_field(fr->outer, fr->params[k].name) : NULL;
 				ext_name = fr->params[k].name;
 			}
-		if (!f)
+		if (!f) {
+			/* a name nothing defines prints nothing (Mesa adds an
+			 * error, which is not read): read nothing for it */
+			if (!ext_name)
+				match(fr, i + 1, p);
 			return;
+		}
 	}
 	cand cs[ASM_MAX_CANDS];
 	size_t n = 0;
@@ -1185,7 +1236,10 @@ static void match(frame *fr, size_t i, size_t p)
 		}
 		return;
 	}
-	type_cands(f, t, avail, cs, &n);
+	if (f->type == SPEC_TYPE_CUSTOM)
+		custom_cands(f, pt, run->style, t, avail, cs, &n);
+	else
+		type_cands(f, t, avail, cs, &n);
 	for (size_t k = 0; k < n; k++)
 		try_cand(fr, i, p, f, &cs[k], ext_name != NULL, ext_name);
 }
@@ -1277,6 +1331,12 @@ static void sub_assemble(asm_run *run, const spec_root *root, const spec_field *
 size_t codec_assemble_one(const codec *c, const char *text, uint32_t gen, uint64_t *w,
                           char *err, size_t errlen)
 {
+	return codec_assemble_as(c, text, gen, CODEC_NO_MATCH_MESA, w, err, errlen);
+}
+
+size_t codec_assemble_as(const codec *c, const char *text, uint32_t gen,
+                         codec_no_match_style style, uint64_t *w, char *err, size_t errlen)
+{
 	const spec_root *root = codec_default_root(c);
 	char line[1024];
 	size_t n = strlen(text);
@@ -1294,8 +1354,14 @@ size_t codec_assemble_one(const codec *c, const char *text, uint32_t gen, uint64
 	}
 	memcpy(line, s, n);
 	line[n] = 0;
+	if (style == CODEC_NO_MATCH_AFUC) {
+		cut_afuc_comment(line);
+		n = strlen(line);
+		while (n && isspace((unsigned char)line[n - 1]))
+			line[--n] = 0;
+	}
 	unsigned work = 0;
-	asm_run run = {.c = c, .gen = gen, .work = &work, .line = line,
+	asm_run run = {.c = c, .gen = gen, .style = style, .work = &work, .line = line,
 	               .rootsize = root->bitset->size};
 	for (size_t l = 0; l < root->nleaves && run.found < 2 && !run.over_limit; l++) {
 		const spec_bitset *leaf = root->leaves[l];

@@ -260,6 +260,17 @@ typedef enum codec_no_match_style {
 	                         (post_instr_cb); printed by the interpreting path only */
 } codec_no_match_style;
 
+/* codec_assemble_one (above) for text as the Mesa tool of no-match
+ * style `style` prints it (codec_disasm_options.no_match; codec_assemble_one reads Mesa's
+ * isa_disasm text, CODEC_NO_MATCH_MESA).  The style decides what a field
+ * of type custom prints: nothing in isa_disasm (its caller's), so its
+ * value is 0; with CODEC_NO_MATCH_AFUC, {CONTROLREG} and {SQEREG} as
+ * afuc-disasm prints them, 0x%03x, read back; the comment it may append
+ * ("\t; 0x%03x", a function of the immediate printed before it) is
+ * neither read nor compared. */
+size_t codec_assemble_as(const codec *c, const char *text, uint32_t gen,
+                         codec_no_match_style style, uint64_t *w, char *err, size_t errlen);
+
 typedef struct codec_disasm_options {
 	uint32_t gen;              /* Mesa's gpu_id scale of the spec (ir3: 600, afuc: 6) */
 	bool show_errors;          /* append "\t; error, error" as Mesa does */
