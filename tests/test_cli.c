@@ -809,7 +809,7 @@ TEST(prove_printer_cli)
 	                   "<isa>\n<bitset name=\"#instruction\" size=\"16\">\n"
 	                   "<field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
 	                   "<field name=\"CONTROLREG\" low=\"4\" high=\"15\" type=\"custom\"/>\n"
-	                   "<display>cw {A}, {CONTROLREG}</display>\n</bitset>\n</isa>\n");
+	                   "<display>cw {A} [{CONTROLREG}]</display>\n</bitset>\n</isa>\n");
 	snprintf(cmd, sizeof cmd, "'%s' prove --semantic %s 2>&1", ISACHECK_BINARY, spec);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 3);
 	CHECK(strstr(out, "whether the text of '#instruction' determines its word is unknown") != NULL);
@@ -824,6 +824,24 @@ TEST(prove_printer_cli)
 	         spec);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
 	CHECK(strstr(out, "bad option '--printer=ir3'") != NULL);
+	/* asm reads the text of the style it is given, and --exact proves
+	 * in that style: afuc-disasm's line shows CONTROLREG (exact); Mesa's
+	 * does not (the field is 0, and a one-bit change prints the same) */
+	char lines[600];
+	snprintf(lines, sizeof lines, "%s/custom.s", dir);
+	testlib_write_file(lines, "cw 3 [0x2a5]\n");
+	snprintf(cmd, sizeof cmd, "'%s' asm --exact --no-match afuc %s %s 2>&1", ISACHECK_BINARY,
+	         spec, lines);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	CHECK(strstr(out, "2a53") != NULL);
+	CHECK(strstr(out, "1 line assembled: 1 exact") != NULL);
+	testlib_write_file(lines, "cw 3 []\n");
+	snprintf(cmd, sizeof cmd, "'%s' asm --exact %s %s 2>&1", ISACHECK_BINARY, spec, lines);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "(CONTROLREG) changes the word but not its text") != NULL);
+	snprintf(cmd, sizeof cmd, "'%s' asm --no-match=afuc %s %s 2>&1", ISACHECK_BINARY, spec,
+	         lines);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1); /* afuc-disasm prints 0x%03x there */
 }
 
 /* Z3 gives up on queries by throwing inside libz3 (opened on first

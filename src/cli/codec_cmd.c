@@ -480,7 +480,8 @@ static const char asm_usage[] =
 	"  suffix is ignored\n"
 	"  --no-match=mesa|ir3|afuc  read text as that Mesa tool prints it (as disasm's\n"
 	"                option; default mesa): afuc reads afuc-disasm's register fields\n"
-	"                (0x%%03x); in Mesa's text a custom field prints nothing, so it is 0\n"
+	"                (0x%%03x); in Mesa's text a custom field prints nothing, so it is 0;\n"
+	"                --exact proves in the same text (prove --printer)\n"
 	"  --format=hex  one instruction a line, 32-bit words low first, as the vectors (default)\n"
 	"  --format=bin  raw little-endian words\n"
 	"  --no-cache    parse SPEC's files, bypassing the cache of parsed files (docs/cache.md)\n"
@@ -507,10 +508,12 @@ typedef struct asm_exact {
 	prove_text_ops ops;
 	prove_options opt;
 	size_t exact, exact_word, lossy, unknown;
+	codec_no_match_style style; /* the lines' text */
 } asm_exact;
 
 /* Runs the display proof of SPEC's leaves (once, before the lines). */
-static bool asm_exact_start(asm_exact *x, const spec_model *m, const codec *c)
+static bool asm_exact_start(asm_exact *x, const spec_model *m, const codec *c,
+                            codec_no_match_style style)
 {
 	char why[512];
 	if (!prove_z3_available(why, sizeof why)) {
@@ -520,6 +523,9 @@ static bool asm_exact_start(asm_exact *x, const spec_model *m, const codec *c)
 	semantic_stats st = {.display_verdict = calloc(m->nbitsets ? m->nbitsets : 1, 1)};
 	x->opt = prove_default_options();
 	x->opt.jobs = default_jobs(64);
+	/* the proofs model the text the lines are in */
+	x->style = style;
+	x->opt.printer = style == CODEC_NO_MATCH_AFUC ? PROVE_PRINTER_AFUC : PROVE_PRINTER_MESA;
 	if (!st.display_verdict || !prove_with_codec(m, c, &x->opt, &x->proof, &st, true)) {
 		free(st.display_verdict);
 		fprintf(stderr, "isacheck asm: --exact: the display proof could not run\n");
@@ -548,7 +554,7 @@ static void asm_exact_line(asm_exact *x, const codec *c, const spec_model *m,
 		return;
 	}
 	char why[512];
-	if (!codec_word_invertible(c, w, gen, why, sizeof why)) {
+	if (!codec_word_invertible_as(c, w, gen, x->style, why, sizeof why)) {
 		x->lossy++;
 		fprintf(stderr, "%s:%zu: warning: the text does not determine the word: %s; the "
 		                "assembler wrote the bits the text does not show as it chose\n",
@@ -624,13 +630,6 @@ int cmd_asm(int argc, char **argv)
 		fprintf(stderr, "isacheck asm: give SPEC and a FILE (or -)\n%s", asm_usage);
 		return EXIT_UNUSABLE;
 	}
-	if (want_exact && style == CODEC_NO_MATCH_AFUC) {
-		/* the one-bit check compares Mesa's text, which has no custom
-		 * fields: it would call afuc's register fields hidden */
-		fprintf(stderr, "isacheck asm: --exact reads Mesa's text (--no-match=mesa or ir3), "
-		        "not afuc-disasm's\n");
-		return EXIT_UNUSABLE;
-	}
 	FILE *in = input_open("asm", file, "r");
 	if (!in)
 		return EXIT_UNUSABLE;
@@ -648,7 +647,7 @@ int cmd_asm(int argc, char **argv)
 	if (!session_open(&ss, "asm", spec_path, NULL, have_gen, gen, true, no_cache, max_bytes,
 	                  &diags))
 		goto done;
-	if (want_exact && !asm_exact_start(&ex, ss.m, ss.c))
+	if (want_exact && !asm_exact_start(&ex, ss.m, ss.c, style))
 		goto done;
 	FILE *out = o.f;
 	unsigned iw = (ss.root->bitset->size + 31) / 32;

@@ -270,6 +270,10 @@ typedef enum codec_no_match_style {
  * neither read nor compared. */
 size_t codec_assemble_as(const codec *c, const char *text, uint32_t gen,
                          codec_no_match_style style, uint64_t *w, char *err, size_t errlen);
+/* codec_word_invertible (above) for the text the Mesa tool of style
+ * prints (afuc-disasm's shows its register fields, Mesa's does not). */
+bool codec_word_invertible_as(const codec *c, const uint64_t *w, uint32_t gen,
+                              codec_no_match_style style, char *why, size_t len);
 
 typedef struct codec_disasm_options {
 	uint32_t gen;              /* Mesa's gpu_id scale of the spec (ir3: 600, afuc: 6) */

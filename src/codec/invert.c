@@ -680,6 +680,12 @@ static const spec_field *field_at(const spec_bitset *leaf, unsigned b)
 bool codec_word_invertible(const codec *c, const uint64_t *w, uint32_t gen, char *why,
                            size_t len)
 {
+	return codec_word_invertible_as(c, w, gen, CODEC_NO_MATCH_MESA, why, len);
+}
+
+bool codec_word_invertible_as(const codec *c, const uint64_t *w, uint32_t gen,
+                              codec_no_match_style style, char *why, size_t len)
+{
 	if (why && len)
 		why[0] = 0;
 	const spec_root *root = c ? codec_default_root(c) : NULL;
@@ -693,7 +699,7 @@ bool codec_word_invertible(const codec *c, const uint64_t *w, uint32_t gen, char
 		return false;
 	}
 	uint32_t w32[SPEC_MAX_BITS / 32];
-	codec_disasm_options o = {.gen = gen};
+	codec_disasm_options o = {.gen = gen, .no_match = style};
 	char text[1024], other[1024];
 	for (unsigned k = 0; k < n32; k++)
 		w32[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
