@@ -344,14 +344,14 @@ static void type_cands(const spec_field *f, const char *t, size_t avail, cand *c
 
 /* What a custom field written {name} (align: with ":align=") prints, as
  * the tool of style prints it: afuc-disasm prints CONTROLREG and SQEREG
- * unaligned as 0x%03x (disasm.c's afuc_field); any other custom field, and
+ * unaligned as 0x%03x (cx_afuc_register_field); any other custom field, and
  * every one in Mesa's isa_disasm (its caller's to print), prints nothing,
  * so its value is not in the text: 0, as an unprinted field's. */
 static void custom_cands(const spec_field *f, const part *pt, codec_no_match_style style,
                          const char *t, size_t avail, cand *cs, size_t *n)
 {
 	bool hex3 = style == CODEC_NO_MATCH_AFUC && !pt->align &&
-	            (!strcmp(pt->name, "CONTROLREG") || !strcmp(pt->name, "SQEREG"));
+	            cx_afuc_register_field(pt->name, strlen(pt->name));
 	if (!hex3) {
 		add_cand(cs, n, 0, 0);
 		return;

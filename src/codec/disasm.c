@@ -322,8 +322,7 @@ static bool afuc_field(cx *x, const cstep *st, uint64_t val, const cop *op)
 	}
 	if (st->field->type != SPEC_TYPE_CUSTOM)
 		return false;
-	if (plain && ((op->len == 10 && !memcmp(op->text, "CONTROLREG", 10)) ||
-	              (op->len == 6 && !memcmp(op->text, "SQEREG", 6)))) {
+	if (plain && cx_afuc_register_field(op->text, op->len)) {
 		char b[16];
 		int n = snprintf(b, sizeof b, "0x%03x", (unsigned)val);
 		out_put(x->out, b, (size_t)n);

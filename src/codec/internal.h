@@ -877,6 +877,16 @@ static inline const cplan *cx_scope_plan(const cx *x, const cx_scope *s)
 	return cx_plan_find(ps, s->val, x->c->nw, s->pval, x->gen);
 }
 
+/* afuc-disasm's field_print_cb (CODEC_NO_MATCH_AFUC): a custom field
+ * written {CONTROLREG} or {SQEREG} (name, len bytes, as written; with
+ * ":align=" it is another name) prints as 0x%03x; any other custom field
+ * prints nothing.  disasm.c prints by it and asm.c reads by it. */
+static inline bool cx_afuc_register_field(const char *name, size_t len)
+{
+	return (len == 10 && !memcmp(name, "CONTROLREG", 10)) ||
+	       (len == 6 && !memcmp(name, "SQEREG", 6));
+}
+
 /* Whether override expression k holds, by a plan's truth vector. */
 static inline bool cx_plan_holds(const cleaf *lf, const cplan *pl, int k)
 {
