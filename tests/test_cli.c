@@ -879,6 +879,27 @@ TEST(lint_displays_exact)
 	CHECK(strstr(out, "'ok'") == NULL);
 	CHECK(strstr(out, "isacheck lint: 0 errors, 1 warning") != NULL);
 	unlink(spec);
+	/* --printer: in afuc-disasm's text a custom field other than its
+	 * register fields prints nothing, so R's bits are hidden; in Mesa's
+	 * a custom field is the caller's, and nothing is claimed */
+	testlib_write_file(spec,
+	                   "<isa>\n<bitset name=\"#instruction\" size=\"32\">\n"
+	                   "<field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	                   "<field name=\"R\" low=\"4\" high=\"5\" type=\"custom\"/>\n"
+	                   "<field name=\"CONTROLREG\" low=\"6\" high=\"17\" type=\"custom\"/>\n"
+	                   "<pattern low=\"18\" high=\"31\">00000000000000</pattern>\n"
+	                   "<display>cw {A} [{CONTROLREG}]{R}</display>\n</bitset>\n</isa>\n");
+	snprintf(cmd, sizeof cmd, "'%s' lint --displays %s 2>&1", ISACHECK_BINARY, spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
+	snprintf(cmd, sizeof cmd, "'%s' lint --displays --printer afuc %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 1);
+	CHECK(strstr(out, "decode to different values (R 1 vs 0) and both print \"cw 0 []\"") !=
+	      NULL);
+	snprintf(cmd, sizeof cmd, "'%s' lint --displays --printer=afuk %s 2>&1", ISACHECK_BINARY,
+	         spec);
+	CHECK_INT(testlib_run(cmd, out, sizeof out), 2);
+	unlink(spec);
 }
 
 /* asm --exact: each line's text said to determine its word or not */

@@ -1,10 +1,22 @@
 /* args.c - reading the numbers that options of every command take. */
+#include "check.h"
 #include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+bool parse_printer_arg(const char *s, prove_options *opt)
+{
+	if (!strcmp(s, "mesa"))
+		opt->printer = PROVE_PRINTER_MESA;
+	else if (!strcmp(s, "afuc"))
+		opt->printer = PROVE_PRINTER_AFUC;
+	else
+		return false;
+	return true;
+}
 
 bool parse_uint_arg(const char *s, unsigned *out)
 {

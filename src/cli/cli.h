@@ -62,6 +62,9 @@ bool parse_ulong_arg(const char *s, unsigned long max, unsigned long *out);
  * separate N): NULL, or the value that is not a number of jobs ("" when
  * it is missing). */
 const char *parse_jobs_arg(int argc, char **argv, int *i, unsigned max, unsigned *jobs);
+/* --printer=mesa|afuc's value (prove, check, lint --displays) into
+ * opt->printer: false for another. */
+bool parse_printer_arg(const char *s, struct prove_options *opt);
 /* The cores online, 1..max: what -j defaults to. */
 unsigned default_jobs(unsigned max);
 /* The folder of parsed specs (docs/cache.md): ISACHECK_CACHE_DIR when

@@ -8,7 +8,8 @@
 
 static const char lint_usage[] =
 	"usage: isacheck lint [--format=text|json] [--ignore=RULE[,RULE...]] [--displays]\n"
-	"                     [--import-dir=DIR]... [--no-cache] [--max-spec-size=SIZE] FILE...\n"
+	"                     [--printer=mesa|afuc] [--import-dir=DIR]... [--no-cache]\n"
+	"                     [--max-spec-size=SIZE] FILE...\n"
 	"  Loads each FILE (an isaspec XML file; imports are read relative to it, from\n"
 	"  its folder and below, or from a DIR named with --import-dir)\n"
 	"  and reports every finding as file:line:col: severity: message [rule].\n"
@@ -19,6 +20,7 @@ static const char lint_usage[] =
 	"  --displays also reports each leaf whose text may not give its word back\n"
 	"  (rule display-not-invertible): two words Z3 shows to print alike, or the\n"
 	"  static check's doubt where Z3 cannot decide; a leaf Z3 proves is not reported.\n"
+	"  --printer=mesa|afuc: whose text --displays proves of (as prove --printer)\n"
 	"  exit: 0 clean, 1 findings, 2 unusable input or bad usage\n";
 
 /* Checks every name in a --ignore list against the rule table. */
@@ -73,7 +75,7 @@ static const spec_diag *diag_at(const spec_diags *d, const char *rule, spec_loc 
  * or when the static check doubts it and Z3 could not decide or was not
  * asked (the static reason, and why Z3 gave no verdict); a leaf Z3
  * proves is not reported, whatever the static check says. */
-static void lint_displays(const spec_model *m, spec_diags *diags)
+static void lint_displays(const spec_model *m, prove_printer printer, spec_diags *diags)
 {
 	codec *c = codec_new(m, diags);
 	if (!c)
@@ -82,6 +84,7 @@ static void lint_displays(const spec_model *m, spec_diags *diags)
 	spec_diags exact = {0};
 	prove_options o = prove_default_options();
 	o.jobs = default_jobs(64);
+	o.printer = printer;
 	/* false when Z3 or memory could not be had: the static check alone */
 	bool ran = st.display_verdict && prove_with_codec(m, c, &o, &exact, &st, true);
 	for (size_t r = 0; r < m->nroots; r++) {
@@ -122,6 +125,7 @@ int cmd_lint(int argc, char **argv)
 	out_format fmt = OUT_TEXT;
 	const char *ignore = NULL;
 	bool displays = false;
+	prove_options printer_opt = prove_default_options(); /* --printer */
 	int nfiles = 0;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	const char **import_dirs = calloc((size_t)argc + 1, sizeof *import_dirs);
@@ -147,6 +151,13 @@ int cmd_lint(int argc, char **argv)
 			return EXIT_CLEAN;
 		} else if (!strcmp(a, "--displays")) {
 			displays = true;
+		} else if (!strncmp(a, "--printer=", 10)) {
+			if (!parse_printer_arg(a + 10, &printer_opt)) {
+				fprintf(stderr, "isacheck lint: bad option '%s'\n%s", a, lint_usage);
+				free(files);
+				free(import_dirs);
+				return EXIT_UNUSABLE;
+			}
 		} else if (!strcmp(a, "--no-cache")) {
 			no_cache = true;
 		} else if (!strncmp(a, "--max-spec-size=", 16)) {
@@ -193,7 +204,7 @@ int cmd_lint(int argc, char **argv)
 		spec_model *m = spec_load_with(files[i], &load_opt, &diags);
 		lint_printing(m, &diags);
 		if (m && displays)
-			lint_displays(m, &diags);
+			lint_displays(m, printer_opt.printer, &diags);
 		spec_diags_sort(&diags);
 		size_t shown = 0;
 		if (fmt == OUT_JSON) {

@@ -251,8 +251,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		} else if (!strcmp(a, "--semantic")) {
 			semantic = true;
 		} else if (!strncmp(a, "--printer=", 10)) {
-			opt.printer = !strcmp(a + 10, "afuc") ? PROVE_PRINTER_AFUC : PROVE_PRINTER_MESA;
-			ok = !strcmp(a + 10, "afuc") || !strcmp(a + 10, "mesa");
+			ok = parse_printer_arg(a + 10, &opt);
 		} else if (!strncmp(a, "--format=", 9)) {
 			format = a + 9;
 			ok = !strcmp(format, "text") || !strcmp(format, "json") ||
