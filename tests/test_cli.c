@@ -918,14 +918,23 @@ TEST(asm_exact)
 	    "  <display>v {A}</display>\n"
 	    "  <field name=\"B\" low=\"2\" high=\"3\" type=\"uint\"/>\n"
 	    "  <pattern low=\"4\" high=\"27\">xxxxxxxxxxxxxxxxxxxxxxxx</pattern>\n"
-	    "  <pattern low=\"28\" high=\"31\">0011</pattern>\n</bitset>\n");
+	    "  <pattern low=\"28\" high=\"31\">0011</pattern>\n</bitset>\n"
+	    /* two 12-bit numbers glued: "1" "23" prints as "12" "3", but
+	     * "1000" cuts only as 100 and 0 (no number prints "000" or
+	     * nothing), which only the line's own text shows */
+	    "<bitset name=\"w\" extends=\"#instruction\">\n"
+	    "  <display>w {A} {D}{E}</display>\n"
+	    "  <field name=\"D\" low=\"2\" high=\"13\" type=\"uint\"/>\n"
+	    "  <field name=\"E\" low=\"14\" high=\"25\" type=\"uint\"/>\n"
+	    "  <pattern low=\"26\" high=\"27\">00</pattern>\n"
+	    "  <pattern low=\"28\" high=\"31\">0100</pattern>\n</bitset>\n");
 	/* exact lines only: exit 0 */
-	testlib_write_file(text, "ok 1\nglued 21\nz 2\n");
+	testlib_write_file(text, "ok 1\nglued 21\nz 2\nw 0 1000\n");
 	snprintf(cmd, sizeof cmd, "'%s' asm --exact %s %s 2>&1", ISACHECK_BINARY, spec, text);
 	CHECK_INT(testlib_run(cmd, out, sizeof out), 0);
-	CHECK(strstr(out, "20000001\n10000006\n30000008\n") != NULL);
-	CHECK(strstr(out, "isacheck asm: --exact: 3 lines assembled: 3 exact (Z3 proves that no "
-	                  "other word prints the line: for 2 by its leaf's proof, for 1 by one of "
+	CHECK(strstr(out, "20000001\n10000006\n30000008\n40000190\n") != NULL);
+	CHECK(strstr(out, "isacheck asm: --exact: 4 lines assembled: 4 exact (Z3 proves that no "
+	                  "other word prints the line: for 2 by its leaf's proof, for 2 by one of "
 	                  "its own), 0 not (another word prints the same text), 0 unknown") != NULL);
 	/* a line whose text hides B: a warning naming the bit, exit 1, and the
 	 * words are still written (they did assemble) */

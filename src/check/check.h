@@ -330,9 +330,15 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
  * word (confirmed by the decoder) is in diags; PROVE_DISPLAY_UNKNOWN: why
  * is in diags (semantic-unknown); PROVE_DISPLAY_NOT_ASKED: w decodes to
  * no single leaf of root without issues, or opt->text has no decode.
+ * text_of_w (may be NULL) is w's text in opt->printer's style: then the
+ * other word's text is held to it part by part (every way of cutting it
+ * into a display's parts, each part's values parsed back from its
+ * stretch), which settles lines whose leaf's displays do not split
+ * uniquely; without it, w's text is stated by the leaf's formulas.
  * `asm --exact` asks it of each line whose leaf has no proof. */
 int prove_display_word(const spec_model *m, const prove_options *opt, const spec_root *root,
-                       const uint64_t *w, uint32_t gen, spec_diags *diags);
+                       const uint64_t *w, uint32_t gen, const char *text_of_w,
+                       spec_diags *diags);
 
 /* ------------------------------------------------------------- helpers */
 

@@ -79,6 +79,7 @@ enum {
 	WHY_DISPLAY = 1u << 7, /* the leaf has no display */
 	WHY_WIDE = 1u << 8,    /* a bitset field wider than 64 bits */
 	WHY_TIME = 1u << 9,    /* the file's time for display queries was spent */
+	WHY_LINE = 1u << 10,   /* the formulas do not print the word's own text */
 };
 
 static const char *const why_text[] = {
@@ -92,6 +93,7 @@ static const char *const why_text[] = {
 	"no display",
 	"a bitset field wider than 64 bits",
 	"the 60 s the display proofs may take per file were spent",
+	"its own text is not what the formulas say it prints",
 };
 
 /* Sets of bytes. */
@@ -1115,6 +1117,10 @@ typedef struct dsp_run {
 	 * one (NULL: any word of the leaf, the leaf's proof) */
 	const uint64_t *fix;
 	uint32_t fix_gen;
+	/* and, when not NULL, the text it prints (in the printer's style):
+	 * the second word's text is then held to it part by part
+	 * (text_is_leaf), not to the first word's formulas */
+	const char *fix_text;
 	bool afuc; /* PROVE_PRINTER_AFUC */
 } dsp_run;
 
@@ -2216,6 +2222,381 @@ static bool sample_pair(dsp_run *r, const spec_root *root, const spec_bitset *le
 	return false;
 }
 
+/* ------------------------------------------------- one concrete text
+ *
+ * With the first word fixed, its text t is known, and "the second word
+ * prints t" can be stated exactly where "two words print alike" could
+ * not: every way of cutting t into a display's parts is tried (a
+ * literal where it stands, a field over any stretch of the bytes its
+ * type can print), and each stretch is what the field prints only for
+ * the values that print it (a number parsed back, an enum's values with
+ * that name, a sub-bitset's leaves that print it, the same question a
+ * level down).  What cannot be stated (a float, a caller's custom
+ * field, a name not translated) is left free: the formula only
+ * over-approximates "prints t", so no word satisfying it is a proof and
+ * a word it offers is a witness only once the decoder confirms it. */
+
+static bool is_false(dsp_run *r, Z3_ast x) { return Z3_is_eq_ast(r->b->ctx, x, z_false(r)); }
+
+/* t[0..n) as "%" PRIu64 prints it (no sign, no leading zero). */
+static bool parse_decimal(const char *t, size_t n, uint64_t *v)
+{
+	if (!n || n > 20 || (t[0] == '0' && n > 1))
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] < '0' || t[i] > '9')
+			return false;
+		unsigned d = (unsigned)(t[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
+/* t[0..n) as "%" PRId64 prints it (a '-' only before a nonzero
+ * magnitude), as the bits of the int64 it reads as. */
+static bool parse_signed(const char *t, size_t n, uint64_t *v)
+{
+	bool neg = n && t[0] == '-';
+	uint64_t mag;
+	if (!parse_decimal(t + neg, n - neg, &mag))
+		return false;
+	if (neg ? mag == 0 || mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
+		return false;
+	*v = neg ? 0 - mag : mag;
+	return true;
+}
+
+/* t[0..n) as "%" PRIx64 prints it (lower case, no leading zero). */
+static bool parse_hex(const char *t, size_t n, uint64_t *v)
+{
+	if (!n || n > 16 || (t[0] == '0' && n > 1))
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+		if (t[i] >= '0' && t[i] <= '9')
+			d = (unsigned)(t[i] - '0');
+		else if (t[i] >= 'a' && t[i] <= 'f')
+			d = (unsigned)(t[i] - 'a' + 10);
+		else
+			return false;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return true;
+}
+
+static Z3_ast bv_is(dsp_run *r, Z3_ast v, unsigned w, uint64_t x)
+{
+	Z3_context c = r->b->ctx;
+	if (w < 64)
+		x &= ((uint64_t)1 << w) - 1;
+	return Z3_mk_eq(c, low_bits(r, v, w), Z3_mk_unsigned_int64(c, x, Z3_mk_bv_sort(c, w)));
+}
+
+static Z3_ast text_is_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s, const char *t,
+                           size_t i, size_t j, unsigned depth);
+
+/* Sub-word u of root (field via of scope o, context outer) prints
+ * t[i..j): one of the root's leaves matches it alone and prints it. */
+static Z3_ast text_is_root(dsp_run *r, const spec_field *via, const dsp_ctx *outer,
+                           const z3_scope *o, Z3_ast u, const char *t, size_t i, size_t j,
+                           unsigned depth)
+{
+	const spec_root *root = root_of(r->m, via->bitset);
+	if (!root)
+		return z_true(r);
+	if (depth >= DSP_MAX_DEPTH) {
+		r->why |= WHY_DEPTH;
+		return z_true(r);
+	}
+	terms any = {0};
+	for (size_t a = 0; a < root->nleaves && !r->oom; a++) {
+		z3_scope n = {root->leaves[a], u, via, o, true, z3_memo_new(), NULL, NULL, NULL};
+		dsp_ctx inner = {.leaf = root->leaves[a], .via = via, .outer = outer};
+		Z3_ast is = text_is_leaf(r, &inner, &n, t, i, j, depth + 1);
+		if (!is_false(r, is))
+			push(&any, and2(r, match_exclusive(r, root, a, u), is));
+		z3_memo_free(n.memo);
+	}
+	return fold(r, &any, false);
+}
+
+/* {op}, printed through definition f (living in where) with value v,
+ * prints t[i..e) in scope s (context ctx). */
+static Z3_ast part_is_as(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const spec_field *f,
+                         const dsp_ctx *where, Z3_ast v, const z3_scope *s, const char *t,
+                         size_t i, size_t e, unsigned depth)
+{
+	Z3_context c = r->b->ctx;
+	const char *p = t + i;
+	size_t n = e - i;
+	unsigned w = width_of(f);
+	if (w > 64)
+		w = 64;
+	uint64_t x;
+	custom_kind ck = f->type == SPEC_TYPE_CUSTOM ? custom_print(ctx, op) : CUSTOM_CALLER;
+	if (f->type == SPEC_TYPE_CUSTOM) {
+		if (ck == CUSTOM_NOTHING)
+			return n ? z_false(r) : z_true(r);
+		if (ck == CUSTOM_CALLER) {
+			r->why |= WHY_TYPE;
+			return z_true(r);
+		}
+		/* 0x%03x of the low 32 bits */
+		char buf[16];
+		if (n < 5 || memcmp(p, "0x", 2) || !parse_hex(p + 2, n - 2, &x) || x > UINT32_MAX)
+			return z_false(r);
+		snprintf(buf, sizeof buf, "0x%03x", (unsigned)x);
+		if (strlen(buf) != n || memcmp(buf, p, n))
+			return z_false(r);
+		return bv_is(r, v, 32, x);
+	}
+	if (f->type != SPEC_TYPE_BITSET && f->type != SPEC_TYPE_FLOAT && f->type != SPEC_TYPE_UNKNOWN &&
+	    w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
+	                                                                f->type == SPEC_TYPE_BOOL_INV)))) {
+		/* listed (as lang_of_field lists them): the values that print
+		 * it, one by one */
+		char sub[4096];
+		if (n >= sizeof sub)
+			return z_false(r);
+		memcpy(sub, p, n);
+		sub[n] = '\0';
+		return prints_as(r, f, v, sub);
+	}
+	switch (f->type) {
+	case SPEC_TYPE_UINT: /* printed whole */
+		return parse_decimal(p, n, &x) ? bv_is(r, v, 64, x) : z_false(r);
+	case SPEC_TYPE_HEX:
+		return parse_hex(p, n, &x) ? bv_is(r, v, 64, x) : z_false(r);
+	case SPEC_TYPE_UOFFSET:
+		if (!n)
+			return bv_is(r, v, 64, 0);
+		return p[0] == '+' && parse_decimal(p + 1, n - 1, &x) && x ? bv_is(r, v, 64, x)
+		                                                          : z_false(r);
+	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH:
+		if (n && p[0] != '-' && (p[0] < '0' || p[0] > '9'))
+			return z_true(r); /* a label: left free */
+		/* fall through */
+	case SPEC_TYPE_INT: /* the low bits, sign-extended */
+		return parse_signed(p, n, &x) ? bv_is(r, v, w, x) : z_false(r);
+	case SPEC_TYPE_OFFSET:
+		if (!n)
+			return bv_is(r, v, w, 0);
+		return (p[0] == '+' || p[0] == '-') && parse_signed(p + (p[0] == '+'), n - (p[0] == '+'), &x) && x
+		               ? bv_is(r, v, w, x)
+		               : z_false(r);
+	case SPEC_TYPE_BOOL:
+	case SPEC_TYPE_BOOL_INV: {
+		Z3_ast set = nonzero(r, v, 64);
+		if (f->type == SPEC_TYPE_BOOL_INV)
+			set = Z3_mk_not(c, set);
+		if (f->display) {
+			size_t dl = strlen(f->display);
+			if (dl && dl == n && !memcmp(p, f->display, n))
+				return set;
+			return n ? z_false(r) : dl ? Z3_mk_not(c, set) : z_true(r);
+		}
+		if (!parse_decimal(p, n, &x))
+			return z_false(r);
+		if (f->type == SPEC_TYPE_BOOL)
+			return x <= UINT32_MAX ? bv_is(r, v, 32, x) : z_false(r);
+		return x == 1 ? Z3_mk_not(c, nonzero(r, v, 64)) : x == 0 ? nonzero(r, v, 64) : z_false(r);
+	}
+	case SPEC_TYPE_ENUM: {
+		terms any = {0};
+		Z3_sort s64 = Z3_mk_bv_sort(c, 64);
+		for (size_t k = 0; f->enm && k < f->enm->nvalues; k++) {
+			const char *d = f->enm->values[k].display;
+			if (d && strlen(d) == n && !memcmp(d, p, n))
+				push(&any, Z3_mk_eq(c, v, Z3_mk_unsigned_int64(c, (uint64_t)f->enm->values[k].val,
+				                                               s64)));
+		}
+		/* a value without a name: the decimal of its low 32 bits */
+		if (parse_decimal(p, n, &x) && x <= UINT32_MAX)
+			push(&any, bv_is(r, v, 32, x));
+		return fold(r, &any, false);
+	}
+	case SPEC_TYPE_BITSET:
+		if (f->kind != SPEC_FIELD || !f->bitset) {
+			r->why |= WHY_NAME;
+			return z_true(r);
+		}
+		if (f->bitset->size > 64) {
+			r->why |= WHY_WIDE;
+			return z_true(r);
+		}
+		return text_is_root(r, f, where, s, low_bits(r, v, f->bitset->size), t, i, e, depth);
+	default:
+		r->why |= WHY_TYPE;
+		return z_true(r);
+	}
+}
+
+/* {op} prints t[i..e) in scope s (context ctx): through the one
+ * definition it resolves to, or, where its cases define it differently,
+ * through one of those (which one is left free: a looser claim). */
+static Z3_ast part_is(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3_scope *s,
+                      const char *t, size_t i, size_t e, unsigned depth)
+{
+	const dsp_ctx *where;
+	const spec_field *f = resolve(ctx, op->text, op->len, &where);
+	if (!f && defined_nowhere(ctx, op->text, op->len))
+		return e > i ? z_false(r) : z_true(r);
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
+	Z3_ast v = z3_name_in(r->b, s, name);
+	if (!v) {
+		r->why |= WHY_NAME;
+		return z_true(r);
+	}
+	if (f)
+		return part_is_as(r, ctx, op, f, where, v, s, t, i, e, depth);
+	terms any = {0};
+	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
+		for (size_t k = 0; k < b->ncases; k++) {
+			const spec_field *fd = case_field(&b->cases[k], op->text, op->len);
+			if (fd)
+				push(&any, part_is_as(r, ctx, op, fd, ctx, v, s, t, i, e, depth));
+		}
+	const spec_field *pf = resolve_param(ctx, op->text, op->len, &where);
+	if (pf)
+		push(&any, part_is_as(r, ctx, op, pf, where, v, s, t, i, e, depth));
+	else if (ctx->via && ctx->outer)
+		for (size_t k = 0; k < ctx->via->nparams; k++) {
+			const spec_param *pa = &ctx->via->params[k];
+			if (name_is(pa->as ? pa->as : pa->name, op->text, op->len)) {
+				/* a param whose own definitions differ: not followed */
+				r->why |= WHY_NAME;
+				free(any.v);
+				return z_true(r);
+			}
+		}
+	return fold(r, &any, false);
+}
+
+/* One cutting of t[i..j) into the parts of a display. */
+typedef struct cut {
+	const dsp_op *ops;
+	size_t nops;
+	lang *langs; /* a field's bytes, per op (others unused) */
+	Z3_ast *memo; /* per (op, position): NULL not yet asked */
+	const dsp_ctx *ctx;
+	const z3_scope *s;
+	const char *t;
+	size_t i, j;
+	unsigned depth;
+} cut;
+
+/* ops[q..] print t[at..j). */
+static Z3_ast cut_from(dsp_run *r, cut *k, size_t q, size_t at)
+{
+	if (q == k->nops)
+		return at == k->j ? z_true(r) : z_false(r);
+	Z3_ast *slot = &k->memo[q * (k->j - k->i + 1) + (at - k->i)];
+	if (*slot)
+		return *slot;
+	const dsp_op *op = &k->ops[q];
+	const char *t = k->t;
+	Z3_ast out = z_false(r);
+	if (op->kind == OP_LIT || op->kind == OP_NAME) {
+		const char *lit = op->kind == OP_LIT ? op->text : spec_display_name(k->ctx->leaf);
+		size_t len = op->kind == OP_LIT ? op->len : strlen(lit);
+		if (at + len <= k->j && !memcmp(t + at, lit, len))
+			out = cut_from(r, k, q + 1, at + len);
+	} else if (op->kind == OP_ALIGN) {
+		/* spaces up to a column: any number of them (a looser claim) */
+		terms any = {0};
+		for (size_t e = at;; e++) {
+			Z3_ast rest = cut_from(r, k, q + 1, e);
+			if (!is_false(r, rest))
+				push(&any, rest);
+			if (e == k->j || t[e] != ' ')
+				break;
+		}
+		out = fold(r, &any, false);
+	} else {
+		const lang *L = &k->langs[q];
+		terms any = {0};
+		for (size_t e = at; e <= k->j && !r->oom; e++) {
+			/* t[at..e) must be bytes the part can print */
+			if (e > at) {
+				unsigned char ch = (unsigned char)t[e - 1];
+				if (!cs_has(&L->alpha, ch) || (e == at + 1 && !cs_has(&L->first, ch)))
+					break;
+			} else if (!L->nullable) {
+				continue;
+			}
+			Z3_ast rest = cut_from(r, k, q + 1, e);
+			if (is_false(r, rest))
+				continue;
+			Z3_ast part = part_is(r, k->ctx, op, k->s, t, at, e, k->depth);
+			if (!is_false(r, part))
+				push(&any, and2(r, part, rest));
+		}
+		out = fold(r, &any, false);
+	}
+	return *slot = out;
+}
+
+/* Display d prints t[i..j) in scope s (context ctx). */
+static Z3_ast display_is(dsp_run *r, const dsp_ctx *ctx, const char *d, const z3_scope *s,
+                         const char *t, size_t i, size_t j, unsigned depth)
+{
+	cut k = {.ctx = ctx, .s = s, .t = t, .i = i, .j = j, .depth = depth};
+	dsp_op *ops = parse_ops(d, &k.nops);
+	k.ops = ops;
+	k.langs = ops ? calloc(k.nops ? k.nops : 1, sizeof *k.langs) : NULL;
+	k.memo = k.langs ? calloc((k.nops + 1) * (j - i + 1), sizeof *k.memo) : NULL;
+	if (!k.memo) {
+		free(ops);
+		free(k.langs);
+		r->oom = true;
+		return z_true(r);
+	}
+	for (size_t q = 0; q < k.nops; q++)
+		if (ops[q].kind == OP_FIELD)
+			lang_of_name(&ops[q], ctx, depth, &k.langs[q], NULL);
+	Z3_ast out = cut_from(r, &k, 0, i);
+	for (size_t q = 0; q < k.nops; q++)
+		lang_free(&k.langs[q]);
+	free(k.langs);
+	free(k.memo);
+	free(ops);
+	return out;
+}
+
+/* The leaf of ctx prints t[i..j) in scope s: with the display the
+ * decoder selects (any of them, where the selection is not
+ * translated). */
+static Z3_ast text_is_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s, const char *t,
+                           size_t i, size_t j, unsigned depth)
+{
+	const spec_case *cs[DSP_MAX_DISPLAYS];
+	size_t nd = leaf_displays(ctx->leaf, cs, DSP_MAX_DISPLAYS);
+	if (nd == 0 || nd > DSP_MAX_DISPLAYS) {
+		r->why |= nd ? WHY_CROSS : WHY_DISPLAY;
+		return z_true(r);
+	}
+	terms any = {0};
+	for (size_t k = 0; k < nd && !r->oom; k++) {
+		dsp_ctx shown = with_shown(ctx, cs[k], cs[k]);
+		Z3_ast is = display_is(r, &shown, cs[k]->display, s, t, i, j, depth);
+		if (is_false(r, is))
+			continue;
+		Z3_ast sel = selects(r, s, cs, k);
+		if (!sel)
+			r->why |= WHY_NAME;
+		push(&any, sel ? and2(r, sel, is) : is);
+	}
+	return fold(r, &any, false);
+}
+
 /* One leaf of root (top level). */
 static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_text_ops *ops,
                        Z3_ast w2, spec_diags *diags)
@@ -2229,7 +2610,15 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	dsp_ctx ctx = {.leaf = leaf, .afuc = r->afuc};
-	tq eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
+	tq eq;
+	Z3_ast own = NULL; /* fix_text: the first word prints it, as the formulas say */
+	if (r->fix_text) {
+		size_t tl = strlen(r->fix_text);
+		eq.over = eq.under = text_is_leaf(r, &ctx, &s2, r->fix_text, 0, tl, 0);
+		own = text_is_leaf(r, &ctx, &s1, r->fix_text, 0, tl, 0);
+	} else {
+		eq = text_equal_leaf(r, &ctx, &s1, &s2, 0);
+	}
 	Z3_ast differ = words_differ_leaf(r, &ctx, &s1, &s2, 0);
 	Z3_ast base = and3(r, clean1, clean2, differ);
 	Z3_ast fixed = z_true(r);
@@ -2250,7 +2639,19 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	Z3_ast strict = and2(r, under, and2(r, enums_named(r, &s1, 0), enums_named(r, &s2, 0)));
 	z3_memo_free(s1.memo);
 	z3_memo_free(s2.memo);
-	if (r->why & WHY_NAME) {
+	uint64_t a[DSP_WORDS], bw[DSP_WORDS];
+	uint32_t gen = 0;
+	if (own && !r->oom) {
+		/* a formula that does not let the first word print its own text
+		 * would prove anything: then nothing is said */
+		z3_answer self = ask_pair(r, and3(r, fixed, clean1, own), w2, a, bw, &gen);
+		if (self != Z3_ANSWER_YES) {
+			report_unknown(r, leaf, r->why | (self == Z3_ANSWER_NO ? WHY_LINE : WHY_SOLVER),
+			               diags);
+			return;
+		}
+	}
+	if ((r->why & WHY_NAME) && !r->fix_text) {
 		/* Names Mesa's expression cache decides have no exact term, so
 		 * the exact formulas offer no witnesses: ask for them through a
 		 * lenient translation instead (the decoder confirms any pair, so
@@ -2269,8 +2670,6 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 		b->lenient = false;
 		r->why = why;
 	}
-	uint64_t a[DSP_WORDS], bw[DSP_WORDS];
-	uint32_t gen = 0;
 	z3_answer ans = r->oom ? Z3_ANSWER_UNKNOWN : ask_pair(r, over, w2, a, bw, &gen);
 	if (ans == Z3_ANSWER_NO) {
 		r->st->display_invertible++;
@@ -2366,7 +2765,8 @@ bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *d
 }
 
 int prove_display_word(const spec_model *m, const prove_options *opt, const spec_root *root,
-                       const uint64_t *w, uint32_t gen, spec_diags *diags)
+                       const uint64_t *w, uint32_t gen, const char *text_of_w,
+                       spec_diags *diags)
 {
 	const prove_text_ops *ops = opt->text;
 	const spec_bitset *leaf = NULL;
@@ -2390,7 +2790,7 @@ int prove_display_word(const spec_model *m, const prove_options *opt, const spec
 		return PROVE_DISPLAY_UNKNOWN;
 	}
 	semantic_stats st = {0};
-	dsp_run r = {.m = m, .b = &b, .st = &st, .fix = w, .fix_gen = gen,
+	dsp_run r = {.m = m, .b = &b, .st = &st, .fix = w, .fix_gen = gen, .fix_text = text_of_w,
 	             .afuc = opt->printer == PROVE_PRINTER_AFUC};
 	Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
 	prove_leaf(&r, root, l, ops, w2, diags);

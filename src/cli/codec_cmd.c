@@ -562,8 +562,25 @@ static void asm_exact_line(asm_exact *x, const codec *c, const spec_model *m,
 		return;
 	}
 	x->ops.ctx = (void *)c; /* the codec in use (asm switches to the compiled one) */
+	/* the word's text in the lines' style, which the proof holds the
+	 * other words to (afuc-disasm's comment left out: asm does not read
+	 * it, and text equal without it is equal with it) */
+	char text[4096];
+	codec_disasm_options o = {.gen = gen, .no_match = x->style};
+	size_t tl;
+	if (root == codec_default_root(c)) {
+		uint32_t u[SPEC_MAX_BITS / 32];
+		for (unsigned i = 0; i < (root->bitset->size + 31) / 32; i++)
+			u[i] = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+		tl = codec_disasm_one(c, u, &o, text, sizeof text);
+	} else {
+		tl = codec_disasm_root(c, root, w, &o, text, sizeof text);
+	}
+	char *comment = x->style == CODEC_NO_MATCH_AFUC ? strstr(text, "\t; ") : NULL;
+	if (comment)
+		*comment = '\0';
 	spec_diags one = {0};
-	int wv = prove_display_word(m, &x->opt, root, w, gen, &one);
+	int wv = prove_display_word(m, &x->opt, root, w, gen, tl < sizeof text ? text : NULL, &one);
 	const char *said = one.count ? one.items[0].message : "no verdict";
 	if (wv == PROVE_DISPLAY_PROVED) {
 		x->exact++;
