@@ -1923,7 +1923,13 @@ static Z3_ast words_differ_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *
 	}
 	z3_memo_free(k1.memo);
 	z3_memo_free(k2.memo);
-	return fold(r, &t, false);
+	Z3_ast any = fold(r, &t, false);
+	if (depth)
+		return any;
+	/* and, whatever could not be told above (a condition Mesa's
+	 * expression cache decides counts as different), two words alike
+	 * outside the don't-care bits decode alike */
+	return and2(r, any, nonzero(r, Z3_mk_bvxor(c, k1.word, k2.word), size));
 }
 
 /* ------------------------------------------------------------- the run */
@@ -2450,7 +2456,11 @@ static Z3_ast part_is(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3
 		return e > i ? z_false(r) : z_true(r);
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
+	/* a plain field's bits, where Mesa's expression cache leaves the
+	 * general translation without a term */
 	Z3_ast v = z3_name_in(r->b, s, name);
+	if (!v)
+		v = z3_plain_name_in(r->b, s, name);
 	if (!v) {
 		r->why |= WHY_NAME;
 		return z_true(r);

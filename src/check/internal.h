@@ -283,6 +283,14 @@ Z3_ast z3_bits_sized(z3_base *b, const uint64_t *w, unsigned size);
 /* The value of name in scope, as the decoder looks it up for a display
  * or an expression (a 64-bit term); NULL as z3_expr_in. */
 Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name);
+/* The value of name in scope as a display reads it (no expression on
+ * the stack), when the first case that defines it, in the order Mesa's
+ * find_field walks them, is a default case's plain field (here or
+ * through the params, further out): its bits, whatever Mesa's
+ * expression cache holds.  The overrides passed on the way define
+ * nothing of the name, so their conditions, which Mesa evaluates (and
+ * caches) there, decide nothing of it.  NULL otherwise. */
+Z3_ast z3_plain_name_in(z3_base *b, const z3_scope *scope, const char *name);
 /* semantic.c: the words of leaf in a term of its root's size, at its
  * generations; NULL when the leaf matches no word. */
 Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);

@@ -657,6 +657,39 @@ Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name)
 	return r && Z3_get_error_code(b->ctx) == Z3_OK ? r : NULL;
 }
 
+Z3_ast z3_plain_name_in(z3_base *b, const z3_scope *scope, const char *name)
+{
+	/* bounded by the scopes' nesting, which the loader bounds */
+	for (const z3_scope *s = scope; s; ) {
+		for (const spec_bitset *bs = s->leaf; bs; bs = bs->parent)
+			for (size_t c = 0; c < bs->ncases; c++) {
+				const spec_case *sc = &bs->cases[c];
+				for (size_t f = 0; f < sc->nfields; f++) {
+					const spec_field *fd = &sc->fields[f];
+					if (fd->kind == SPEC_ASSERT || strcmp(fd->name, name))
+						continue;
+					if (sc->expr || fd->kind != SPEC_FIELD || fd->high >= s->leaf->size ||
+					    fd->high - fd->low >= 64)
+						return NULL; /* a condition, or a value Mesa computes */
+					unsigned w = fd->high - fd->low + 1;
+					Z3_ast x = Z3_mk_extract(b->ctx, fd->high, fd->low, s->word);
+					return w < 64 ? Z3_mk_zero_ext(b->ctx, 64 - w, x) : x;
+				}
+			}
+		/* no case defines it: the param that passes it in, further out */
+		const z3_scope *up = NULL;
+		for (size_t p = 0; s->via && s->outer && p < s->via->nparams && !up; p++) {
+			const spec_param *pa = &s->via->params[p];
+			if (!strcmp(pa->as ? pa->as : pa->name, name)) {
+				name = pa->name;
+				up = s->outer;
+			}
+		}
+		s = up;
+	}
+	return NULL;
+}
+
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x)
 {
 	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL, NULL, NULL};
