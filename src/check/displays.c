@@ -121,6 +121,11 @@ static void cs_add_str(charset *s, const char *p, size_t n)
 		cs_add(s, (unsigned char)p[i]);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* What a part can print: the bytes its texts contain and start with,
  * whether it can print nothing, and, when finite and small, the texts. */
 typedef struct lang {
@@ -128,10 +133,16 @@ typedef struct lang {
 	bool nullable;
 	char **strs; /* NULL: not listed */
 	size_t nstrs;
+	bool sorted;   /* strs in strcmp order */
+	bool borrowed; /* strs belong to a lang_memo: never freed or sorted here */
 } lang;
 
 static void lang_free(lang *L)
 {
+	if (L->borrowed) {
+		*L = (lang){0};
+		return;
+	}
 	for (size_t i = 0; i < L->nstrs; i++)
 		free(L->strs[i]);
 	free(L->strs);
@@ -202,6 +213,79 @@ static dsp_op *parse_ops(const char *d, size_t *nops)
 	return ops;
 }
 
+/* The listed texts of fields, by definition: what a field of a listed
+ * type prints depends on the definition alone, and the formulas of one
+ * leaf ask it again for every pair of sub-leaves and displays (the
+ * listing was a third of ir3's display proofs).  Open addressing; the
+ * memo owns the texts, a lang taken from it borrows them. */
+typedef struct lang_memo {
+	const spec_field **keys;
+	lang *vals;
+	size_t n, cap; /* cap: 0 or a power of two */
+} lang_memo;
+
+static size_t memo_slot(const lang_memo *m, const spec_field *f)
+{
+	size_t at = (size_t)(((uintptr_t)f >> 4) * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
+	while (m->keys[at] && m->keys[at] != f)
+		at = (at + 1) & (m->cap - 1);
+	return at;
+}
+
+static const lang *lang_memo_get(const lang_memo *m, const spec_field *f)
+{
+	if (!m || !m->cap)
+		return NULL;
+	size_t at = memo_slot(m, f);
+	return m->keys[at] ? &m->vals[at] : NULL;
+}
+
+/* Keeps *L for f; on success L borrows from the memo. */
+static void lang_memo_put(lang_memo *m, const spec_field *f, lang *L)
+{
+	if (!m)
+		return;
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		lang_memo bigger = {calloc(cap, sizeof *bigger.keys), calloc(cap, sizeof *bigger.vals), 0,
+		                    cap};
+		if (!bigger.keys || !bigger.vals) {
+			free(bigger.keys);
+			free(bigger.vals);
+			return; /* not kept: L stays its own */
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->keys[i]) {
+				size_t at = memo_slot(&bigger, m->keys[i]);
+				bigger.keys[at] = m->keys[i];
+				bigger.vals[at] = m->vals[i];
+				bigger.n++;
+			}
+		free(m->keys);
+		free(m->vals);
+		*m = bigger;
+	}
+	size_t at = memo_slot(m, f);
+	m->keys[at] = f;
+	m->vals[at] = *L;
+	m->n++;
+	L->borrowed = true;
+}
+
+static void lang_memo_free(lang_memo *m)
+{
+	for (size_t i = 0; m && i < m->cap; i++)
+		if (m->keys[i]) {
+			m->vals[i].borrowed = false;
+			lang_free(&m->vals[i]);
+		}
+	if (m) {
+		free(m->keys);
+		free(m->vals);
+		*m = (lang_memo){0};
+	}
+}
+
 /* Where a display is printed: a leaf, reached through field `via` of
  * the enclosing context (its params), or alone. */
 typedef struct dsp_ctx {
@@ -216,6 +300,8 @@ typedef struct dsp_ctx {
 	/* the outermost context only: the text is afuc-disasm's
 	 * (PROVE_PRINTER_AFUC); see custom_print */
 	bool afuc;
+	/* the outermost context only: fields' listed texts (may be NULL) */
+	lang_memo *memo;
 } dsp_ctx;
 
 /* What a {FIELD} of type custom prints, written as op in a display
@@ -480,9 +566,19 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 	}
 	if (w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
 	                                                                 f->type == SPEC_TYPE_BOOL_INV)))) {
-		/* the texts in the order of the values that first print them; a
-		 * hash of them (index + 1) finds repeats: a search of the list
-		 * was quadratic in 2^w, 65% of ir3's display proofs */
+		const dsp_ctx *top = ctx;
+		while (top && top->outer)
+			top = top->outer;
+		lang_memo *memo = top ? top->memo : NULL;
+		const lang *kept = lang_memo_get(memo, f);
+		if (kept) {
+			*L = *kept;
+			L->borrowed = true;
+			return;
+		}
+		/* the texts, unique (a hash of them, index + 1, finds repeats: a
+		 * search of the list was quadratic in 2^w, 65% of ir3's display
+		 * proofs), then sorted */
 		size_t nslots = (size_t)2 << w;
 		L->strs = calloc((size_t)1 << w, sizeof *L->strs);
 		uint32_t *slot = calloc(nslots, sizeof *slot);
@@ -516,6 +612,9 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 				L->nullable = true;
 		}
 		free(slot);
+		qsort(L->strs, L->nstrs, sizeof *L->strs, cmp_str);
+		L->sorted = true;
+		lang_memo_put(memo, f, L);
 		return;
 	}
 	switch (f->type) {
@@ -718,11 +817,6 @@ static void lang_of_root(const spec_bitset *root, const spec_field *via, const d
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The most texts a listing may have, and the most pairs of different
  * choices with one text that a formula may name. */
 #define DSP_MAX_LIST 65536u
@@ -781,7 +875,8 @@ static bool list_ops(const dsp_op *ops, size_t k, size_t end, const dsp_ctx *ctx
 		lang_of_name(&ops[i], ctx, depth, P, &L->def[L->nparts++]);
 		if (!P->strs || !P->nstrs || total > DSP_MAX_LIST / P->nstrs)
 			goto fail;
-		qsort(P->strs, P->nstrs, sizeof *P->strs, cmp_str);
+		if (!P->sorted && !P->borrowed)
+			qsort(P->strs, P->nstrs, sizeof *P->strs, cmp_str);
 		total *= P->nstrs;
 	}
 	if (!(L->texts = calloc(total, sizeof *L->texts)))
@@ -987,7 +1082,8 @@ static bool splits_uniquely(const char *d, const dsp_ctx *ctx, unsigned depth, s
 		}
 		/* listed: x a proper prefix of y, y going on with a follower
 		 * (sorted, the texts x is a prefix of come right after it) */
-		qsort(L->strs, L->nstrs, sizeof *L->strs, cmp_str);
+		if (!L->sorted && !L->borrowed)
+			qsort(L->strs, L->nstrs, sizeof *L->strs, cmp_str);
 		for (size_t a = 0; ok && a < L->nstrs; a++) {
 			size_t la = strlen(L->strs[a]);
 			for (size_t b = a + 1; ok && b < L->nstrs && !strncmp(L->strs[a], L->strs[b], la);
@@ -1122,6 +1218,7 @@ typedef struct dsp_run {
 	 * (text_is_leaf), not to the first word's formulas */
 	const char *fix_text;
 	bool afuc; /* PROVE_PRINTER_AFUC */
+	lang_memo memo; /* the listed texts of fields, for this leaf's formulas */
 } dsp_run;
 
 /* A pair of approximations of one condition. */
@@ -2619,7 +2716,7 @@ static void prove_leaf(dsp_run *r, const spec_root *root, size_t l, const prove_
 	Z3_ast clean1 = match_exclusive(r, root, l, b->w), clean2 = match_exclusive(r, root, l, w2);
 	z3_scope s1 = {leaf, b->w, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
 	z3_scope s2 = {leaf, w2, NULL, NULL, true, z3_memo_new(), NULL, NULL, NULL};
-	dsp_ctx ctx = {.leaf = leaf, .afuc = r->afuc};
+	dsp_ctx ctx = {.leaf = leaf, .afuc = r->afuc, .memo = &r->memo};
 	tq eq;
 	Z3_ast own = NULL; /* fix_text: the first word prints it, as the formulas say */
 	if (r->fix_text) {
@@ -2743,6 +2840,7 @@ static void dsp_leaf(void *arg, z3_base *b, const spec_root *root, size_t l, boo
 	}
 	Z3_ast w2 = Z3_mk_const(b->ctx, Z3_mk_string_symbol(b->ctx, "w2"), b->word_sort);
 	prove_leaf(&r, root, l, args->ops, w2, d);
+	lang_memo_free(&r.memo);
 }
 
 bool prove_displays(const spec_model *m, const prove_options *opt, spec_diags *diags,
@@ -2804,6 +2902,7 @@ int prove_display_word(const spec_model *m, const prove_options *opt, const spec
 	             .afuc = opt->printer == PROVE_PRINTER_AFUC};
 	Z3_ast w2 = Z3_mk_const(b.ctx, Z3_mk_string_symbol(b.ctx, "w2"), b.word_sort);
 	prove_leaf(&r, root, l, ops, w2, diags);
+	lang_memo_free(&r.memo);
 	z3_base_free(&b);
 	return st.display_invertible ? PROVE_DISPLAY_PROVED
 	       : st.display_findings ? PROVE_DISPLAY_SAME_TEXT
