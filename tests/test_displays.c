@@ -758,6 +758,116 @@ TEST(random_lines_against_brute_force)
 	CHECK(t.unknown * 10 <= t.asked);
 }
 
+/* Floats, one line at a time: what "%f" prints of a 16-bit float field,
+ * held to all 65,536 words of the leaf, and of a 32-bit one, held to
+ * what is known of it ("1.000000" is printed by the floats next to 1.0
+ * too, 2^24's text by it alone, every NaN prints "nan"). */
+static int line_verdict(const spec_model *m, const codec *c, const spec_root *root, uint64_t w,
+                        char *text, size_t len)
+{
+	prove_text_ops ops = {.ctx = (void *)c, .decode = prove_ops_decode,
+	                      .differ = prove_ops_differ};
+	prove_options opt = prove_default_options();
+	opt.text = &ops;
+	const spec_bitset *leaf;
+	uint64_t digest;
+	if (!codec_decode_digest(c, root, &w, 0, &leaf, text, len, &digest))
+		return -1;
+	spec_diags sd = {0};
+	int v = prove_display_word(m, &opt, root, &w, 0, text, &sd);
+	spec_diags_free(&sd);
+	return v;
+}
+
+TEST(floats_by_line)
+{
+	static const char half_xml[] =
+		"<isa><bitset name=\"#instruction\" size=\"32\"/>"
+		"<bitset name=\"h\" extends=\"#instruction\">"
+		"<field name=\"F\" low=\"0\" high=\"15\" type=\"float\"/>"
+		"<display>h {F}</display>"
+		"<pattern low=\"16\" high=\"31\">0001001000110100</pattern></bitset></isa>";
+	spec_diags d = {0};
+	spec_model *m = spec_load_buffer("half.xml", half_xml, strlen(half_xml), ".", &d);
+	codec *c = m ? codec_new(m, &d) : NULL;
+	CHECK(c != NULL);
+	if (c) {
+		const spec_root *root = codec_default_root(c);
+		/* each text's words, by brute force */
+		char (*texts)[64] = calloc(65536, sizeof *texts);
+		CHECK(texts != NULL);
+		for (uint32_t x = 0; texts && x < 65536; x++) {
+			uint64_t w = 0x12340000u | x;
+			const spec_bitset *leaf;
+			uint64_t digest;
+			CHECK(codec_decode_digest(c, root, &w, 0, &leaf, texts[x], sizeof texts[x], &digest));
+		}
+		size_t proved = 0, lossy = 0, unknown = 0;
+		static const uint32_t special[] = {0x0000, 0x8000, 0x0001, 0x3c00, 0xbc00, 0x7bff,
+		                                   0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x3555, 0x0400};
+		for (size_t k = 0; texts && k < 12 + 200; k++) {
+			uint32_t x = k < 12 ? special[k] : (uint32_t)(k - 12) * 327u + 11u;
+			char text[128];
+			int v = line_verdict(m, c, root, 0x12340000u | x, text, sizeof text);
+			bool shared = false;
+			for (uint32_t y = 0; y < 65536 && !shared; y++)
+				shared = y != x && !strcmp(texts[y], texts[x]);
+			bool agree = v == PROVE_DISPLAY_UNKNOWN || (v == PROVE_DISPLAY_PROVED && !shared) ||
+			             (v == PROVE_DISPLAY_SAME_TEXT && shared);
+			CHECK(agree);
+			if (!agree)
+				fprintf(stderr, "half %#06x \"%s\": verdict %d, brute force: %s\n", x, text, v,
+				        shared ? "shared" : "its own");
+			*(v == PROVE_DISPLAY_PROVED ? &proved : v == PROVE_DISPLAY_SAME_TEXT ? &lossy
+			                                                                     : &unknown) += 1;
+		}
+		printf("16-bit float lines: %zu proved, %zu shown to share their text, %zu unknown\n",
+		       proved, lossy, unknown);
+		CHECK(proved > 0 && lossy > 0 && unknown == 0);
+		free(texts);
+	}
+	codec_free(c);
+	spec_model_free(m);
+	spec_diags_free(&d);
+
+	static const char single_xml[] =
+		"<isa><bitset name=\"#instruction\" size=\"64\"/>"
+		"<bitset name=\"f\" extends=\"#instruction\">"
+		"<field name=\"F\" low=\"0\" high=\"31\" type=\"float\"/>"
+		"<display>f {F}</display>"
+		"<pattern low=\"32\" high=\"63\">00000000000000000000000000000001</pattern></bitset></isa>";
+	d = (spec_diags){0};
+	m = spec_load_buffer("single.xml", single_xml, strlen(single_xml), ".", &d);
+	c = m ? codec_new(m, &d) : NULL;
+	CHECK(c != NULL);
+	if (c) {
+		const spec_root *root = codec_default_root(c);
+		static const struct {
+			uint32_t bits;
+			int verdict;
+		} cases[] = {
+			{0x3f800000u, PROVE_DISPLAY_SAME_TEXT}, /* 1.0: its neighbours print 1.000000 */
+			{0x4b800000u, PROVE_DISPLAY_PROVED},    /* 2^24 */
+			{0x47c35000u, PROVE_DISPLAY_PROVED},    /* 100000.0 */
+			{0xc7c35000u, PROVE_DISPLAY_PROVED},    /* -100000.0 */
+			{0x7fc00000u, PROVE_DISPLAY_SAME_TEXT}, /* a NaN */
+			{0xff800000u, PROVE_DISPLAY_PROVED},    /* -inf */
+			{0x00000000u, PROVE_DISPLAY_SAME_TEXT}, /* 0.000000: every tiny one */
+		};
+		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+			char text[128];
+			int v = line_verdict(m, c, root, (uint64_t)1 << 32 | cases[k].bits, text,
+			                     sizeof text);
+			CHECK_INT(v, cases[k].verdict);
+			if (v != cases[k].verdict)
+				fprintf(stderr, "single %#010x \"%s\": verdict %d\n", cases[k].bits, text, v);
+		}
+	}
+	codec_free(c);
+	spec_model_free(m);
+	spec_diags_free(&d);
+}
+
 /* Mesa's vector words, each line asked of its own text: a line proved
  * exact must have no neighbour within two bits (outside the leaf's
  * don't-care bits) that decodes to the same leaf, to other values, and
@@ -868,6 +978,7 @@ int main(int argc, char **argv)
 	RUN(custom_fields_and_undefined_names);
 	RUN(random_displays_against_brute_force);
 	RUN(random_lines_against_brute_force);
+	RUN(floats_by_line);
 	RUN(mesa_vector_lines_against_neighbours);
 	return testlib_finish();
 }

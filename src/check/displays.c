@@ -47,6 +47,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2401,6 +2402,80 @@ static Z3_ast bv_is(dsp_run *r, Z3_ast v, unsigned w, uint64_t x)
 	return Z3_mk_eq(c, low_bits(r, v, w), Z3_mk_unsigned_int64(c, x, Z3_mk_bv_sort(c, w)));
 }
 
+/* The float of half (IEEE binary16) or single bits x, as the decoder
+ * reads a float field of width 16 or otherwise 32. */
+static double float_of(uint32_t x, bool half)
+{
+	if (!half) {
+		float f;
+		memcpy(&f, &x, sizeof f);
+		return f;
+	}
+	unsigned e = (x >> 10) & 0x1f, m = x & 0x3ff;
+	double v = e == 31 ? (m ? NAN : INFINITY)
+	           : e == 0 ? ldexp((double)m, -24)
+	                    : ldexp((double)(1024 + m), (int)e - 25);
+	return (x >> 15) & 1 ? -v : v;
+}
+
+/* The magnitudes (bits without the sign) of a float field that print
+ * t[0..n) (without its '-') with "%f": [*lo, *hi], an empty range when
+ * none does.  Finite magnitudes print in the order of their bits, so
+ * the range is found by bisection. */
+static bool float_range(const char *t, size_t n, bool half, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t inf = half ? 0x7c00u : 0x7f800000u, top = half ? 0x7fffu : 0x7fffffffu;
+	if (n == 3 && !memcmp(t, "inf", 3)) {
+		*lo = *hi = inf;
+		return true;
+	}
+	if (n == 3 && !memcmp(t, "nan", 3)) {
+		*lo = inf + 1;
+		*hi = top;
+		return true;
+	}
+	char want[400], got[400];
+	if (n >= sizeof want || n < 8 || t[n - 7] != '.')
+		return false;
+	memcpy(want, t, n);
+	want[n] = '\0';
+	double x = strtod(want, NULL);
+	/* first magnitude printing a number >= x, last printing one <= x */
+	uint32_t a = 0, b = inf; /* [a, b) */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		snprintf(got, sizeof got, "%f", float_of(mid, half));
+		if (strtod(got, NULL) >= x)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	uint32_t first = a;
+	a = 0;
+	b = inf;
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		snprintf(got, sizeof got, "%f", float_of(mid, half));
+		if (strtod(got, NULL) > x)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	if (first >= a)
+		return false;
+	/* both ends print the very text (a number of another form, e.g.
+	 * "0.50000" against "0.500000", prints no value) */
+	snprintf(got, sizeof got, "%f", float_of(first, half));
+	if (strcmp(got, want))
+		return false;
+	snprintf(got, sizeof got, "%f", float_of(a - 1, half));
+	if (strcmp(got, want))
+		return false;
+	*lo = first;
+	*hi = a - 1;
+	return true;
+}
+
 static Z3_ast text_is_leaf(dsp_run *r, const dsp_ctx *ctx, const z3_scope *s, const char *t,
                            size_t i, size_t j, unsigned depth);
 
@@ -2535,10 +2610,48 @@ static Z3_ast part_is_as(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const
 			return z_true(r);
 		}
 		return text_is_root(r, f, where, s, low_bits(r, v, f->bitset->size), t, i, e, depth);
+	case SPEC_TYPE_FLOAT: {
+		/* "%f" of the float of the low 16 bits (a 16-bit field) or 32:
+		 * the sign, and the magnitudes that print the rest */
+		bool half = w == 16, neg = n && p[0] == '-';
+		unsigned bits = half ? 16 : 32;
+		uint32_t lo, hi;
+		if (!float_range(p + neg, n - neg, half, &lo, &hi))
+			return z_false(r);
+		Z3_sort ms = Z3_mk_bv_sort(c, bits - 1);
+		Z3_ast mag = Z3_mk_extract(c, bits - 2, 0, v);
+		Z3_ast parts[3] = {
+			Z3_mk_eq(c, Z3_mk_extract(c, bits - 1, bits - 1, v),
+			         Z3_mk_unsigned_int64(c, neg, Z3_mk_bv_sort(c, 1))),
+			Z3_mk_bvuge(c, mag, Z3_mk_unsigned_int64(c, lo, ms)),
+			Z3_mk_bvule(c, mag, Z3_mk_unsigned_int64(c, hi, ms))};
+		return Z3_mk_and(c, 3, parts);
+	}
 	default:
 		r->why |= WHY_TYPE;
 		return z_true(r);
 	}
+}
+
+/* The definition a name printed in display case ctx->shown[0] is read
+ * through, when that is sure: the case itself (which holds, as the
+ * decoder prints with it) or a default case, with no case before it that
+ * may hold and define the name too; the display's own derived values
+ * (etnaviv's immediates) are so.  NULL otherwise. */
+static const spec_field *shown_definition(const dsp_ctx *ctx, const dsp_op *op)
+{
+	if (ctx->nshown != 1)
+		return NULL;
+	for (const spec_bitset *b = ctx->leaf; b; b = b->parent)
+		for (size_t c = 0; c < b->ncases; c++) {
+			const spec_field *fd = case_field(&b->cases[c], op->text, op->len);
+			int h = fd ? holds_with(ctx->leaf, ctx->shown[0], &b->cases[c]) : 0;
+			if (h == 1 && (fd->kind == SPEC_FIELD || fd->expr))
+				return fd;
+			if (h)
+				return NULL;
+		}
+	return NULL;
 }
 
 /* {op} prints t[i..e) in scope s (context ctx): through the one
@@ -2554,10 +2667,18 @@ static Z3_ast part_is(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)(op->len < 255 ? op->len : 255), op->text);
 	/* a plain field's bits, where Mesa's expression cache leaves the
-	 * general translation without a term */
+	 * general translation without a term; or the definition of the
+	 * display case being printed */
 	Z3_ast v = z3_name_in(r->b, s, name);
 	if (!v)
 		v = z3_plain_name_in(r->b, s, name);
+	const spec_field *shown = v ? NULL : shown_definition(ctx, op);
+	if (shown) {
+		v = shown->kind == SPEC_DERIVED ? z3_plain_expr_in(r->b, s, shown->expr)
+		                                : z3_plain_name_in(r->b, s, name);
+		f = v ? shown : f;
+		where = ctx;
+	}
 	if (!v) {
 		r->why |= WHY_NAME;
 		return z_true(r);

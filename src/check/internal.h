@@ -291,6 +291,11 @@ Z3_ast z3_name_in(z3_base *b, const z3_scope *scope, const char *name);
  * nothing of the name, so their conditions, which Mesa evaluates (and
  * caches) there, decide nothing of it.  NULL otherwise. */
 Z3_ast z3_plain_name_in(z3_base *b, const z3_scope *scope, const char *name);
+/* Expression x in scope with every name read as z3_plain_name_in reads
+ * it: the value Mesa computes for x wherever the names it reads are such
+ * fields (their bits are theirs whatever the cache holds, and x reads
+ * nothing else); NULL when a name is not. */
+Z3_ast z3_plain_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x);
 /* semantic.c: the words of leaf in a term of its root's size, at its
  * generations; NULL when the leaf matches no word. */
 Z3_ast semantic_leaf_holds(z3_base *b, const spec_bitset *leaf, Z3_ast word);

@@ -123,6 +123,7 @@
 	Z3_BINARY(R, Z3_mk_bvshl)                                                            \
 	Z3_BINARY(R, Z3_mk_bvashr)                                                           \
 	Z3_BINARY(R, Z3_mk_bvule)                                                            \
+	Z3_BINARY(R, Z3_mk_bvuge)                                                            \
 	Z3_BINARY(R, Z3_mk_bvslt)                                                            \
 	Z3_BINARY(R, Z3_mk_bvsle)                                                            \
 	Z3_BINARY(R, Z3_mk_bvsgt)                                                            \

@@ -690,6 +690,28 @@ Z3_ast z3_plain_name_in(z3_base *b, const z3_scope *scope, const char *name)
 	return NULL;
 }
 
+typedef struct plain_names {
+	z3_base *b;
+	const z3_scope *scope;
+} plain_names;
+
+static Z3_ast plain_lookup(void *ctx, const char *name)
+{
+	const plain_names *p = ctx;
+	return z3_plain_name_in(p->b, p->scope, name);
+}
+
+Z3_ast z3_plain_expr_in(z3_base *b, const z3_scope *scope, const spec_expr *x)
+{
+	plain_names p = {b, scope};
+	z3_scope s = *scope;
+	s.memo = NULL;
+	s.free_names = NULL;
+	s.lookup = plain_lookup;
+	s.lookup_ctx = &p;
+	return z3_expr_in(b, &s, x);
+}
+
 Z3_ast z3_expr(z3_base *b, const spec_bitset *leaf, const spec_expr *x)
 {
 	z3_scope s = {leaf, b->w, NULL, NULL, false, z3_memo_new(), NULL, NULL, NULL};
