@@ -2673,10 +2673,16 @@ static Z3_ast part_is(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const z3
 	if (!v)
 		v = z3_plain_name_in(r->b, s, name);
 	const spec_field *shown = v ? NULL : shown_definition(ctx, op);
-	if (shown) {
-		v = shown->kind == SPEC_DERIVED ? z3_plain_expr_in(r->b, s, shown->expr)
-		                                : z3_plain_name_in(r->b, s, name);
-		f = v ? shown : f;
+	if (shown && shown->kind == SPEC_DERIVED) {
+		v = z3_plain_expr_in(r->b, s, shown->expr);
+	} else if (shown && shown->high < ctx->leaf->size && shown->high - shown->low < 64) {
+		unsigned bits = shown->high - shown->low + 1;
+		v = Z3_mk_extract(r->b->ctx, shown->high, shown->low, s->word);
+		if (bits < 64)
+			v = Z3_mk_zero_ext(r->b->ctx, 64 - bits, v);
+	}
+	if (shown && v) {
+		f = shown;
 		where = ctx;
 	}
 	if (!v) {
