@@ -545,6 +545,18 @@ static void lang_of_root(const spec_bitset *root, const spec_field *via, const d
                          unsigned depth, lang *L);
 
 /* What a {FIELD} printed through definition f (in ctx) can print. */
+/* Whether what field f prints is listed value by value (print_small):
+ * a narrow field of a type printed as a number, an enum or a bool, or a
+ * narrow value of a bool type with a display. */
+static bool listed_type(const spec_field *f)
+{
+	if (f->type == SPEC_TYPE_BITSET || f->type == SPEC_TYPE_FLOAT ||
+	    f->type == SPEC_TYPE_CUSTOM || f->type == SPEC_TYPE_UNKNOWN || width_of(f) > DSP_LIST_BITS)
+		return false;
+	return f->kind == SPEC_FIELD ||
+	       (f->display && (f->type == SPEC_TYPE_BOOL || f->type == SPEC_TYPE_BOOL_INV));
+}
+
 static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned depth, lang *L)
 {
 	*L = (lang){0};
@@ -565,8 +577,7 @@ static void lang_of_field(const spec_field *f, const dsp_ctx *ctx, unsigned dept
 		lang_any(L);
 		return;
 	}
-	if (w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
-	                                                                 f->type == SPEC_TYPE_BOOL_INV)))) {
+	if (listed_type(f)) {
 		const dsp_ctx *top = ctx;
 		while (top && top->outer)
 			top = top->outer;
@@ -2534,11 +2545,8 @@ static Z3_ast part_is_as(dsp_run *r, const dsp_ctx *ctx, const dsp_op *op, const
 			return z_false(r);
 		return bv_is(r, v, 32, x);
 	}
-	if (f->type != SPEC_TYPE_BITSET && f->type != SPEC_TYPE_FLOAT && f->type != SPEC_TYPE_UNKNOWN &&
-	    w <= DSP_LIST_BITS && (f->kind == SPEC_FIELD || (f->display && (f->type == SPEC_TYPE_BOOL ||
-	                                                                f->type == SPEC_TYPE_BOOL_INV)))) {
-		/* listed (as lang_of_field lists them): the values that print
-		 * it, one by one */
+	if (listed_type(f)) {
+		/* listed: the values that print it, one by one */
 		char sub[4096];
 		if (n >= sizeof sub)
 			return z_false(r);
