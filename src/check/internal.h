@@ -218,8 +218,6 @@ void z3_shared_free(z3_shared *shared);
 void z3_cannot_start(spec_diags *diags, spec_loc loc);
 /* Frees what init made; b may be all zero. */
 void z3_base_free(z3_base *b);
-/* Another solver of b's context under the same limits (referenced). */
-Z3_solver z3_solver_new(const z3_base *b, const prove_options *opt);
 /* The constant of b->size bits whose bit i is bit i of w. */
 Z3_ast z3_bits(const z3_base *b, const uint64_t *w);
 /* (w & fixed) == value */

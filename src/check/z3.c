@@ -45,18 +45,16 @@ static Z3_solver with_limits(const z3_base *b, const prove_options *opt, Z3_solv
 	return s;
 }
 
-Z3_solver z3_solver_new(const z3_base *b, const prove_options *opt)
-{
-	return with_limits(b, opt, Z3_mk_solver(b->ctx));
-}
-
-/* The engine's solvers are used incrementally (push/pop) from the first
+/* Every solver here is used incrementally (push/pop) from the first
  * query on, and a solver made by Z3_mk_solver then answers every query
  * with the SMT core alone, the one Z3_mk_simple_solver makes, under the
  * same parameters.  Only without the default solver's tactic (its other
  * half, for a first query without push), which is built the first time
- * a solver is used and cost about 4 ms of CPU each time, for two solvers
- * per root: a fifth of ir3's run. */
+ * a solver is used and cost about 4 ms of CPU each time: for two solvers
+ * per root, a fifth of ir3's run in the engine; for the base of every
+ * leaf, root and expression the meaning proofs open, about 4.5 ms each
+ * (measured against the simple solver, 5.7 ms against 1.1 ms for a first
+ * small query after push). */
 static Z3_solver incremental_solver_new(const z3_base *b, const prove_options *opt)
 {
 	return with_limits(b, opt, Z3_mk_simple_solver(b->ctx));
@@ -120,7 +118,7 @@ static Z3_context context_new(void)
 static void base_on(z3_base *b, const prove_options *opt)
 {
 	Z3_context c = b->ctx;
-	b->solver = z3_solver_new(b, opt);
+	b->solver = incremental_solver_new(b, opt);
 	b->word_sort = Z3_mk_bv_sort(c, b->size);
 	b->gen_sort = Z3_mk_bv_sort(c, 32);
 	b->w = Z3_mk_const(c, Z3_mk_string_symbol(c, "w"), b->word_sort);

@@ -60,7 +60,6 @@
 	V(Z3_params_dec_ref, (Z3_context c, Z3_params p), (c, p))                            \
 	V(Z3_params_set_uint, (Z3_context c, Z3_params p, Z3_symbol k, unsigned v),          \
 	  (c, p, k, v))                                                                      \
-	R(Z3_solver, Z3_mk_solver, (Z3_context c), (c))                                      \
 	R(Z3_solver, Z3_mk_simple_solver, (Z3_context c), (c))                               \
 	Z3_SOLVER_OP(V, Z3_solver_inc_ref)                                                   \
 	Z3_SOLVER_OP(V, Z3_solver_dec_ref)                                                   \

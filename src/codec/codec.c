@@ -1665,7 +1665,7 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 					B->ok = false;
 					continue;
 				}
-				*v = (cvstep){cf, b, cex, fex, case_id, -1};
+				*v = (cvstep){cf, b, c, cex, fex, case_id, -1};
 				for (size_t j = vs.n - 1; j-- > 0;)
 					if (((cvstep *)vs.v)[j].field->name == cf->name) {
 						v->prev_same = (int)j;

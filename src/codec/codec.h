@@ -110,6 +110,8 @@ typedef struct codec_issue {
 typedef struct codec_value {
 	const spec_field *field;
 	const spec_bitset *owner;  /* the bitset whose case defines it */
+	const spec_case *kase;     /* that case (NULL: not known; the encoder
+	                              then looks for it among owner's) */
 	uint64_t raw;              /* the bits (derived: the expression's value) */
 	int64_t value;             /* sign-extended where the type is signed
 	                              (int, offset, branch); otherwise == raw */

@@ -805,6 +805,7 @@ static void list_values(cx *x, cx_scope *s)
 			listed[i / 64] |= (uint64_t)1 << (i % 64);
 		cv->field = f->f;
 		cv->owner = v->owner;
+		cv->kase = v->kase;
 		cv->raw = raw;
 		cv->depth = s->depth;
 		cv->sub = NULL;

@@ -85,6 +85,7 @@ static void index_scope(enc_scope *sc)
 	const codec_decoded *d = e->d;
 	unsigned n = 0;
 	sc->indexed = 1;
+	memset(sc->slot, 0, sizeof sc->slot);
 	for (size_t i = sc->first; i < d->nvalues && d->values[i].depth >= sc->depth; i++) {
 		uint32_t id = e->ids[i];
 		if (d->values[i].depth != sc->depth || id == UINT32_MAX)
@@ -288,12 +289,12 @@ static bool meets(const uint64_t *bits, unsigned nw, unsigned low, unsigned high
 }
 
 /* heldc[i]: held[i] compiled (its fields' bits), or NULL. */
-static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *const *held,
-                     const cenc_case *const *heldc, size_t nheld)
+static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *kase,
+                     const spec_case *const *held, const cenc_case *const *heldc, size_t nheld)
 {
 	if (!owner || !owner->ncases)
 		return false;
-	const spec_case *own = NULL;
+	const spec_case *own = kase;
 	for (size_t ci = 0; ci < owner->ncases && !own; ci++) {
 		const spec_case *k = &owner->cases[ci];
 		if (f >= k->fields && f < k->fields + k->nfields)
@@ -374,7 +375,9 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
                         const spec_field *opener, enc_scope *parent)
 {
 	unsigned nw = (leaf->size + 63) / 64;
-	uint64_t placed[SPEC_MAX_BITS / 64] = {0};
+	/* words 0..nw-1 are set below, and every bit placed lies in the leaf:
+	 * zeroing all 64 words was the encoder's largest single cost */
+	uint64_t placed[SPEC_MAX_BITS / 64];
 	if (depth > SPEC_MAX_EXPR_DEPTH)
 		return fail(e, "bitset fields nested too deeply");
 	/* The pattern: 0/1 bits as merged over the ancestors, x bits 0. */
@@ -387,8 +390,13 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 	 * looks for the display (from the leaf up, each case that holds, until
 	 * one has a display), so those must hold; the default cases' asserts
 	 * further up are placed last, where no field claimed the bits. */
-	enc_scope scope = {.e = e, .first = e->next, .depth = depth, .opener = opener,
-	                   .parent = parent};
+	enc_scope scope;
+	scope.e = e;
+	scope.first = e->next;
+	scope.depth = depth;
+	scope.opener = opener;
+	scope.parent = parent;
+	scope.indexed = 0; /* slot is zeroed when it is first filled */
 	bool found_display = false;
 	const spec_case *held[ENC_MAX_HELD];
 	const cenc_case *heldc[ENC_MAX_HELD];
@@ -419,7 +427,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			            f ? f->name : "?");
 		if (!f || f->kind != SPEC_FIELD)
 			continue; /* derived values are computed, not placed */
-		if (shadowed(f, v->owner, held, heldc, nheld)) {
+		if (shadowed(f, v->owner, v->kase, held, heldc, nheld)) {
 			/* with its sub-instruction's values */
 			while (e->next < d->nvalues && d->values[e->next].depth > depth)
 				e->next++;

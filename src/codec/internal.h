@@ -229,6 +229,7 @@ typedef struct cdstep {
 typedef struct cvstep {
 	const cfield *field;
 	const spec_bitset *owner;
+	const spec_case *kase;    /* the case of owner that defines it */
 	int cex, fex;
 	uint32_t case_id;         /* consecutive steps of one case share it */
 	int prev_same;            /* the step before with the same name; -1: none */
