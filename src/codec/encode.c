@@ -294,7 +294,9 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 {
 	if (!owner || !owner->ncases)
 		return false;
-	const spec_case *own = kase;
+	/* the decoder's word for it, when it is one of owner's cases */
+	const spec_case *own =
+	    kase && kase >= owner->cases && kase < owner->cases + owner->ncases ? kase : NULL;
 	for (size_t ci = 0; ci < owner->ncases && !own; ci++) {
 		const spec_case *k = &owner->cases[ci];
 		if (f >= k->fields && f < k->fields + k->nfields)
