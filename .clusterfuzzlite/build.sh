@@ -28,15 +28,16 @@ build=${WORK:-/tmp}/isacheck-build
 # append -O3 -DNDEBUG).  The run path is an old-style DT_RPATH
 # (--disable-new-dtags): unlike a DT_RUNPATH it also serves the
 # libraries' own dependencies (libxml2's ICU and liblzma), which the
-# runner image lacks as well.  libxml2 is linked, not opened on first
-# use (ISACHECK_XML_LAZY): the targets parse anyway, and ldd must see it
-# to copy it below.
+# runner image lacks as well.  libxml2 and libz3 are linked, not opened
+# on first use (ISACHECK_XML_LAZY, ISACHECK_Z3_LAZY): the targets parse
+# anyway, the target "semantic" runs Z3, and ldd must see them to copy
+# them below.
 # shellcheck disable=SC2016 # $ORIGIN is the dynamic linker's, not the shell's
 cmake -S "$src_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE= \
 	-DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" \
 	-DCMAKE_EXE_LINKER_FLAGS="$CFLAGS -Wl,--disable-new-dtags" \
 	-DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
-	-DISACHECK_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DISACHECK_XML_LAZY=OFF \
+	-DISACHECK_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DISACHECK_XML_LAZY=OFF -DISACHECK_Z3_LAZY=OFF \
 	-DISACHECK_SHARED_DIR="$mesa/.."
 # every row of fuzz/targets.cmake that this checkout enables
 built=()

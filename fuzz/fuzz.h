@@ -172,6 +172,10 @@ void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)
  * or a word from an input that may end early. */
 uint64_t fuzz_read_le(const uint8_t *p, size_t n);
 
+/* A seed made of all of data (FNV-1a): for a generator that goes on
+ * where the input's bytes end. */
+uint64_t fuzz_input_seed(const uint8_t *data, size_t size);
+
 /* Prints data as hex bytes, 16 a line, each line indented. */
 void fuzz_print_hex(FILE *f, const uint8_t *data, size_t size);
 /* Prints "printf '\x..' | REPRO" for data: the one command that runs

@@ -65,18 +65,6 @@ static size_t ntops;
  * kilobyte: copying one per input showed in the profile). */
 static fuzz_spec views[64];
 
-static bool decoded_through(const spec_model *m, const spec_bitset *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t c = 0; c < m->bitsets[i]->ncases; c++)
-			for (size_t f = 0; f < m->bitsets[i]->cases[c].nfields; f++) {
-				const spec_field *fd = &m->bitsets[i]->cases[c].fields[f];
-				if (fd->type == SPEC_TYPE_BITSET && fd->bitset == root)
-					return true;
-			}
-	return false;
-}
-
 static void find_tops(void)
 {
 	const spec_model *m = spec.m;
@@ -84,7 +72,7 @@ static void find_tops(void)
 		return;
 	for (size_t r = 0; r < m->nroots && ntops < 64; r++) {
 		const spec_bitset *b = m->roots[r].bitset;
-		if (b->size && b->size <= 64 * FUZZ_MAX_WORDS && !decoded_through(m, b)) {
+		if (b->size && b->size <= 64 * FUZZ_MAX_WORDS && !spec_is_field_type(m, b)) {
 			views[ntops] = fuzz_spec_view(&spec, &m->roots[r]);
 			tops[ntops++] = &m->roots[r];
 		}

@@ -187,6 +187,14 @@ uint64_t fuzz_read_le(const uint8_t *p, size_t n)
 	return v;
 }
 
+uint64_t fuzz_input_seed(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h;
+}
+
 bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size_t i,
                       uint64_t *w, uint32_t *u)
 {

@@ -115,7 +115,8 @@ function(isacheck_fuzz_target name)
       endif()
       target_link_libraries(${exe} PRIVATE ${engine})
     endif()
-    target_include_directories(${exe} PRIVATE ${ISACHECK_FUZZ_DIR})
+    # src/: for header-only glue such as cli/prove_ops.h
+    target_include_directories(${exe} PRIVATE ${ISACHECK_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(${exe} PRIVATE ${libs})
     target_compile_definitions(${exe} PRIVATE ${defs})
     target_compile_options(${exe} PRIVATE ${ISACHECK_WARNINGS})
@@ -149,6 +150,14 @@ endfunction()
 isacheck_fuzz_target(spec_loader SOURCE spec_loader.c)
 isacheck_fuzz_target(expr SOURCE expr.c)
 isacheck_fuzz_target(cache SOURCE cache.c)
+
+# The meaning proofs (Z3) against brute force on small specs the input
+# chooses (fuzz/semantic_gen.c, shared with tests/test_semantic.c): the
+# overrides' and asserts' verdicts.
+isacheck_fuzz_target(semantic SOURCE semantic.c SOURCES semantic_gen.c)
+# The display proofs (Z3) against every word of 16-bit specs the input
+# chooses (fuzz/display_gen.c, shared with tests/test_displays.c).
+isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
 isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c

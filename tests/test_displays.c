@@ -26,6 +26,7 @@
 #include "check.h"
 #include "codec.h"
 #include "cli/prove_ops.h" /* the decoder glue the CLI passes the proofs */
+#include "display_gen.h"
 #include "spec.h"
 #include "testlib.h"
 
@@ -40,190 +41,25 @@ static unsigned long seed_arg = 1, count_arg = 16;
 static unsigned long seed_arg = 1, count_arg = 60;
 #endif
 
-static uint64_t rng_state;
-
-static unsigned below(unsigned n)
-{
-	return n ? (unsigned)(testlib_splitmix64(&rng_state) % n) : 0;
-}
-
-typedef testlib_text sbuf;
-#define out testlib_printf
-
-/* ---------------------------------------------------------- the oracle */
-
-/* Per leaf, whether two words print alike and decode differently. */
-typedef struct truth {
-	const spec_bitset *leaf;
-	bool collides;
-} truth;
-
-typedef struct seen {
-	char *text;
-	uint64_t digest;
-	size_t leaf; /* index in truths */
-	bool used;
-} seen;
-
-static uint64_t hash_text(const char *t, size_t leaf)
-{
-	uint64_t h = 1469598103934665603u ^ leaf;
-	for (; *t; t++)
-		h = (h ^ (unsigned char)*t) * 1099511628211u;
-	return h;
-}
-
-/* Whether a field decodes root (then its words are not instructions). */
-static bool decoded_through(const spec_model *m, const spec_root *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
-			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++)
-				if (m->bitsets[i]->cases[k].fields[f].bitset == root->bitset)
-					return true;
-	return false;
-}
-
-/* Whose text the proofs in check_spec model and brute force prints:
- * Mesa's isa_disasm (the digest's text) or afuc-disasm's (disasm with
- * CODEC_NO_MATCH_AFUC, which prints some custom fields). */
+/* Whose text the proofs in check_spec model and brute force prints, and
+ * Z3's resource limit per query (0: none). */
 static prove_printer test_printer = PROVE_PRINTER_MESA;
-
-/* Every word of root, decoded and printed. */
-static void brute_force(const codec *c, const spec_root *root, truth *truths, size_t ntruths)
-{
-	size_t cap = 1u << 18;
-	seen *tab = calloc(cap, sizeof *tab);
-	CHECK(tab != NULL);
-	if (!tab)
-		return;
-	for (uint64_t w = 0; w < ((uint64_t)1 << root->bitset->size); w++) {
-		const spec_bitset *leaf;
-		char text[512];
-		uint64_t digest;
-		if (!codec_decode_digest(c, root, &w, 0, &leaf, text, sizeof text, &digest))
-			continue;
-		if (test_printer == PROVE_PRINTER_AFUC) {
-			uint32_t u = (uint32_t)w;
-			codec_disasm_options o = {.show_errors = true, .no_match = CODEC_NO_MATCH_AFUC};
-			codec_disasm_one(c, &u, &o, text, sizeof text);
-		}
-		size_t li = 0;
-		while (li < ntruths && truths[li].leaf != leaf)
-			li++;
-		if (li == ntruths)
-			continue;
-		for (size_t at = hash_text(text, li) & (cap - 1);; at = (at + 1) & (cap - 1)) {
-			seen *s = &tab[at];
-			if (!s->used) {
-				*s = (seen){strdup(text), digest, li, true};
-				break;
-			}
-			if (s->leaf == li && !strcmp(s->text, text)) {
-				if (s->digest != digest)
-					truths[li].collides = true;
-				break;
-			}
-		}
-	}
-	for (size_t i = 0; i < cap; i++)
-		free(tab[i].text);
-	free(tab);
-}
-
-/* The message of the display diagnostic of leaf name in sd, or NULL. */
-static const char *message_of(const spec_diags *sd, const char *name)
-{
-	char tag[128];
-	snprintf(tag, sizeof tag, "text of '%s'", name);
-	for (size_t i = 0; i < sd->count; i++)
-		if (strstr(sd->items[i].message, tag))
-			return sd->items[i].message;
-	return NULL;
-}
-
-typedef struct tally {
-	size_t leaves, proved, findings, unknown;
-} tally;
-
-/* Z3's resource limit per query in check_spec (0: none). */
 static unsigned test_rlimit;
 
-/* Proves spec xml's displays and holds every verdict to brute force. */
+typedef dispgen_tally tally;
+
+/* Proves spec xml's displays and holds every verdict to brute force
+ * (fuzz/display_gen.c), with the verdicts and texts expected of its
+ * leaves where given. */
 static void check_spec(const char *name, const char *xml, tally *t, const char *const *expect,
                        const char *const *says)
 {
-	spec_diags d = {0}, sd = {0};
-	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", &d);
-	CHECK(m != NULL);
-	if (!m) {
-		fprintf(stderr, "%s did not load:\n%s\n", name, xml);
-		for (size_t i = 0; i < d.count; i++)
-			fprintf(stderr, "  %s\n", d.items[i].message);
-		spec_diags_free(&d);
-		return;
-	}
-	codec *c = codec_new(m, &d);
-	CHECK(c != NULL);
-	prove_text_ops ops = {.ctx = c, .decode = prove_ops_decode, .differ = prove_ops_differ};
-	prove_options opt = prove_default_options();
-	opt.timeout_ms = 5000;
-	opt.rlimit = test_rlimit;
-	opt.printer = test_printer;
-	opt.text = &ops;
-	semantic_stats st;
-	CHECK(prove_semantic(m, &opt, &sd, &st));
-	/* the leaves of the roots no field decodes (all 16 bits or fewer) */
-	truth truths[32];
-	size_t n = 0;
-	for (size_t ri = 0; ri < m->nroots; ri++) {
-		const spec_root *root = &m->roots[ri];
-		if (decoded_through(m, root) || root->bitset->size > 16)
-			continue;
-		size_t first = n;
-		for (size_t l = 0; l < root->nleaves && n < 32; l++)
-			truths[n++] = (truth){root->leaves[l], false};
-		brute_force(c, root, truths + first, n - first);
-	}
-	size_t before = t->proved + t->findings + t->unknown;
-	for (size_t l = 0; l < n; l++) {
-		char tag[128];
-		snprintf(tag, sizeof tag, "text of '%s'", truths[l].leaf->name);
-		const char *rule = NULL;
-		for (size_t i = 0; i < sd.count && !rule; i++)
-			if (strstr(sd.items[i].message, tag))
-				rule = sd.items[i].rule;
-		const char *verdict = !rule ? "proved" : !strcmp(rule, "display-same-text") ? "finding"
-		                                                                         : "unknown";
-		bool agree = !strcmp(verdict, "unknown") ||
-		             truths[l].collides == !strcmp(verdict, "finding");
-		if (expect && expect[l])
-			agree = agree && !strcmp(verdict, expect[l]);
-		CHECK(agree);
-		if (!agree)
-			fprintf(stderr, "%s: leaf %s: verdict %s, brute force %s\n%s\n", name,
-			        truths[l].leaf->name, verdict,
-			        truths[l].collides ? "two words print alike" : "no two words print alike",
-			        xml);
-		/* a finding names what tells its two words apart */
-		if (says && says[l]) {
-			const char *msg = message_of(&sd, truths[l].leaf->name);
-			CHECK(msg && strstr(msg, says[l]));
-			if (msg && !strstr(msg, says[l]))
-				fprintf(stderr, "%s: '%s' not in: %s\n", name, says[l], msg);
-		}
-		t->leaves++;
-		*(!strcmp(verdict, "proved") ? &t->proved
-		  : !strcmp(verdict, "finding") ? &t->findings : &t->unknown) += 1;
-	}
-	/* the counts say what the diagnostics say */
-	CHECK_INT(st.displays, n);
-	CHECK_INT(st.display_invertible + st.display_findings + st.display_unknown,
-	          t->proved + t->findings + t->unknown - before);
-	codec_free(c);
-	spec_model_free(m);
-	spec_diags_free(&d);
-	spec_diags_free(&sd);
+	dispgen_options o = {test_printer, test_rlimit, expect, says};
+	static char why[1 << 15];
+	bool ok = dispgen_judge(name, xml, &o, t, why, sizeof why);
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "%s\n", why);
 }
 
 /* ------------------------------------------------------------ by hand */
@@ -468,145 +304,17 @@ TEST(custom_fields_and_undefined_names)
 
 /* ------------------------------------------------------------- random */
 
-static const char *const lits[] = {"", "", "", " ", ",", ".", "a", "1", "r", ", "};
-/* digits: "1", "3" and "0" print like those values unnamed, "01" and "12"
- * like none of a 3-bit field's */
-static const char *const enum_strs[] = {"", "a", "ab", "b", ".x", "1", "12", "x", "3", "01", "0"};
-
-/* One random spec into b. */
-static void random_spec(sbuf *b)
-{
-	out(b, "<isa>\n<enum name=\"#e\">");
-	for (unsigned v = 0; v < 8; v++)
-		if (below(4))
-			out(b, "<value val=\"%u\" display=\"%s\"/>", v,
-			    enum_strs[below(sizeof enum_strs / sizeof *enum_strs)]);
-	out(b, "</enum>\n");
-	/* a sub root: registers and constants, or alike; at times it reads a
-	 * param P the parent binds to one of its own fields, printed or
-	 * deciding an override of the sub's */
-	bool alike = below(3) == 0, param = below(3) == 0;
-	out(b, "<bitset name=\"#sub\" size=\"4\"><field name=\"NUM\" low=\"0\" high=\"2\" "
-	       "type=\"uint\"/></bitset>\n");
-	out(b, "<bitset name=\"s0\" extends=\"#sub\"><pattern pos=\"3\">0</pattern>");
-	if (param && below(2))
-		out(b, "<override><expr>{P} == %u</expr><display>h{NUM}</display></override>", below(2));
-	out(b, "<display>r{NUM}</display></bitset>\n");
-	out(b, "<bitset name=\"s1\" extends=\"#sub\"><pattern pos=\"3\">1</pattern>"
-	       "<display>%s{NUM}%s</display></bitset>\n",
-	    alike ? "r" : "c", param && below(2) ? ".{P}" : "");
-	out(b, "<bitset name=\"#instruction\" size=\"16\"></bitset>\n");
-	unsigned nleaves = 1 + below(3);
-	for (unsigned l = 0; l < nleaves; l++) {
-		out(b, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
-		out(b, "  <pattern low=\"14\" high=\"15\">%u%u</pattern>\n", (l >> 1) & 1, l & 1);
-		char names[16][8];
-		unsigned nf = 0, plain[16], nplain = 0, flow[16], fhigh[16];
-		for (unsigned p = 0; p < 14;) {
-			unsigned w = 1 + below(4);
-			if (p + w > 14)
-				w = 14 - p;
-			unsigned kind = below(10);
-			if (kind == 0) {
-				out(b, "  <pattern low=\"%u\" high=\"%u\">", p, p + w - 1);
-				for (unsigned i = 0; i < w; i++)
-					out(b, "x");
-				out(b, "</pattern>\n");
-			} else if (kind == 1) {
-				out(b, "  <pattern low=\"%u\" high=\"%u\">", p, p + w - 1);
-				for (unsigned i = 0; i < w; i++)
-					out(b, "%u", below(2));
-				out(b, "</pattern>\n");
-			} else {
-				snprintf(names[nf], sizeof names[nf], "F%u", nf);
-				static const char *const types[] = {"uint", "int", "hex", "offset", "#e"};
-				/* with a param, a #sub field needs a field before it to bind */
-				if (kind == 2 && p + 4 <= 14 && (!param || nplain)) {
-					w = 4;
-					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"#sub\">",
-					    names[nf], p, p + 3);
-					if (param)
-						out(b, "<param name=\"%s\" as=\"P\"/>", names[plain[below(nplain)]]);
-					out(b, "</field>\n");
-				} else if (kind == 3) {
-					w = 1;
-					static const char *const bd[] = {" display=\".s\"", " display=\".t\"",
-					                                 " display=\"\"", ""};
-					out(b, "  <field name=\"%s\" pos=\"%u\" type=\"bool\"%s/>\n", names[nf], p,
-					    bd[below(4)]);
-					plain[nplain++] = nf;
-				} else {
-					const char *ty = types[below(5)];
-					if (!strcmp(ty, "#e") && w > 3)
-						w = 3;
-					out(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>\n", names[nf],
-					    p, p + w - 1, ty);
-					flow[nplain] = p;
-					fhigh[nplain] = p + w - 1;
-					plain[nplain++] = nf;
-				}
-				nf++;
-			}
-			p += w;
-		}
-		/* at times an override with no display of its own retypes a
-		 * plain field: whichever display is shown, it may hold */
-		if (nplain && nf && below(3) == 0) {
-			static const char *const retype[] = {"hex", "int", "#e", "uint"};
-			unsigned k = below(nplain);
-			out(b, "  <override><expr>{%s} == %u</expr><field name=\"%s\" low=\"%u\" "
-			       "high=\"%u\" type=\"%s\"/></override>\n",
-			    names[below(nf)], below(2), names[plain[k]], flow[k], fhigh[k],
-			    retype[below(4)]);
-		}
-		/* displays: some fields, random order, random literals between */
-		for (int pass = below(3) == 0 ? 0 : 1; pass < 2; pass++) {
-			if (pass == 0 && nf) {
-				out(b, "  <override><expr>{%s} == %u</expr>", names[below(nf)], below(2));
-				/* at times the override reads a plain field's bits through
-				 * a type of its own: printed so in its display, and in the
-				 * default's where the override does not hold */
-				if (nplain && below(2)) {
-					static const char *const retype[] = {"hex", "int", "#e", "uint"};
-					unsigned k = below(nplain);
-					out(b, "<field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>",
-					    names[plain[k]], flow[k], fhigh[k], retype[below(4)]);
-				}
-				out(b, "<display>");
-			} else {
-				out(b, "  <display>");
-			}
-			out(b, "%s", below(2) ? "{NAME} " : "op ");
-			/* every field once, in a random order, one left out at times */
-			unsigned order[16];
-			for (unsigned i = 0; i < nf; i++)
-				order[i] = i;
-			for (unsigned i = nf; i > 1; i--) {
-				unsigned j = below(i), x = order[i - 1];
-				order[i - 1] = order[j];
-				order[j] = x;
-			}
-			unsigned parts = nf && below(4) == 0 ? nf - 1 : nf;
-			for (unsigned i = 0; i < parts; i++)
-				out(b, "%s{%s}", i ? lits[below(10)] : "", names[order[i]]);
-			out(b, "%s</display>%s\n", pass == 0 ? " z" : "", pass == 0 ? "</override>" : "");
-		}
-		out(b, "</bitset>\n");
-	}
-	out(b, "</isa>\n");
-}
-
 TEST(random_displays_against_brute_force)
 {
 	tally t = {0};
-	rng_state = seed_arg * 0x9e3779b97f4a7c15ull + 3;
+	semgen_rng r = {.state = seed_arg * 0x9e3779b97f4a7c15ull + 3};
 	for (unsigned long i = 0; i < count_arg; i++) {
-		sbuf b = {0};
-		random_spec(&b);
+		semgen_text b = {0};
+		dispgen_make(&b, &r);
 		char name[32];
 		snprintf(name, sizeof name, "random-%lu.xml", i);
-		check_spec(name, b.p, &t, NULL, NULL);
-		free(b.p);
+		check_spec(name, b.s, &t, NULL, NULL);
+		free(b.s);
 	}
 	printf("random displays: %zu leaves: %zu proved, %zu shown not to give the word back, "
 	       "%zu unknown\n",
@@ -623,129 +331,24 @@ TEST(random_displays_against_brute_force)
  * then, for a few words of every leaf, the display proof asked of that
  * word and its text (prove_display_word, as `asm --exact` asks it) and
  * held to the table: proved -> no other word of the leaf prints the
- * text and decodes to other values; display-same-text -> one does. */
-typedef struct line_seen {
-	char *text;
-	uint64_t digest;
-	const spec_bitset *leaf;
-	unsigned digests; /* 1, or 2 for "more than one" */
-	bool used;
-} line_seen;
-
-typedef struct line_tally {
-	size_t asked, proved, findings, unknown, colliding;
-} line_tally;
-
-static line_seen *line_find(line_seen *tab, size_t cap, const spec_bitset *leaf, const char *text)
-{
-	for (size_t at = hash_text(text, leaf->index) & (cap - 1);; at = (at + 1) & (cap - 1))
-		if (!tab[at].used || (tab[at].leaf == leaf && !strcmp(tab[at].text, text)))
-			return &tab[at];
-}
-
-static void check_lines(const char *name, const char *xml, line_tally *t)
-{
-	spec_diags d = {0};
-	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", &d);
-	CHECK(m != NULL);
-	codec *c = m ? codec_new(m, &d) : NULL;
-	CHECK(!m || c != NULL);
-	if (!c) {
-		spec_model_free(m);
-		spec_diags_free(&d);
-		return;
-	}
-	prove_text_ops ops = {.ctx = c, .decode = prove_ops_decode, .differ = prove_ops_differ};
-	prove_options opt = prove_default_options();
-	opt.timeout_ms = 5000;
-	opt.text = &ops;
-	size_t cap = 1u << 18;
-	line_seen *tab = calloc(cap, sizeof *tab);
-	CHECK(tab != NULL);
-	for (size_t ri = 0; tab && ri < m->nroots; ri++) {
-		const spec_root *root = &m->roots[ri];
-		if (decoded_through(m, root) || root->bitset->size > 16)
-			continue;
-		uint64_t nwords = (uint64_t)1 << root->bitset->size;
-		for (uint64_t w = 0; w < nwords; w++) {
-			const spec_bitset *leaf;
-			char text[512];
-			uint64_t digest;
-			if (!codec_decode_digest(c, root, &w, 0, &leaf, text, sizeof text, &digest))
-				continue;
-			line_seen *e = line_find(tab, cap, leaf, text);
-			if (!e->used)
-				*e = (line_seen){strdup(text), digest, leaf, 1, true};
-			else if (e->digest != digest)
-				e->digests = 2;
-		}
-		/* a few words of each leaf, from a seed: every fourth word
-		 * whose text another word shares, the rest any */
-		for (size_t l = 0; l < root->nleaves; l++) {
-			unsigned asked = 0, colliding = 0;
-			for (unsigned tries = 0; tries < 4096 && asked < 6; tries++) {
-				uint64_t w = testlib_splitmix64(&rng_state) & (nwords - 1);
-				const spec_bitset *leaf;
-				char text[512];
-				uint64_t digest;
-				if (!codec_decode_digest(c, root, &w, 0, &leaf, text, sizeof text, &digest) ||
-				    leaf != root->leaves[l])
-					continue;
-				bool collides = line_find(tab, cap, leaf, text)->digests > 1;
-				if (collides && colliding * 4 > asked)
-					continue;
-				/* the proof is asked of the display's text alone (a name
-				 * that resolves to nothing adds Mesa's error to the
-				 * decoder's): text equal without the errors is equal
-				 * with them, so a proof still holds */
-				char shown[512];
-				snprintf(shown, sizeof shown, "%s", text);
-				char *errors = strstr(shown, "\t; ");
-				if (errors)
-					*errors = '\0';
-				spec_diags sd = {0};
-				int v = prove_display_word(m, &opt, root, &w, 0, shown, &sd);
-				asked++;
-				colliding += collides;
-				t->asked++;
-				t->colliding += collides;
-				bool agree = v == PROVE_DISPLAY_UNKNOWN ||
-				             (v == PROVE_DISPLAY_PROVED && !collides) ||
-				             (v == PROVE_DISPLAY_SAME_TEXT && collides);
-				CHECK(agree);
-				if (!agree)
-					fprintf(stderr, "%s: word %#llx of %s (\"%s\"): verdict %d, brute force: %s\n%s\n",
-					        name, (unsigned long long)w, leaf->name, text, v,
-					        collides ? "another word prints it" : "no other word prints it",
-					        xml);
-				if (v == PROVE_DISPLAY_UNKNOWN && getenv("ISACHECK_TEST_VERBOSE"))
-					fprintf(stderr, "unknown: %s \"%s\" %s: %s\n", leaf->name, text, collides ? "collides" : "unique", sd.count ? sd.items[0].message : "-");
-				*(v == PROVE_DISPLAY_PROVED      ? &t->proved
-				  : v == PROVE_DISPLAY_SAME_TEXT ? &t->findings
-				                                 : &t->unknown) += 1;
-				spec_diags_free(&sd);
-			}
-		}
-	}
-	for (size_t i = 0; tab && i < cap; i++)
-		free(tab[i].text);
-	free(tab);
-	codec_free(c);
-	spec_model_free(m);
-	spec_diags_free(&d);
-}
-
+ * text and decodes to other values; display-same-text -> one does
+ * (fuzz/display_gen.c). */
 TEST(random_lines_against_brute_force)
 {
-	line_tally t = {0};
-	rng_state = seed_arg * 0xd1342543de82ef95ull + 5; /* seeds are not one draw apart */
+	dispgen_tally t = {0};
+	/* seeds are not one draw apart */
+	semgen_rng r = {.state = seed_arg * 0xd1342543de82ef95ull + 5};
+	static char why[1 << 15];
 	for (unsigned long i = 0; i < count_arg; i++) {
-		sbuf b = {0};
-		random_spec(&b);
+		semgen_text b = {0};
+		dispgen_make(&b, &r);
 		char name[48];
 		snprintf(name, sizeof name, "random-line-%lu.xml", i);
-		check_lines(name, b.p, &t);
-		free(b.p);
+		bool ok = dispgen_judge_lines(name, b.s, &r, &t, why, sizeof why);
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "%s\n", why);
+		free(b.s);
 	}
 	printf("random lines: %zu words asked (%zu share their text with another): %zu proved, "
 	       "%zu shown not to give the word back, %zu unknown\n",

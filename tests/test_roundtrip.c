@@ -48,17 +48,6 @@ static unsigned below(unsigned n)
 typedef testlib_text sbuf;
 #define out testlib_printf
 
-/* Whether a field decodes root (then its words are not instructions). */
-static bool decoded_through(const spec_model *m, const spec_root *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
-			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++)
-				if (m->bitsets[i]->cases[k].fields[f].bitset == root->bitset)
-					return true;
-	return false;
-}
-
 typedef struct tally {
 	size_t leaves, proved, findings, unknown, lost_words;
 } tally;
@@ -114,7 +103,7 @@ static void check_spec(const char *name, const char *xml, tally *t, const char *
 	size_t asked = 0, proved = 0, findings = 0, unknown = 0;
 	for (size_t ri = 0; ri < m->nroots; ri++) {
 		const spec_root *root = &m->roots[ri];
-		if (decoded_through(m, root))
+		if (spec_is_field_type(m, root->bitset))
 			continue;
 		CHECK(root->nleaves <= 64 && root->bitset->size <= 16);
 		size_t lost[64] = {0};

@@ -1,23 +1,9 @@
 /*
  * test_semantic.c - the meaning proofs (prove_semantic) against brute
- * force, on many small random specs with overrides.
- *
- * Each spec has a 32-bit #instruction root whose words have only 12 free
- * bits (fields A, B, E, a derived D and a 3-bit sub-bitset field S whose
- * root #sub takes B as its param P), four leaves told apart by bits
- * 10-11, some of them with generations, and random <override>s on the
- * root, on the leaves and on #sub.  Conditions are random expressions
- * over the fields; some overrides redefine A (so that a later
- * condition's A depends on which earlier case holds) and some conditions
- * name fields only the override itself defines.  Every override prints a
- * marker of its own ("@oN@", "@sN@"), and every display prints {S}.
- *
- * The ground truth is the disassembler: every word at every generation
- * where the set of leaves changes is printed, and an override's display
- * is decided somewhere exactly when its marker appears.  The verdicts
- * must agree: no finding (or a finding that names only fields) where the
- * marker appears, override-dead or override-shadowed naming the display
- * where it never does; semantic-unknown is counted and allowed.
+ * force, on many small random specs with overrides (fuzz/semantic_gen.h
+ * makes them, prints every word and judges every verdict; the fuzz
+ * target "semantic" runs the same judge on specs its inputs choose), on
+ * hand-made specs of each verdict, and on random expressions.
  *
  * Usage: test_semantic [SEED [COUNT]]   (defaults 1 and 300; 80 under ASan).
  */
@@ -25,6 +11,7 @@
 #include "codec.h"
 #include "check/internal.h" /* the translation's memo, held to translating afresh */
 #include "cli/prove_ops.h"    /* the decoder confirming witnesses, as the CLI passes it */
+#include "semantic_gen.h"
 #include "spec.h"
 #include "testlib.h"
 
@@ -32,9 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_OVERRIDES 32
-#define FREE_BITS 12u
 
 static uint64_t rng_state;
 
@@ -48,310 +32,9 @@ static unsigned below(unsigned n)
 	return n ? (unsigned)(rnd() % n) : 0;
 }
 
-typedef struct sbuf {
-	char *s;
-	size_t n, cap;
-	unsigned line; /* lines written so far */
-} sbuf;
-
-static void out(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->n + (size_t)n + 1 > b->cap) {
-		b->cap = (b->n + (size_t)n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s)
-			abort();
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	for (int i = 0; i < n; i++)
-		b->line += b->s[b->n + (size_t)i] == '\n';
-	b->n += (size_t)n;
-}
-
-/* A random condition over the names in use (depth levels of operators). */
-static void expr(sbuf *b, const char *const *names, unsigned nnames, unsigned depth)
-{
-	if (!depth || below(3) == 0) {
-		if (below(4) == 0)
-			out(b, "%u", below(8));
-		else
-			out(b, "{%s}", names[below(nnames)]);
-		return;
-	}
-	static const char *const bin[] = {"==", "!=", "&lt;", "&gt;", "&lt;=", "&gt;=", "&amp;&amp;",
-	                                  "||", "&amp;", "|", "^", "+", "-"};
-	if (below(6) == 0) {
-		out(b, "!(");
-		expr(b, names, nnames, depth - 1);
-		out(b, ")");
-		return;
-	}
-	out(b, "(");
-	expr(b, names, nnames, depth - 1);
-	out(b, " %s ", bin[below(sizeof bin / sizeof *bin)]);
-	if (below(2))
-		out(b, "%u", below(8));
-	else
-		expr(b, names, nnames, depth - 1);
-	out(b, ")");
-}
-
-typedef struct gen_override {
-	unsigned line; /* of its <override> */
-	char marker[16];
-	unsigned aline; /* of its <assert>; 0: none */
-	bool held;      /* brute force: the assert was checked and held for some word */
-} gen_override;
-
-typedef struct gen_spec {
-	sbuf xml;
-	gen_override ov[MAX_OVERRIDES];
-	unsigned nov;
-	uint32_t gens[16];
-	unsigned ngens;
-} gen_spec;
-
-/* Overrides of one bitset; sub: the #sub bitset's (names V and P). */
-static void overrides(gen_spec *g, bool sub, unsigned max)
-{
-	static const char *const top_names[] = {"A", "B", "E", "D", "A", "B"};
-	static const char *const sub_names[] = {"V", "P", "P"};
-	unsigned n = below(max + 1);
-	for (unsigned i = 0; i < n && g->nov < MAX_OVERRIDES; i++) {
-		gen_override *o = &g->ov[g->nov];
-		snprintf(o->marker, sizeof o->marker, "@%c%u@", sub ? 's' : 'o', g->nov);
-		g->nov++;
-		o->line = g->xml.line + 1;
-		out(&g->xml, "<override>\n<expr>");
-		/* a condition may name X, which only this override defines */
-		bool own = !sub && below(4) == 0;
-		const char *const *names = sub ? sub_names : top_names;
-		unsigned nn = sub ? 3 : 6;
-		if (own) {
-			out(&g->xml, "({X} == %u) || ", below(4));
-		}
-		expr(&g->xml, names, nn, 1 + below(2));
-		out(&g->xml, "</expr>\n");
-		if (below(5))
-			out(&g->xml, "<display>%s%s</display>\n", o->marker, sub ? "{V}" : " {S}");
-		else
-			o->marker[0] = 0; /* no display: nothing to see */
-		/* an assert, checked where this display is the one shown (the
-		 * marker printed) and holding there when Mesa's warning is not */
-		if (!sub && o->marker[0] && below(3) == 0) {
-			unsigned lo = 6 + below(3);
-			o->aline = g->xml.line + 1;
-			out(&g->xml, "<assert low=\"%u\" high=\"%u\">%u%u</assert>\n", lo, lo + 1,
-			    below(2), below(2));
-		}
-		if (own)
-			out(&g->xml, "<field name=\"X\" low=\"0\" high=\"1\" type=\"uint\"/>\n");
-		if (!sub && below(5) == 0)
-			out(&g->xml, "<field name=\"A\" low=\"%u\" high=\"2\" type=\"uint\"/>\n", below(2) + 1);
-		out(&g->xml, "</override>\n");
-	}
-}
-
-static void gen_spec_make(gen_spec *g)
-{
-	memset(g, 0, sizeof *g);
-	out(&g->xml, "<isa>\n<bitset name=\"#sub\" size=\"3\">\n");
-	overrides(g, true, 3);
-	out(&g->xml, "<display>v{V}</display>\n"
-	             "<field name=\"V\" low=\"0\" high=\"2\" type=\"uint\"/>\n</bitset>\n");
-	out(&g->xml, "<bitset name=\"#instruction\" size=\"32\">\n");
-	overrides(g, false, 2);
-	out(&g->xml,
-	    "<display>base {S}</display>\n"
-	    "<field name=\"A\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
-	    "<field name=\"B\" low=\"3\" high=\"5\" type=\"uint\"/>\n"
-	    "<field name=\"S\" low=\"6\" high=\"8\" type=\"#sub\"><param name=\"B\" as=\"P\"/></field>\n"
-	    "<field name=\"E\" pos=\"9\" type=\"bool\"/>\n"
-	    "<derived name=\"D\" type=\"uint\"><expr>{A} + {B}</expr></derived>\n"
-	    "<pattern low=\"12\" high=\"31\">00000000000000000000</pattern>\n</bitset>\n");
-	static const uint32_t ends[] = {100, 200, 300};
-	g->gens[g->ngens++] = 0;
-	g->gens[g->ngens++] = 1000;
-	for (unsigned l = 0; l < 4; l++) {
-		out(&g->xml, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
-		if (below(3) == 0) {
-			uint32_t lo = ends[below(3)], hi = lo + 100 * below(2);
-			out(&g->xml, "<gen min=\"%u\" max=\"%u\"/>\n", lo, hi);
-			g->gens[g->ngens++] = lo;
-			g->gens[g->ngens++] = hi;
-			g->gens[g->ngens++] = hi + 1;
-		}
-		overrides(g, false, 3);
-		if (below(2))
-			out(&g->xml, "<display>l%u {S}</display>\n", l);
-		out(&g->xml, "<pattern low=\"10\" high=\"11\">%u%u</pattern>\n</bitset>\n", l >> 1, l & 1);
-	}
-	out(&g->xml, "</isa>\n");
-}
-
-typedef struct tally {
-	unsigned specs, overrides, dead, shadowed, unknown, used, agree;
-	/* asserts: unknown to Z3 alone, then settled as holding by a decoded
-	 * witness (each checked against brute force), never holding */
-	unsigned asserts, a_unknown, a_by_decoder, a_c_unknown, a_never;
-	/* the same with the decoder confirming lenient witnesses */
-	unsigned c_unknown, c_agree, c_by_decoder;
-	unsigned codecs_differ; /* words the compiled and general codecs print apart */
-} tally;
-
-/* The verdicts of one run on g against what the disassembler printed
- * (seen: each override's marker); confirm: the run with the decoder. */
-static void judge(tally *t, const gen_spec *g, const spec_diags *sd, const bool *seen,
-                  bool confirm, bool show)
-{
-	for (unsigned k = 0; k < g->nov; k++) {
-		if (!g->ov[k].marker[0])
-			continue;
-		t->overrides += !confirm;
-		const spec_diag *f = NULL;
-		for (size_t i = 0; i < sd->count && !f; i++)
-			if (sd->items[i].loc.line == g->ov[k].line)
-				f = &sd->items[i];
-		bool unknown = f && (!strcmp(f->rule, "semantic-unknown") ||
-		                     strstr(f->message, "whether it decides its display"));
-		bool dead = f && !strcmp(f->rule, "override-dead");
-		bool display_unused = dead || (f && !strcmp(f->rule, "override-shadowed") &&
-		                               (strstr(f->message, "its display") ||
-		                                strstr(f->message, "anything it defines")));
-		if (unknown) {
-			*(confirm ? &t->c_unknown : &t->unknown) += 1;
-			continue;
-		}
-		if (!confirm) {
-			t->dead += dead;
-			t->shadowed += display_unused && !dead;
-			t->used += !display_unused;
-		}
-		bool ok = display_unused == !seen[k];
-		*(confirm ? &t->c_agree : &t->agree) += ok;
-		if (!ok) {
-			CHECK(ok);
-			if (show)
-				fprintf(stderr, "override at line %u (%s)%s: prover says %s, the "
-				                "disassembler %s it\n%s\n%s\n",
-				        g->ov[k].line, g->ov[k].marker, confirm ? " (with the decoder)" : "",
-				        f ? f->message : "decided", seen[k] ? "prints" : "never prints",
-				        g->xml.s, f ? "" : "(no finding)");
-		}
-	}
-}
-
-/* The rule of the finding at line (NULL: none). */
-static const char *rule_at(const spec_diags *sd, unsigned line)
-{
-	for (size_t i = 0; i < sd->count; i++)
-		if (sd->items[i].loc.line == line)
-			return sd->items[i].rule;
-	return NULL;
-}
-
-/* The asserts' verdicts of the run without the decoder (a0) and with it
- * (sd) against brute force: a "never" must never be seen to hold, and
- * an assert the decoder settled must have held for some word. */
-static void judge_asserts(tally *t, const gen_spec *g, const spec_diags *a0,
-                          const spec_diags *sd, bool show)
-{
-	for (unsigned k = 0; k < g->nov; k++) {
-		const gen_override *o = &g->ov[k];
-		if (!o->aline)
-			continue;
-		t->asserts++;
-		const char *before = rule_at(a0, o->aline), *after = rule_at(sd, o->aline);
-		bool unknown0 = before && !strcmp(before, "semantic-unknown");
-		bool unknown1 = after && !strcmp(after, "semantic-unknown");
-		bool never = after && !strcmp(after, "assert-never-holds");
-		t->a_unknown += unknown0;
-		t->a_c_unknown += unknown1;
-		t->a_never += never;
-		bool settled = unknown0 && !after;
-		t->a_by_decoder += settled;
-		bool ok = !(never && o->held) && !(settled && !o->held);
-		CHECK(ok);
-		if (!ok && show)
-			fprintf(stderr, "assert at line %u: prover says %s, brute force %s\n%s\n",
-			        o->aline, never ? "never holds" : "holds (decoder)",
-			        o->held ? "sees it hold" : "never sees it hold", g->xml.s);
-	}
-}
-
-static void one_spec(tally *t, bool show)
-{
-	gen_spec g;
-	gen_spec_make(&g);
-	spec_diags d = {0};
-	spec_model *m = spec_load_buffer("rand.xml", g.xml.s, g.xml.n, ".", &d);
-	CHECK(m != NULL);
-	if (!m) {
-		fprintf(stderr, "%s\n", g.xml.s);
-		free(g.xml.s);
-		spec_diags_free(&d);
-		return;
-	}
-	codec *c = codec_new(m, &d), *gc = codec_new_general(m, &d);
-	CHECK(c != NULL);
-	CHECK(gc != NULL);
-	bool seen[MAX_OVERRIDES] = {0};
-	char text[512], general[512];
-	for (unsigned gi = 0; c && gc && gi < g.ngens; gi++) {
-		codec_disasm_options o = {.gen = g.gens[gi], .show_errors = true};
-		for (uint32_t w = 0; w < (1u << FREE_BITS); w++) {
-			codec_disasm_one(c, &w, &o, text, sizeof text);
-			/* the compiled codec and the general one print alike */
-			codec_disasm_one(gc, &w, &o, general, sizeof general);
-			if (strcmp(text, general)) {
-				t->codecs_differ++;
-				if (show && t->codecs_differ < 3)
-					fprintf(stderr, "word %08x at gen %u: compiled '%s', general '%s'\n%s\n",
-					        w, g.gens[gi], text, general, g.xml.s);
-			}
-			for (unsigned k = 0; k < g.nov; k++)
-				if (g.ov[k].marker[0] && strstr(text, g.ov[k].marker)) {
-					seen[k] = true;
-					g.ov[k].held |= !strstr(text, "WARNING: unexpected bits[");
-				}
-		}
-	}
-	t->specs++;
-	/* twice: Z3 alone, then with the decoder confirming the witnesses
-	 * of a lenient translation (what the CLI runs) */
-	prove_text_ops ops = {.ctx = c, .taken = prove_ops_taken};
-	spec_diags plain = {0};
-	for (int confirm = 0; confirm < 2 && c; confirm++) {
-		spec_diags sd = {0};
-		semantic_stats st;
-		prove_options opt = prove_default_options();
-		opt.text = confirm ? &ops : NULL;
-		CHECK(prove_semantic(m, &opt, &sd, &st));
-		t->c_by_decoder += confirm ? (unsigned)st.live_by_decoder : 0;
-		if (!confirm)
-			CHECK_INT((long)(st.live_by_decoder + st.asserts_by_decoder), 0);
-		judge(t, &g, &sd, seen, confirm, show);
-		if (confirm)
-			judge_asserts(t, &g, &plain, &sd, show);
-		if (confirm)
-			spec_diags_free(&sd);
-		else
-			plain = sd;
-	}
-	spec_diags_free(&plain);
-	codec_free(c);
-	codec_free(gc);
-	spec_model_free(m);
-	spec_diags_free(&d);
-	free(g.xml.s);
-}
+/* texts: the generator's */
+typedef semgen_text sbuf;
+#define out semgen_printf
 
 /* the sanitizer build, several times slower, checks a quarter of them */
 #ifdef ISACHECK_SANITIZED
@@ -362,11 +45,19 @@ static unsigned long seed_arg = 1, count_arg = 300;
 
 TEST(random_overrides_against_the_disassembler)
 {
-	rng_state = seed_arg;
-	tally t = {0};
-	int before = testlib_failures;
-	for (unsigned long i = 0; i < count_arg; i++)
-		one_spec(&t, testlib_failures - before < 3);
+	semgen_rng r = {.state = seed_arg};
+	semgen_tally t = {0};
+	unsigned shown = 0;
+	for (unsigned long i = 0; i < count_arg; i++) {
+		semgen_spec g;
+		semgen_make(&g, &r);
+		char why[8192];
+		if (!semgen_judge(&g, &t, why, sizeof why) && shown++ < 3)
+			fprintf(stderr, "spec %lu of seed %lu: %s\n", i, seed_arg, why);
+		semgen_free(&g);
+	}
+	CHECK_INT((long)t.disagree, 0);
+	CHECK_INT((long)t.unusable, 0);
 	printf("%u specs, %u overrides with a display: %u decided somewhere, %u dead, %u more "
 	       "never decide their display, %u unknown; %u of %u verdicts agree with the "
 	       "disassembler\n",
@@ -1026,13 +717,14 @@ static void memo_ask_all(z3_base *b, const z3_scope *sm, const z3_scope *sp,
  * name and condition of every leaf and of every sub-leaf under it. */
 TEST(memo_against_fresh_translation)
 {
-	rng_state = seed_arg + 7;
+	semgen_rng r = {.state = seed_arg + 7};
+	rng_state = seed_arg + 11; /* the order memo_ask_all asks in */
 	memo_tally t = {0};
 	int before = testlib_failures;
 	unsigned long specs = count_arg / 3 ? count_arg / 3 : 1;
 	for (unsigned long i = 0; i < specs; i++) {
-		gen_spec g;
-		gen_spec_make(&g);
+		semgen_spec g;
+		semgen_make(&g, &r);
 		spec_diags d = {0};
 		spec_model *m = spec_load_buffer("rand.xml", g.xml.s, g.xml.n, ".", &d);
 		CHECK(m != NULL);
@@ -1044,7 +736,7 @@ TEST(memo_against_fresh_translation)
 		if (!top || !sub) {
 			spec_model_free(m);
 			spec_diags_free(&d);
-			free(g.xml.s);
+			semgen_free(&g);
 			continue;
 		}
 		const spec_field *via = NULL;
@@ -1073,7 +765,7 @@ TEST(memo_against_fresh_translation)
 		z3_base_free(&b);
 		spec_model_free(m);
 		spec_diags_free(&d);
-		free(g.xml.s);
+		semgen_free(&g);
 	}
 	printf("memo: %lu specs, %lu translations asked, %lu translated, %lu differ from "
 	       "translating afresh\n", specs, t.asked, t.translated, t.differ);

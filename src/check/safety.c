@@ -588,18 +588,6 @@ static void report(const safe_item *it, spec_diags *diags, semantic_stats *st)
 		st->expr_safe++;
 }
 
-/* Whether a root is some field's type (decoded through that field). */
-static bool root_is_sub(const spec_model *m, const spec_bitset *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t k = 0; k < m->bitsets[i]->ncases; k++)
-			for (size_t f = 0; f < m->bitsets[i]->cases[k].nfields; f++)
-				if (m->bitsets[i]->cases[k].fields[f].type == SPEC_TYPE_BITSET &&
-				    m->bitsets[i]->cases[k].fields[f].bitset == root)
-					return true;
-	return false;
-}
-
 /* Whether root has an item to ask again. */
 static bool root_retries(const safe_run *r, const spec_bitset *root)
 {
@@ -619,7 +607,7 @@ static bool retry_through_fields(safe_run *r, const spec_model *m, const prove_o
 {
 	for (size_t ri = 0; ri < m->nroots; ri++) {
 		const spec_root *root = &m->roots[ri];
-		bool outer_sub = root_is_sub(m, root->bitset), started = false;
+		bool outer_sub = spec_is_field_type(m, root->bitset), started = false;
 		r->top = outer_sub ? NULL : root;
 		z3_base b;
 		for (size_t l = 0; l < root->nleaves; l++) {
@@ -733,7 +721,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 		/* a root some field decodes is reached through that field: its
 		 * params come from outside, and a name found nowhere is then
 		 * unknown, not 0 */
-		bool sub = root_is_sub(m, root->bitset);
+		bool sub = spec_is_field_type(m, root->bitset);
 		r.top = sub ? NULL : root;
 		z3_base b;
 		bool started = false;
@@ -777,7 +765,7 @@ bool prove_expression_safety(const spec_model *m, const prove_options *opt, spec
 	for (size_t i = 0; ok && i < r.n; i++) {
 		safe_item *it = &r.items[i];
 		for (unsigned k = 0; k < SAFE_KINDS; k++)
-			if (it->state[k] == SAFE_UNKNOWN && root_is_sub(m, it->owner->root)) {
+			if (it->state[k] == SAFE_UNKNOWN && spec_is_field_type(m, it->owner->root)) {
 				it->retry = true;
 				again = true;
 			}

@@ -2086,20 +2086,6 @@ codec *codec_new_tuned(const spec_model *m, spec_diags *diags, bool fast, size_t
 	return codec_build(m, diags, fast, table_budget, NULL);
 }
 
-/* Whether some field of m decodes root's bitset as a sub-bitset: its
- * leaves are then met anywhere, not only at the top. */
-static bool root_is_field_type(const spec_model *m, const spec_bitset *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++)
-		for (size_t ci = 0; ci < m->bitsets[i]->ncases; ci++) {
-			const spec_case *k = &m->bitsets[i]->cases[ci];
-			for (size_t fi = 0; fi < k->nfields; fi++)
-				if (k->fields[fi].type == SPEC_TYPE_BITSET && k->fields[fi].bitset == root)
-					return true;
-		}
-	return false;
-}
-
 /* The words a restricted codec scans every leaf for (at build, then at
  * each decode): above this many leaf tests the classifier is cheaper. */
 #define CODEC_LINEAR_TESTS 4000000u
@@ -2109,7 +2095,7 @@ codec *codec_new_for_words(const spec_model *m, const spec_root *root, const uin
 {
 	if (!m || !root || root < m->roots || root >= m->roots + m->nroots || !iw ||
 	    iw > SPEC_MAX_BITS / 32 || (root->nleaves && ninstr > CODEC_LINEAR_TESTS / root->nleaves) ||
-	    root_is_field_type(m, root->bitset))
+	    spec_is_field_type(m, root->bitset))
 		return codec_new_general(m, diags);
 	uint8_t *want = calloc(m->nbitsets ? m->nbitsets : 1, 1);
 	if (!want)

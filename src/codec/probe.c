@@ -44,21 +44,6 @@ static bool fails_printing(codec_issue_kind k)
 	       k == CODEC_TEXT_TOO_LONG;
 }
 
-/* Whether some field decodes through root: its leaves are printed by
- * their parents, with the params those pass, never alone. */
-static bool decoded_through_fields(const spec_model *m, const spec_bitset *root)
-{
-	for (size_t i = 0; i < m->nbitsets; i++) {
-		const spec_bitset *b = m->bitsets[i];
-		for (size_t k = 0; k < b->ncases; k++)
-			for (size_t f = 0; f < b->cases[k].nfields; f++)
-				if (b->cases[k].fields[f].type == SPEC_TYPE_BITSET &&
-				    b->cases[k].fields[f].bitset == root)
-					return true;
-	}
-	return false;
-}
-
 size_t codec_lint_words(const codec *c, spec_diags *diags)
 {
 	codec_value values[PROBE_MAX_VALUES];
@@ -67,7 +52,7 @@ size_t codec_lint_words(const codec *c, spec_diags *diags)
 	for (size_t r = 0; c && r < c->m->nroots; r++) {
 		const spec_root *root = &c->m->roots[r];
 		unsigned size = root->bitset->size;
-		if (decoded_through_fields(c->m, root->bitset))
+		if (spec_is_field_type(c->m, root->bitset))
 			continue; /* its words are printed inside its parents' probes */
 		for (size_t i = 0; i < root->nleaves; i++) {
 			const spec_bitset *leaf = root->leaves[i];

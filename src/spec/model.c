@@ -41,6 +41,18 @@ const spec_root *spec_find_root(const spec_model *m, const char *name)
 	return NULL;
 }
 
+bool spec_is_field_type(const spec_model *m, const spec_bitset *b)
+{
+	for (size_t i = 0; i < m->nbitsets; i++)
+		for (size_t k = 0; k < m->bitsets[i]->ncases; k++) {
+			const spec_case *c = &m->bitsets[i]->cases[k];
+			for (size_t f = 0; f < c->nfields; f++)
+				if (c->fields[f].type == SPEC_TYPE_BITSET && c->fields[f].bitset == b)
+					return true;
+		}
+	return false;
+}
+
 /* Later definitions win, as in Mesa: search from the end. */
 const spec_enum *spec_find_enum(const spec_model *m, const char *name)
 {

@@ -472,6 +472,10 @@ const spec_bitset *spec_find_bitset(const spec_model *m, const char *name);
 const spec_bitset *spec_find_bitset_gen(const spec_model *m, const char *name,
                                         uint32_t gen);
 const spec_root *spec_find_root(const spec_model *m, const char *name);
+/* Whether some field of m has bitset b as its type: a root's leaves are
+ * then decoded inside their parents (with the params those pass), not
+ * only as instructions of their own.  A scan of every field. */
+bool spec_is_field_type(const spec_model *m, const spec_bitset *b);
 const spec_enum *spec_find_enum(const spec_model *m, const char *name);
 const spec_named_expr *spec_find_expr(const spec_model *m, const char *name);
 const spec_template *spec_find_template(const spec_model *m, const char *name);

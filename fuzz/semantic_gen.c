@@ -1,0 +1,343 @@
+/*
+ * semantic_gen.c - random specs with overrides and the meaning proofs
+ * judged against the disassembler (semantic_gen.h).
+ */
+#include "semantic_gen.h"
+
+#include "check.h"
+#include "cli/prove_ops.h" /* the decoder confirming witnesses, as the CLI passes it */
+#include "codec.h"
+#include "spec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t semgen_draw64(semgen_rng *r)
+{
+	return splitmix64(&r->state);
+}
+
+unsigned semgen_below(semgen_rng *r, unsigned n)
+{
+	if (!n)
+		return 0;
+	if (r->at < r->size)
+		return r->data[r->at++] % n;
+	return (unsigned)(splitmix64(&r->state) % n);
+}
+
+void semgen_printf(semgen_text *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	if (b->n + (size_t)n + 1 > b->cap) {
+		b->cap = (b->n + (size_t)n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s)
+			abort();
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < n; i++)
+		b->line += b->s[b->n + (size_t)i] == '\n';
+	b->n += (size_t)n;
+}
+
+/* A random condition over the names in use (depth levels of operators). */
+static void expr(semgen_text *b, semgen_rng *r, const char *const *names, unsigned nnames,
+                 unsigned depth)
+{
+	if (!depth || semgen_below(r, 3) == 0) {
+		if (semgen_below(r, 4) == 0)
+			semgen_printf(b, "%u", semgen_below(r, 8));
+		else
+			semgen_printf(b, "{%s}", names[semgen_below(r, nnames)]);
+		return;
+	}
+	static const char *const bin[] = {"==", "!=", "&lt;", "&gt;", "&lt;=", "&gt;=", "&amp;&amp;",
+	                                  "||", "&amp;", "|", "^", "+", "-"};
+	if (semgen_below(r, 6) == 0) {
+		semgen_printf(b, "!(");
+		expr(b, r, names, nnames, depth - 1);
+		semgen_printf(b, ")");
+		return;
+	}
+	semgen_printf(b, "(");
+	expr(b, r, names, nnames, depth - 1);
+	semgen_printf(b, " %s ", bin[semgen_below(r, sizeof bin / sizeof *bin)]);
+	if (semgen_below(r, 2))
+		semgen_printf(b, "%u", semgen_below(r, 8));
+	else
+		expr(b, r, names, nnames, depth - 1);
+	semgen_printf(b, ")");
+}
+
+/* Overrides of one bitset; sub: the #sub bitset's (names V and P). */
+static void overrides(semgen_spec *g, semgen_rng *r, bool sub, unsigned max)
+{
+	static const char *const top_names[] = {"A", "B", "E", "D", "A", "B"};
+	static const char *const sub_names[] = {"V", "P", "P"};
+	unsigned n = semgen_below(r, max + 1);
+	for (unsigned i = 0; i < n && g->nov < SEMGEN_MAX_OVERRIDES; i++) {
+		semgen_override *o = &g->ov[g->nov];
+		snprintf(o->marker, sizeof o->marker, "@%c%u@", sub ? 's' : 'o', g->nov);
+		g->nov++;
+		o->line = g->xml.line + 1;
+		semgen_printf(&g->xml, "<override>\n<expr>");
+		/* a condition may name X, which only this override defines */
+		bool own = !sub && semgen_below(r, 4) == 0;
+		const char *const *names = sub ? sub_names : top_names;
+		unsigned nn = sub ? 3 : 6;
+		if (own)
+			semgen_printf(&g->xml, "({X} == %u) || ", semgen_below(r, 4));
+		expr(&g->xml, r, names, nn, 1 + semgen_below(r, 2));
+		semgen_printf(&g->xml, "</expr>\n");
+		if (semgen_below(r, 5))
+			semgen_printf(&g->xml, "<display>%s%s</display>\n", o->marker, sub ? "{V}" : " {S}");
+		else
+			o->marker[0] = 0; /* no display: nothing to see */
+		/* an assert, checked where this display is the one shown (the
+		 * marker printed) and holding there when Mesa's warning is not */
+		if (!sub && o->marker[0] && semgen_below(r, 3) == 0) {
+			unsigned lo = 6 + semgen_below(r, 3);
+			o->aline = g->xml.line + 1;
+			semgen_printf(&g->xml, "<assert low=\"%u\" high=\"%u\">%u%u</assert>\n", lo, lo + 1,
+			    semgen_below(r, 2), semgen_below(r, 2));
+		}
+		if (own)
+			semgen_printf(&g->xml, "<field name=\"X\" low=\"0\" high=\"1\" type=\"uint\"/>\n");
+		if (!sub && semgen_below(r, 5) == 0)
+			semgen_printf(&g->xml, "<field name=\"A\" low=\"%u\" high=\"2\" type=\"uint\"/>\n",
+			    semgen_below(r, 2) + 1);
+		semgen_printf(&g->xml, "</override>\n");
+	}
+}
+
+void semgen_make(semgen_spec *g, semgen_rng *r)
+{
+	memset(g, 0, sizeof *g);
+	semgen_printf(&g->xml, "<isa>\n<bitset name=\"#sub\" size=\"3\">\n");
+	overrides(g, r, true, 3);
+	semgen_printf(&g->xml, "<display>v{V}</display>\n"
+	             "<field name=\"V\" low=\"0\" high=\"2\" type=\"uint\"/>\n</bitset>\n");
+	semgen_printf(&g->xml, "<bitset name=\"#instruction\" size=\"32\">\n");
+	overrides(g, r, false, 2);
+	semgen_printf(&g->xml,
+	    "<display>base {S}</display>\n"
+	    "<field name=\"A\" low=\"0\" high=\"2\" type=\"uint\"/>\n"
+	    "<field name=\"B\" low=\"3\" high=\"5\" type=\"uint\"/>\n"
+	    "<field name=\"S\" low=\"6\" high=\"8\" type=\"#sub\"><param name=\"B\" as=\"P\"/></field>\n"
+	    "<field name=\"E\" pos=\"9\" type=\"bool\"/>\n"
+	    "<derived name=\"D\" type=\"uint\"><expr>{A} + {B}</expr></derived>\n"
+	    "<pattern low=\"12\" high=\"31\">00000000000000000000</pattern>\n</bitset>\n");
+	static const uint32_t ends[] = {100, 200, 300};
+	g->gens[g->ngens++] = 0;
+	g->gens[g->ngens++] = 1000;
+	for (unsigned l = 0; l < 4; l++) {
+		semgen_printf(&g->xml, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
+		if (semgen_below(r, 3) == 0) {
+			uint32_t lo = ends[semgen_below(r, 3)], hi = lo + 100 * semgen_below(r, 2);
+			semgen_printf(&g->xml, "<gen min=\"%u\" max=\"%u\"/>\n", lo, hi);
+			g->gens[g->ngens++] = lo;
+			g->gens[g->ngens++] = hi;
+			g->gens[g->ngens++] = hi + 1;
+		}
+		overrides(g, r, false, 3);
+		if (semgen_below(r, 2))
+			semgen_printf(&g->xml, "<display>l%u {S}</display>\n", l);
+		semgen_printf(&g->xml, "<pattern low=\"10\" high=\"11\">%u%u</pattern>\n</bitset>\n", l >> 1,
+		    l & 1);
+	}
+	semgen_printf(&g->xml, "</isa>\n");
+}
+
+void semgen_free(semgen_spec *g)
+{
+	free(g->xml.s);
+	g->xml.s = NULL;
+}
+
+void semgen_note(char *why, size_t len, const char *xml, const char *fmt, ...)
+{
+	if (!why || !len || why[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(why + n, len - (size_t)n, "\n%s", xml);
+}
+
+/* The rule of the finding at line (NULL: none). */
+static const char *rule_at(const spec_diags *sd, unsigned line)
+{
+	for (size_t i = 0; i < sd->count; i++)
+		if (sd->items[i].loc.line == line)
+			return sd->items[i].rule;
+	return NULL;
+}
+
+/* The overrides' verdicts of one run (confirm: the one with the decoder)
+ * against what the disassembler printed. */
+static void judge_overrides(semgen_tally *t, const semgen_spec *g, const spec_diags *sd,
+                            bool confirm, char *why, size_t len)
+{
+	for (unsigned k = 0; k < g->nov; k++) {
+		const semgen_override *o = &g->ov[k];
+		if (!o->marker[0])
+			continue;
+		t->overrides += !confirm;
+		const spec_diag *f = NULL;
+		for (size_t i = 0; i < sd->count && !f; i++)
+			if (sd->items[i].loc.line == o->line)
+				f = &sd->items[i];
+		bool unknown = f && (!strcmp(f->rule, "semantic-unknown") ||
+		                     strstr(f->message, "whether it decides its display"));
+		bool dead = f && !strcmp(f->rule, "override-dead");
+		bool display_unused = dead || (f && !strcmp(f->rule, "override-shadowed") &&
+		                               (strstr(f->message, "its display") ||
+		                                strstr(f->message, "anything it defines")));
+		if (unknown) {
+			*(confirm ? &t->c_unknown : &t->unknown) += 1;
+			continue;
+		}
+		if (!confirm) {
+			t->dead += dead;
+			t->shadowed += display_unused && !dead;
+			t->used += !display_unused;
+		}
+		bool ok = display_unused == !o->seen;
+		*(confirm ? &t->c_agree : &t->agree) += ok;
+		if (!ok) {
+			t->disagree++;
+			semgen_note(why, len, g->xml.s, "override at line %u (%s)%s: the prover says %s, the "
+			     "disassembler %s it%s", o->line, o->marker,
+			     confirm ? " (with the decoder)" : "", f ? f->message : "decided",
+			     o->seen ? "prints" : "never prints", f ? "" : " (no finding)");
+		}
+	}
+}
+
+/* The asserts' verdicts of the run without the decoder (a0) and with it
+ * (sd) against brute force: a "never" must never be seen to hold, and
+ * an assert the decoder settled must have held for some word. */
+static void judge_asserts(semgen_tally *t, const semgen_spec *g, const spec_diags *a0,
+                          const spec_diags *sd, char *why, size_t len)
+{
+	for (unsigned k = 0; k < g->nov; k++) {
+		const semgen_override *o = &g->ov[k];
+		if (!o->aline)
+			continue;
+		t->asserts++;
+		const char *before = rule_at(a0, o->aline), *after = rule_at(sd, o->aline);
+		bool unknown0 = before && !strcmp(before, "semantic-unknown");
+		bool unknown1 = after && !strcmp(after, "semantic-unknown");
+		bool never = after && !strcmp(after, "assert-never-holds");
+		t->a_unknown += unknown0;
+		t->a_c_unknown += unknown1;
+		t->a_never += never;
+		bool settled = unknown0 && !after;
+		t->a_by_decoder += settled;
+		if ((never && o->held) || (settled && !o->held)) {
+			t->disagree++;
+			semgen_note(why, len, g->xml.s, "assert at line %u: the prover says %s, brute force %s",
+			     o->aline, never ? "it never holds" : "it holds (decoder)",
+			     o->held ? "sees it hold" : "never sees it hold");
+		}
+	}
+}
+
+/* Every word at every generation, by both codecs: which markers print
+ * and which asserts hold where their display is shown. */
+static void brute_force(semgen_spec *g, codec *c, codec *gc, semgen_tally *t, char *why,
+                        size_t len)
+{
+	char text[512], general[512];
+	for (unsigned gi = 0; gi < g->ngens; gi++) {
+		codec_disasm_options o = {.gen = g->gens[gi], .show_errors = true};
+		for (uint32_t w = 0; w < (1u << SEMGEN_FREE_BITS); w++) {
+			codec_disasm_one(c, &w, &o, text, sizeof text);
+			/* the compiled codec and the general one print alike */
+			codec_disasm_one(gc, &w, &o, general, sizeof general);
+			if (strcmp(text, general)) {
+				t->codecs_differ++;
+				semgen_note(why, len, g->xml.s, "word %08x at gen %u: the compiled codec prints '%s', "
+				     "the general one '%s'", w, g->gens[gi], text, general);
+			}
+			for (unsigned k = 0; k < g->nov; k++)
+				if (g->ov[k].marker[0] && strstr(text, g->ov[k].marker)) {
+					g->ov[k].seen = true;
+					g->ov[k].held |= !strstr(text, "WARNING: unexpected bits[");
+				}
+		}
+	}
+}
+
+bool semgen_judge(semgen_spec *g, semgen_tally *t, char *why, size_t len)
+{
+	unsigned before = t->disagree + t->codecs_differ + t->unusable;
+	if (why && len)
+		why[0] = 0;
+	spec_diags d = {0};
+	spec_model *m = spec_load_buffer("rand.xml", g->xml.s, g->xml.n, ".", &d);
+	codec *c = m ? codec_new(m, &d) : NULL, *gc = m ? codec_new_general(m, &d) : NULL;
+	if (!c || !gc) {
+		t->unusable++;
+		semgen_note(why, len, g->xml.s, "the spec %s", m ? "has no codec" : "does not load");
+		goto done;
+	}
+	brute_force(g, c, gc, t, why, len);
+	t->specs++;
+	/* twice: Z3 alone, then with the decoder confirming the witnesses of
+	 * a lenient translation (what the CLI runs) */
+	prove_text_ops ops = {.ctx = c, .taken = prove_ops_taken};
+	spec_diags plain = {0};
+	for (int confirm = 0; confirm < 2; confirm++) {
+		spec_diags sd = {0};
+		semantic_stats st;
+		prove_options opt = prove_default_options();
+		opt.text = confirm ? &ops : NULL;
+		if (!prove_semantic(m, &opt, &sd, &st)) {
+			t->unusable++;
+			semgen_note(why, len, g->xml.s, "prove_semantic failed%s", confirm ? " (with the decoder)" : "");
+			spec_diags_free(&sd);
+			break;
+		}
+		t->c_by_decoder += confirm ? (unsigned)st.live_by_decoder : 0;
+		if (!confirm && st.live_by_decoder + st.asserts_by_decoder) {
+			t->disagree++;
+			semgen_note(why, len, g->xml.s, "without the decoder, %zu verdicts were settled by it",
+			     (size_t)(st.live_by_decoder + st.asserts_by_decoder));
+		}
+		judge_overrides(t, g, &sd, confirm, why, len);
+		if (confirm) {
+			judge_asserts(t, g, &plain, &sd, why, len);
+			spec_diags_free(&sd);
+		} else {
+			plain = sd;
+		}
+	}
+	spec_diags_free(&plain);
+done:
+	codec_free(c);
+	codec_free(gc);
+	spec_model_free(m);
+	spec_diags_free(&d);
+	return t->disagree + t->codecs_differ + t->unusable == before;
+}

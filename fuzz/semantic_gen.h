@@ -1,0 +1,107 @@
+/*
+ * semantic_gen.h - small random specs with overrides, asserts and a
+ * parametrised sub-bitset, the disassembler's ground truth over every
+ * one of their words, and the meaning proofs (prove_semantic) judged
+ * against it.  Shared by tests/test_semantic.c (a seeded sample) and
+ * the fuzz target "semantic" (the input's bytes choose the spec).
+ *
+ * Each spec has a 32-bit #instruction root whose words have only 12 free
+ * bits (fields A, B, E, a derived D and a 3-bit sub-bitset field S whose
+ * root #sub takes B as its param P), four leaves told apart by bits
+ * 10-11, some of them with generations, and random <override>s on the
+ * root, on the leaves and on #sub.  Conditions are random expressions
+ * over the fields; some overrides redefine A (so that a later
+ * condition's A depends on which earlier case holds) and some conditions
+ * name fields only the override itself defines.  Every override prints a
+ * marker of its own ("@oN@", "@sN@"), and every display prints {S}.
+ *
+ * The ground truth is the disassembler: every word at every generation
+ * where the set of leaves changes is printed (by the compiled codec and
+ * by the general one, which must agree), and an override's display is
+ * decided somewhere exactly when its marker appears.  The verdicts must
+ * agree: no finding (or a finding that names only fields) where the
+ * marker appears, override-dead or override-shadowed naming the display
+ * where it never does; semantic-unknown is counted and allowed.  An
+ * assert Z3 says never holds must never be seen to hold, and one the
+ * decoder settles as holding must have held for some word.
+ */
+#ifndef ISACHECK_SEMANTIC_GEN_H
+#define ISACHECK_SEMANTIC_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SEMGEN_MAX_OVERRIDES 32
+#define SEMGEN_FREE_BITS 12u
+
+/* Where the choices come from: bytes first (one per choice, so that a
+ * fuzzer's mutation changes one choice), then splitmix64 from state. */
+typedef struct semgen_rng {
+	const uint8_t *data;
+	size_t size, at;
+	uint64_t state;
+} semgen_rng;
+
+/* 64 bits of the generator's own (never the input's bytes): for words
+ * to ask about, which a byte a choice would not reach. */
+uint64_t semgen_draw64(semgen_rng *r);
+
+/* A choice among n (below 256 for a byte to choose it alone). */
+unsigned semgen_below(semgen_rng *r, unsigned n);
+
+/* A growing text (s: NUL-terminated, free()d by its owner). */
+typedef struct semgen_text {
+	char *s;
+	size_t n, cap;
+	unsigned line; /* lines written so far */
+} semgen_text;
+
+void semgen_printf(semgen_text *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct semgen_override {
+	unsigned line; /* of its <override> */
+	char marker[16]; /* "" : it has no display */
+	unsigned aline;  /* of its <assert>; 0: none */
+	bool seen;       /* brute force: its marker was printed */
+	bool held;       /* brute force: the assert was checked and held for some word */
+} semgen_override;
+
+typedef struct semgen_spec {
+	semgen_text xml;
+	semgen_override ov[SEMGEN_MAX_OVERRIDES];
+	unsigned nov;
+	uint32_t gens[16];
+	unsigned ngens;
+} semgen_spec;
+
+/* What one spec's runs came to (added up over specs by the caller). */
+typedef struct semgen_tally {
+	unsigned specs, overrides, dead, shadowed, unknown, used, agree;
+	/* asserts: unknown to Z3 alone, then settled as holding by a decoded
+	 * witness (each checked against brute force), never holding */
+	unsigned asserts, a_unknown, a_by_decoder, a_c_unknown, a_never;
+	/* the same with the decoder confirming lenient witnesses */
+	unsigned c_unknown, c_agree, c_by_decoder;
+	unsigned codecs_differ; /* words the compiled and general codecs print apart */
+	unsigned disagree;      /* verdicts brute force contradicts: each a bug */
+	unsigned unusable;      /* specs that did not load or prove: each a bug */
+} semgen_tally;
+
+/* Writes the first disagreement's description into why (len bytes)
+ * followed by the spec, xml; later ones leave it (they are counted). */
+void semgen_note(char *why, size_t len, const char *xml, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A random spec (free with semgen_free). */
+void semgen_make(semgen_spec *g, semgen_rng *r);
+void semgen_free(semgen_spec *g);
+
+/* Loads g, prints every word, runs prove_semantic twice (Z3 alone, then
+ * with the decoder confirming witnesses, as the CLI runs it) and judges
+ * every verdict; adds to t.  The first disagreement is described in
+ * why (with the spec's XML); returns false on any (t->disagree,
+ * t->codecs_differ or t->unusable grew). */
+bool semgen_judge(semgen_spec *g, semgen_tally *t, char *why, size_t len);
+
+#endif
