@@ -2,16 +2,26 @@
  * semantic.c - fuzz target: the meaning proofs (prove_semantic, Z3)
  * against brute force, on small specs the input chooses.
  *
- * The input's bytes are the choices of fuzz/semantic_gen.c's generator,
- * one byte each (past its end, a generator seeded from it goes on): which
- * overrides each bitset has, their conditions, displays, asserts and
- * redefined fields, the leaves' generations.  Every word of the spec is
- * printed at every generation that matters, by the compiled codec and
- * by the general one, which must print alike; then every verdict on an
- * override or an assert, of Z3 alone and with the decoder confirming
- * witnesses, must agree with what the words printed (semantic_gen.h).
+ * Byte 0 picks one of fuzz/semantic_gen.c's two generators (even: a spec
+ * with overrides, odd: a random expression); the other bytes are its
+ * choices, one byte each (past their end, a generator seeded from the
+ * input goes on).
+ *
+ * Overrides: which overrides each bitset has, their conditions,
+ * displays, asserts and redefined fields, the leaves' generations.
+ * Every word of the spec is printed at every generation that matters, by
+ * the compiled codec and by the general one, which must print alike;
+ * then every verdict on an override or an assert, of Z3 alone and with
+ * the decoder confirming witnesses, must agree with what the words
+ * printed.
+ *
+ * Expressions: a derived value over three 4-bit fields, every operator
+ * and edge constants; the expression-safety verdicts (overflow, divide
+ * by zero, shift range, a value its width loses) must agree with an
+ * evaluator of the generator's own over all 4,096 words.
+ *
  * A spec that does not load, or a proof that fails to run, is a finding
- * too: every spec the generator makes is valid.
+ * too: every spec the generators make is valid (semantic_gen.h).
  *
  * Z3 is needed: without it (libz3 not found) the target exits
  * FUZZ_EXIT_SKIP from LLVMFuzzerInitialize.
@@ -35,20 +45,36 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The first line of why as the finding's title, the spec's text after it. */
+static void report(const uint8_t *data, size_t size, char *why, const char *xml)
+{
+	char *nl = strchr(why, '\n');
+	if (nl)
+		*nl = 0;
+	fuzz_finding_lines(FUZZ_TARGET, NULL, data, size, 0, why, NULL, NULL, xml, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	semgen_rng r = {.data = data, .size = size, .state = fuzz_input_seed(data, size)};
+	if (size < 1)
+		return 0;
+	/* byte 0: which generator; the rest: its choices */
+	semgen_rng r = {.data = data + 1, .size = size - 1, .state = fuzz_input_seed(data, size)};
+	static char why[1 << 16];
+	if (data[0] & 1) {
+		semgen_expr x;
+		semgen_expr_make(&x, &r);
+		semgen_expr_tally t = {0};
+		if (!semgen_expr_judge(&x, &t, why, sizeof why))
+			report(data, size, why, x.xml.s);
+		semgen_expr_free(&x);
+		return 0;
+	}
 	semgen_spec g;
 	semgen_make(&g, &r);
 	semgen_tally t = {0};
-	static char why[1 << 16];
-	if (!semgen_judge(&g, &t, why, sizeof why)) {
-		/* the first line says what; the spec follows it */
-		char *nl = strchr(why, '\n');
-		if (nl)
-			*nl = 0;
-		fuzz_finding_lines(FUZZ_TARGET, NULL, data, size, 0, why, NULL, NULL, g.xml.s, NULL);
-	}
+	if (!semgen_judge(&g, &t, why, sizeof why))
+		report(data, size, why, g.xml.s);
 	semgen_free(&g);
 	return 0;
 }

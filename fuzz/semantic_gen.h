@@ -104,4 +104,30 @@ void semgen_free(semgen_spec *g);
  * t->codecs_differ or t->unusable grew). */
 bool semgen_judge(semgen_spec *g, semgen_tally *t, char *why, size_t len);
 
+/* Random expressions: a derived D (int, of a random width) over three
+ * 4-bit fields A, B, C whose expression mixes every operator (division,
+ * remainder, shifts, ?:, negation, logic) and edge constants (0, 63, 64,
+ * INT64_MIN, ...).  Its truth comes from an evaluator of this file's
+ * own over all 4,096 words, modelling the proofs' semantics (Z3's
+ * bit-vector operations, C's short-circuits): whether some word
+ * overflows, divides by zero, shifts by 64 or more, or (hazard-free)
+ * gives a value the width loses.  expr-overflow, expr-divide-by-zero,
+ * expr-shift-range and derived-value-lost must say the same; unknown may
+ * stand for a yes, never for a wrong no. */
+typedef struct semgen_expr {
+	semgen_text xml, text; /* the spec, and the expression alone */
+	unsigned width;
+	bool want[4]; /* overflow, divide by zero, shift range, value lost */
+} semgen_expr;
+
+typedef struct semgen_expr_tally {
+	size_t asked, agree, unknown, found, unusable;
+} semgen_expr_tally;
+
+void semgen_expr_make(semgen_expr *x, semgen_rng *r);
+void semgen_expr_free(semgen_expr *x);
+/* The proofs on x against its truth; adds to t; false on a disagreement
+ * or a spec that does not load or prove (why says which, with the spec). */
+bool semgen_expr_judge(const semgen_expr *x, semgen_expr_tally *t, char *why, size_t len);
+
 #endif

@@ -405,246 +405,26 @@ TEST(lost_bits_confirmed_by_the_decoder)
 	}
 }
 
-/* Random expressions, each proved and checked against an evaluator of
- * this file's own over all 4,096 words: A bits 0-3, B 4-7, C 8-11. */
-typedef struct rex {
-	int op; /* 0 field, 1 constant, else a char or two-char code */
-	int kid[3];
-	int64_t num;
-	char name;
-} rex;
-
-typedef struct rgen {
-	rex n[64];
-	int count;
-} rgen;
-
-enum { R_OVF = 1, R_DIV = 2, R_SHIFT = 4 };
-
-static const int64_t rconsts[] = {0, 1, 2, 3, 7, 62, 63, 64, 100, -1,
-                                  0x4000000000000000ll, INT64_MAX, INT64_MIN};
-static const char *const rops[] = {"+", "-", "*", "/", "%", "<<", ">>", "&&", "||", "==", "<",
-                                   "&", "|", "^", "?", "neg", "!", "~"};
-
-static int rex_make(rgen *g, unsigned depth)
-{
-	if (g->count >= 60)
-		return -1;
-	int i = g->count++;
-	rex *e = &g->n[i];
-	*e = (rex){0};
-	e->kid[0] = e->kid[1] = e->kid[2] = -1;
-	unsigned pick = below(depth ? 10 : 4);
-	if (pick < 2 || g->count > 40) {
-		e->op = 0;
-		e->name = (char)('A' + below(3));
-	} else if (pick < 4) {
-		e->op = 1;
-		e->num = rconsts[below(sizeof rconsts / sizeof *rconsts)];
-	} else {
-		unsigned o = below(sizeof rops / sizeof *rops);
-		e->op = 2 + (int)o;
-		unsigned arity = o == 14 ? 3 : o >= 15 ? 1 : 2;
-		for (unsigned k = 0; k < arity; k++) {
-			int kid = rex_make(g, depth - 1);
-			g->n[i].kid[k] = kid < 0 ? -1 : kid;
-			if (kid < 0) {
-				g->n[i].op = 0;
-				g->n[i].name = 'A';
-				break;
-			}
-		}
-	}
-	return i;
-}
-
-static void rex_text(const rgen *g, int i, sbuf *b)
-{
-	const rex *e = &g->n[i];
-	if (e->op == 0) {
-		out(b, "{%c}", e->name);
-		return;
-	}
-	if (e->op == 1) {
-		if (e->num == INT64_MIN)
-			out(b, "(-9223372036854775807 - 1)");
-		else if (e->num < 0)
-			out(b, "(-%lld)", (long long)-e->num);
-		else
-			out(b, "%lld", (long long)e->num);
-		return;
-	}
-	const char *o = rops[e->op - 2];
-	out(b, "(");
-	if (!strcmp(o, "?")) {
-		rex_text(g, e->kid[0], b);
-		out(b, " ? ");
-		rex_text(g, e->kid[1], b);
-		out(b, " : ");
-		rex_text(g, e->kid[2], b);
-	} else if (!strcmp(o, "neg") || !strcmp(o, "!") || !strcmp(o, "~")) {
-		out(b, "%s", !strcmp(o, "neg") ? "-" : o);
-		rex_text(g, e->kid[0], b);
-	} else {
-		rex_text(g, e->kid[0], b);
-		/* XML: & and < as entities */
-		out(b, " %s ", !strcmp(o, "&&") ? "&amp;&amp;" : !strcmp(o, "&") ? "&amp;"
-		               : !strcmp(o, "<<") ? "&lt;&lt;" : !strcmp(o, "<") ? "&lt;"
-		               : !strcmp(o, ">>") ? "&gt;&gt;" : o);
-		rex_text(g, e->kid[1], b);
-	}
-	out(b, ")");
-}
-
-/* The value of node i for fields f[3] as the proofs model it (Z3's
- * bit-vector operations, C's short-circuits), with the hazards met in
- * *hz. */
-static int64_t rex_eval(const rgen *g, int i, const int64_t f[3], unsigned *hz)
-{
-	const rex *e = &g->n[i];
-	if (e->op == 0)
-		return f[e->name - 'A'];
-	if (e->op == 1)
-		return e->num;
-	const char *o = rops[e->op - 2];
-	int64_t x = rex_eval(g, e->kid[0], f, hz), y = 0, r;
-	if (!strcmp(o, "&&"))
-		return x ? rex_eval(g, e->kid[1], f, hz) != 0 : 0;
-	if (!strcmp(o, "||"))
-		return x ? 1 : rex_eval(g, e->kid[1], f, hz) != 0;
-	if (!strcmp(o, "?"))
-		return x ? rex_eval(g, e->kid[1], f, hz) : rex_eval(g, e->kid[2], f, hz);
-	if (!strcmp(o, "neg")) {
-		if (x == INT64_MIN)
-			*hz |= R_OVF;
-		return (int64_t)(0 - (uint64_t)x);
-	}
-	if (!strcmp(o, "!"))
-		return !x;
-	if (!strcmp(o, "~"))
-		return ~x;
-	y = rex_eval(g, e->kid[1], f, hz);
-	uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-	if (!strcmp(o, "+")) {
-		if (__builtin_add_overflow(x, y, &r))
-			*hz |= R_OVF;
-		return (int64_t)(ux + uy);
-	}
-	if (!strcmp(o, "-")) {
-		if (__builtin_sub_overflow(x, y, &r))
-			*hz |= R_OVF;
-		return (int64_t)(ux - uy);
-	}
-	if (!strcmp(o, "*")) {
-		if (__builtin_mul_overflow(x, y, &r))
-			*hz |= R_OVF;
-		return (int64_t)(ux * uy);
-	}
-	if (!strcmp(o, "/") || !strcmp(o, "%")) {
-		bool div = o[0] == '/';
-		if (y == 0) {
-			*hz |= R_DIV; /* Z3: x / 0 is -1 (1 for x < 0), x % 0 is x */
-			return div ? (x < 0 ? 1 : -1) : x;
-		}
-		if (x == INT64_MIN && y == -1) {
-			*hz |= R_OVF;
-			return div ? INT64_MIN : 0;
-		}
-		return div ? x / y : x % y;
-	}
-	if (!strcmp(o, "<<") || !strcmp(o, ">>")) {
-		if (uy > 63) {
-			*hz |= R_SHIFT; /* Z3: shifted out entirely */
-			return o[0] == '<' ? 0 : (x < 0 ? -1 : 0);
-		}
-		if (o[0] == '>')
-			return x >> uy;
-		int64_t s = (int64_t)(ux << uy);
-		if ((s >> uy) != x)
-			*hz |= R_OVF;
-		return s;
-	}
-	if (!strcmp(o, "=="))
-		return x == y;
-	if (!strcmp(o, "<"))
-		return x < y;
-	if (!strcmp(o, "&"))
-		return x & y;
-	if (!strcmp(o, "|"))
-		return x | y;
-	return x ^ y;
-}
-
 TEST(random_expressions_against_brute_force)
 {
 	unsigned long count = count_arg / 6 ? count_arg / 6 : 1;
-	size_t agree = 0, asked = 0, unknown = 0, found = 0;
-	rng_state = seed_arg * 0x2545f4914f6cdd1dull + 7;
+	semgen_expr_tally t = {0};
+	semgen_rng r = {.state = seed_arg * 0x2545f4914f6cdd1dull + 7};
 	for (unsigned long n = 0; n < count; n++) {
-		rgen g = {0};
-		int root = rex_make(&g, 3 + below(2));
-		unsigned width = 1 + below(12);
-		sbuf text = {0}, xml = {0};
-		rex_text(&g, root, &text);
-		out(&xml, "<isa>\n<bitset name=\"#instruction\" size=\"16\">\n<display>{D}</display>\n"
-		    "<field name=\"A\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
-		    "<field name=\"B\" low=\"4\" high=\"7\" type=\"uint\"/>\n"
-		    "<field name=\"C\" low=\"8\" high=\"11\" type=\"uint\"/>\n"
-		    "<derived name=\"D\" type=\"int\" width=\"%u\"><expr>%s</expr></derived>\n"
-		    "<pattern low=\"12\" high=\"15\">0000</pattern>\n</bitset>\n</isa>\n",
-		    width, text.s);
-		/* the truth, word by word */
-		unsigned truth = 0;
-		bool lost = false;
-		for (unsigned w = 0; w < 4096; w++) {
-			int64_t f[3] = {w & 15, (w >> 4) & 15, (w >> 8) & 15};
-			unsigned hz = 0;
-			int64_t v = rex_eval(&g, root, f, &hz);
-			truth |= hz;
-			int64_t lo = -((int64_t)1 << (width - 1)), hi = ((int64_t)1 << width) - 1;
-			lost |= !hz && (v < lo || v > hi); /* asked of hazard-free words */
-		}
-		spec_diags d = {0}, sd = {0};
-		semantic_stats st;
-		spec_model *m = load_and_prove("random-expr.xml", xml.s, &d, &sd, &st);
-		if (m) {
-			static const char *const rules[] = {"expr-overflow", "expr-divide-by-zero",
-			                                    "expr-shift-range", "derived-value-lost"};
-			bool says[4] = {0}, unsure = false;
-			for (size_t i = 0; i < sd.count; i++) {
-				for (unsigned k = 0; k < 4; k++)
-					says[k] |= !strcmp(sd.items[i].rule, rules[k]);
-				unsure |= !strcmp(sd.items[i].rule, "semantic-unknown");
-			}
-			bool want[4] = {truth & R_OVF, truth & R_DIV, truth & R_SHIFT, lost};
-			asked++;
-			unknown += unsure;
-			bool same = true;
-			for (unsigned k = 0; k < 4; k++) {
-				found += says[k];
-				/* unknown may stand for a yes, never for a wrong no */
-				same &= says[k] == want[k] || (unsure && want[k] && !says[k]);
-			}
-			agree += same;
-			if (!same)
-				fprintf(stderr, "random expression %lu disagrees: %s (width %u)\n"
-				        "  brute force: overflow %d divide %d shift %d lost %d\n"
-				        "  proofs:      overflow %d divide %d shift %d lost %d%s\n", n, text.s,
-				        width, want[0], want[1], want[2], want[3], says[0], says[1], says[2],
-				        says[3], unsure ? " (some unknown)" : "");
-		}
-		spec_model_free(m);
-		spec_diags_free(&sd);
-		spec_diags_free(&d);
-		free(text.s);
-		free(xml.s);
+		semgen_expr x;
+		semgen_expr_make(&x, &r);
+		char why[4096];
+		if (!semgen_expr_judge(&x, &t, why, sizeof why))
+			fprintf(stderr, "random expression %lu: %s\n", n, why);
+		semgen_expr_free(&x);
 	}
-	CHECK_INT(agree, asked);
-	CHECK(asked == count);
-	CHECK(unknown * 10 <= asked); /* the random ones are all translatable */
-	CHECK(found * 4 >= asked);    /* and not all safe */
+	CHECK_INT(t.agree, t.asked);
+	CHECK_INT(t.unusable, 0);
+	CHECK(t.asked == count);
+	CHECK(t.unknown * 10 <= t.asked); /* the random ones are all translatable */
+	CHECK(t.found * 4 >= t.asked);    /* and not all safe */
 	printf("random expressions: %zu specs, %zu agree with brute force, %zu findings, %zu with "
-	       "an unknown\n", asked, agree, found, unknown);
+	       "an unknown\n", t.asked, t.agree, t.found, t.unknown);
 }
 
 /* ---------------------------------------------- the translation's memo */
