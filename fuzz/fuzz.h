@@ -157,7 +157,8 @@ void fuzz_finding(const char *target, const fuzz_spec *s, const uint8_t *data, s
  * text, one line per newline-separated line, printed side by side after
  * the issues.  The diff_ targets show there each codec's meaning mapped
  * onto common names, so that the field they disagree on has a "|".
- * With s NULL only the lines are printed (whole programs). */
+ * With s NULL only the lines are printed (whole programs); with s and
+ * right_lines NULL, left_lines alone as they are (a generated spec). */
 void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *data,
                         size_t size, uint32_t gen, const char *what, const fuzz_side *left,
                         const fuzz_side *right, const char *left_lines,

@@ -502,7 +502,15 @@ void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *d
 		fprintf(f, "spec: %s, generation %u\n", s->path, gen);
 	fprintf(f, "input (%zu bytes):\n", size);
 	fuzz_print_hex(f, data, size);
-	if (s || left_lines || right_lines) {
+	if (!s && left_lines && !right_lines) {
+		/* one text, no sides (a generated spec): as it is, indented */
+		for (const char *p = left_lines; *p;) {
+			const char *nl = strchr(p, '\n');
+			int n = nl ? (int)(nl - p) : (int)strlen(p);
+			fprintf(f, "  %.*s\n", n, p);
+			p += n + (nl != NULL);
+		}
+	} else if (s || left_lines || right_lines) {
 		/* without a spec, only the lines (a whole program's words) */
 		side_lines(s, s ? left : NULL, left_lines, &a);
 		side_lines(s, s ? right : NULL, right_lines, &b);
