@@ -270,6 +270,12 @@ static void brute_force(semgen_spec *g, codec *c, codec *gc, semgen_tally *t, ch
 {
 	char text[512], general[512];
 	for (unsigned gi = 0; gi < g->ngens; gi++) {
+		/* leaves sharing a range list its ends more than once: one pass */
+		bool again = false;
+		for (unsigned k = 0; k < gi; k++)
+			again |= g->gens[k] == g->gens[gi];
+		if (again)
+			continue;
 		codec_disasm_options o = {.gen = g->gens[gi], .show_errors = true};
 		for (uint32_t w = 0; w < (1u << SEMGEN_FREE_BITS); w++) {
 			codec_disasm_one(c, &w, &o, text, sizeof text);
