@@ -2,10 +2,10 @@
  * semantic.c - fuzz target: the meaning proofs (prove_semantic, Z3)
  * against brute force, on small specs the input chooses.
  *
- * Byte 0 picks one of fuzz/semantic_gen.c's two generators (even: a spec
- * with overrides, odd: a random expression); the other bytes are its
- * choices, one byte each (past their end, a generator seeded from the
- * input goes on).
+ * Byte 0 picks one of fuzz/semantic_gen.c's three generators (byte 0
+ * mod 3 = 0: a spec with overrides, 1: a random expression, 2: a 16-bit
+ * spec for the round trips); the other bytes are its choices, one byte
+ * each (past their end, a generator seeded from the input goes on).
  *
  * Overrides: which overrides each bitset has, their conditions,
  * displays, asserts and redefined fields, the leaves' generations.
@@ -19,6 +19,11 @@
  * and edge constants; the expression-safety verdicts (overflow, divide
  * by zero, shift range, a value its width loses) must agree with an
  * evaluator of the generator's own over all 4,096 words.
+ *
+ * Round trips: leaves of fields, holes, asserts, x bits and a sub-bitset
+ * with asserts of its own, overrides whose fields shadow the default's;
+ * every word is decoded and encoded again, and each leaf's verdict (every
+ * word comes back, or the word named does not) must agree.
  *
  * A spec that does not load, or a proof that fails to run, is a finding
  * too: every spec the generators make is valid (semantic_gen.h).
@@ -61,7 +66,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* byte 0: which generator; the rest: its choices */
 	semgen_rng r = {.data = data + 1, .size = size - 1, .state = fuzz_input_seed(data, size)};
 	static char why[1 << 16];
-	if (data[0] & 1) {
+	if (data[0] % 3 == 2) {
+		semgen_text xml = {0};
+		semgen_rt_make(&xml, &r);
+		semgen_rt_tally t = {0};
+		if (!semgen_rt_judge("fuzz.xml", xml.s, NULL, &t, why, sizeof why))
+			report(data, size, why, xml.s);
+		free(xml.s);
+		return 0;
+	}
+	if (data[0] % 3 == 1) {
 		semgen_expr x;
 		semgen_expr_make(&x, &r);
 		semgen_expr_tally t = {0};

@@ -605,3 +605,231 @@ done:
 	spec_diags_free(&d);
 	return t->asked - t->agree + t->unusable == before;
 }
+
+/* ------------------------------------------------ symbolic round trips */
+
+/* Bits lo..hi of a leaf or sub-leaf: one random kind of claim. */
+static void claim(semgen_text *b, semgen_rng *r, unsigned lo, unsigned hi, unsigned kind,
+                  const char *name, const char *type)
+{
+	switch (kind) {
+	case 0: /* don't-care */
+	case 1: /* fixed */
+		semgen_printf(b, "  <pattern low=\"%u\" high=\"%u\">", lo, hi);
+		for (unsigned i = lo; i <= hi; i++)
+			semgen_printf(b, "%s", kind ? (semgen_below(r, 2) ? "1" : "0") : "x");
+		semgen_printf(b, "</pattern>\n");
+		break;
+	case 2: /* an assert */
+		semgen_printf(b, "  <assert low=\"%u\" high=\"%u\">", lo, hi);
+		for (unsigned i = lo; i <= hi; i++)
+			semgen_printf(b, "%u", semgen_below(r, 2));
+		semgen_printf(b, "</assert>\n");
+		break;
+	case 3: /* nothing: a hole */
+		break;
+	default:
+		semgen_printf(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"%s\"/>\n", name, lo, hi, type);
+		break;
+	}
+}
+
+void semgen_rt_make(semgen_text *b, semgen_rng *r)
+{
+	semgen_printf(b, "<isa>\n");
+	bool param = semgen_below(r, 2);
+	semgen_printf(b, "<bitset name=\"#sub\" size=\"4\">\n  <field name=\"NUM\" low=\"0\" high=\"1\" "
+	       "type=\"uint\"/>\n");
+	claim(b, r, 2, 2, semgen_below(r, 3) ? 4 + semgen_below(r, 2) : semgen_below(r, 4), "M", "uint");
+	semgen_printf(b, "</bitset>\n");
+	for (unsigned s = 0; s < 2; s++) {
+		semgen_printf(b, "<bitset name=\"s%u\" extends=\"#sub\">\n  <pattern pos=\"3\">%u</pattern>\n", s, s);
+		if (param && s == 0 && semgen_below(r, 2))
+			semgen_printf(b, "  <override><expr>{P} == %u</expr>\n    <assert pos=\"%u\">%u</assert>\n"
+			       "    <display>h{NUM}</display>\n  </override>\n",
+			    semgen_below(r, 2), semgen_below(r, 3), semgen_below(r, 2));
+		semgen_printf(b, "  <display>%s{NUM}</display>\n</bitset>\n", s ? "c" : "r");
+	}
+	semgen_printf(b, "<bitset name=\"#instruction\" size=\"16\"></bitset>\n");
+	unsigned nleaves = 1 + semgen_below(r, 4);
+	for (unsigned l = 0; l < nleaves; l++) {
+		semgen_printf(b, "<bitset name=\"l%u\" extends=\"#instruction\">\n", l);
+		semgen_printf(b, "  <pattern low=\"14\" high=\"15\">%u%u</pattern>\n", (l >> 1) & 1, l & 1);
+		char names[16][8];
+		unsigned nf = 0;
+		int subf = -1, plainf = -1;
+		for (unsigned p = 0; p < 14;) {
+			unsigned w = 1 + semgen_below(r, 4);
+			if (p + w > 14)
+				w = 14 - p;
+			unsigned kind = semgen_below(r, 9);
+			if (kind == 8 && p + 4 <= 14 && subf < 0 && (!param || plainf >= 0)) {
+				snprintf(names[nf], sizeof names[nf], "F%u", nf);
+				semgen_printf(b, "  <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"#sub\">", names[nf], p,
+				    p + 3);
+				if (param)
+					semgen_printf(b, "<param name=\"%s\" as=\"P\"/>", names[plainf]);
+				semgen_printf(b, "</field>\n");
+				subf = (int)nf++;
+				p += 4;
+				continue;
+			}
+			if (kind >= 4) {
+				snprintf(names[nf], sizeof names[nf], "F%u", nf);
+				claim(b, r, p, p + w - 1, 4, names[nf], semgen_below(r, 2) ? "uint" : "int");
+				plainf = (int)nf++;
+			} else {
+				claim(b, r, p, p + w - 1, kind, NULL, NULL);
+			}
+			p += w;
+		}
+		if (semgen_below(r, 3) == 0)
+			semgen_printf(b, "  <derived name=\"D\" expr=\"#d\" type=\"uint\" width=\"8\"/>\n");
+		/* an override on a field: its own field over other bits, an
+		 * assert, a display that may print the #sub field */
+		if (nf && semgen_below(r, 2)) {
+			unsigned on = semgen_below(r, nf);
+			semgen_printf(b, "  <override><expr>{%s} == %u</expr>\n", names[on], semgen_below(r, 2));
+			unsigned lo = semgen_below(r, 14), hi = lo + semgen_below(r, 3);
+			if (hi > 13)
+				hi = 13;
+			if (semgen_below(r, 2))
+				semgen_printf(b, "    <field name=\"%s\" low=\"%u\" high=\"%u\" type=\"uint\"/>\n",
+				    semgen_below(r, 2) ? "G" : names[semgen_below(r, nf)], lo, hi);
+			if (semgen_below(r, 3) == 0) {
+				unsigned at = semgen_below(r, 14);
+				semgen_printf(b, "    <assert pos=\"%u\">%u</assert>\n", at, semgen_below(r, 2));
+			}
+			if (semgen_below(r, 3))
+				semgen_printf(b, "    <display>o%s%s%s</display>\n", subf >= 0 && semgen_below(r, 2) ? " {" : "",
+				    subf >= 0 ? names[subf] : "", "");
+			semgen_printf(b, "  </override>\n");
+		}
+		semgen_printf(b, "  <display>{NAME}");
+		for (unsigned i = 0; i < nf; i++)
+			if (semgen_below(r, 4))
+				semgen_printf(b, " {%s}", names[i]);
+		semgen_printf(b, "</display>\n</bitset>\n");
+	}
+	semgen_printf(b, "<expr name=\"#d\">{F0} + 1</expr>\n");
+	semgen_printf(b, "</isa>\n");
+}
+
+/* The diagnostic of the round-trip proof about leaf name: "roundtrip-lost",
+ * "semantic-unknown", or NULL (proved); its message in *msg. */
+static const char *rt_verdict_of(const spec_diags *sd, const char *name, const char **msg)
+{
+	char lost[128], unknown[128];
+	snprintf(lost, sizeof lost, "every word of '%s' back:", name);
+	snprintf(unknown, sizeof unknown, "every word of '%s' back is unknown", name);
+	for (size_t i = 0; i < sd->count; i++) {
+		const spec_diag *x = &sd->items[i];
+		if ((!strcmp(x->rule, "roundtrip-lost") && strstr(x->message, lost)) ||
+		    (!strcmp(x->rule, "semantic-unknown") && strstr(x->message, unknown))) {
+			*msg = x->message;
+			return x->rule;
+		}
+	}
+	*msg = NULL;
+	return NULL;
+}
+
+bool semgen_rt_judge(const char *name, const char *xml, const char *const *expect,
+                     semgen_rt_tally *t, char *why, size_t len)
+{
+	size_t before = t->disagree + t->unusable;
+	if (why && len)
+		why[0] = 0;
+	spec_diags d = {0}, sd = {0};
+	spec_model *m = spec_load_buffer(name, xml, strlen(xml), ".", &d);
+	codec *c = m ? codec_new(m, &d) : NULL;
+	if (!c) {
+		t->unusable++;
+		semgen_note(why, len, xml, "%s %s: %s", name, m ? "has no codec" : "does not load",
+		            d.count ? d.items[d.count - 1].message : "no message");
+		goto done;
+	}
+	prove_text_ops ops = {.ctx = c, .decode = prove_ops_decode, .roundtrip = prove_ops_roundtrip};
+	prove_options opt = prove_default_options();
+	opt.timeout_ms = 5000;
+	opt.text = &ops;
+	semantic_stats st;
+	if (!prove_semantic(m, &opt, &sd, &st)) {
+		t->unusable++;
+		semgen_note(why, len, xml, "%s: prove_semantic failed", name);
+		goto done;
+	}
+	/* the roots words start from (#instruction, and #sub when no field
+	 * decodes it): every word of each, and which leaves lose one */
+	size_t asked = 0, proved = 0, findings = 0, unknown = 0;
+	for (size_t ri = 0; ri < m->nroots; ri++) {
+		const spec_root *root = &m->roots[ri];
+		if (spec_is_field_type(m, root->bitset))
+			continue;
+		if (root->nleaves > 64 || root->bitset->size > 16) {
+			t->unusable++;
+			semgen_note(why, len, xml, "%s: root %s is too large for brute force", name,
+			            root->bitset->name);
+			goto done;
+		}
+		size_t lost[64] = {0};
+		for (uint64_t w = 0; w < ((uint64_t)1 << root->bitset->size); w++) {
+			const spec_bitset *leaf = NULL;
+			uint64_t o[1];
+			codec_roundtrip_result r = codec_roundtrip(c, root, &w, 0, &leaf, o, NULL, NULL, 0);
+			if (r != CODEC_RT_REFUSED && r != CODEC_RT_CHANGED)
+				continue;
+			for (size_t l = 0; l < root->nleaves; l++)
+				lost[l] += root->leaves[l] == leaf;
+		}
+		for (size_t l = 0; l < root->nleaves; l++, asked++) {
+			const spec_bitset *leaf = root->leaves[l];
+			const char *msg;
+			const char *rule = rt_verdict_of(&sd, leaf->name, &msg);
+			const char *verdict = !rule                             ? "proved"
+			                      : !strcmp(rule, "roundtrip-lost") ? "finding"
+			                                                        : "unknown";
+			bool agree =
+				!strcmp(verdict, "unknown") || (lost[l] > 0) == !strcmp(verdict, "finding");
+			/* a finding's word is one that does not come back */
+			if (!strcmp(verdict, "finding")) {
+				const char *h = strstr(msg, "back: ");
+				uint64_t w = h ? strtoull(h + 6, NULL, 16) : 0;
+				const spec_bitset *got = NULL;
+				uint64_t o[1];
+				codec_roundtrip_result r = codec_roundtrip(c, root, &w, 0, &got, o, NULL, NULL, 0);
+				agree = agree && got == leaf && (r == CODEC_RT_REFUSED || r == CODEC_RT_CHANGED);
+			}
+			if (expect && !strcmp(root->bitset->name, "#instruction") && expect[l])
+				agree = agree && !strcmp(verdict, expect[l]);
+			if (!agree) {
+				t->disagree++;
+				semgen_note(why, len, xml, "%s: leaf %s: verdict %s (%s), brute force: %zu "
+				            "words lost", name, leaf->name, verdict, msg ? msg : "-", lost[l]);
+			}
+			t->lost_words += lost[l];
+			*(!strcmp(verdict, "proved")    ? &proved
+			  : !strcmp(verdict, "finding") ? &findings
+			                                : &unknown) += 1;
+		}
+	}
+	t->leaves += asked;
+	t->proved += proved;
+	t->findings += findings;
+	t->unknown += unknown;
+	/* the counts say what the diagnostics say */
+	if (st.roundtrips != asked || st.roundtrip_kept != proved ||
+	    st.roundtrip_findings != findings || st.roundtrip_unknown != unknown) {
+		t->disagree++;
+		semgen_note(why, len, xml, "%s: the counts (%zu leaves: %zu, %zu, %zu) are not the "
+		            "diagnostics' (%zu: %zu, %zu, %zu)", name, (size_t)st.roundtrips,
+		            (size_t)st.roundtrip_kept, (size_t)st.roundtrip_findings,
+		            (size_t)st.roundtrip_unknown, asked, proved, findings, unknown);
+	}
+done:
+	codec_free(c);
+	spec_model_free(m);
+	spec_diags_free(&d);
+	spec_diags_free(&sd);
+	return t->disagree + t->unusable == before;
+}

@@ -130,4 +130,27 @@ void semgen_expr_free(semgen_expr *x);
  * or a spec that does not load or prove (why says which, with the spec). */
 bool semgen_expr_judge(const semgen_expr *x, semgen_expr_tally *t, char *why, size_t len);
 
+/* Symbolic round trips (prove_semantic's roundtrip-lost: does every
+ * word of a leaf come back from its decoding?) on 16-bit specs: leaves
+ * told apart by bits 14-15, bits 0-13 cut into fixed and don't-care
+ * pattern bits, fields, holes, asserts, and 4-bit #sub fields whose
+ * leaves have asserts, x bits and holes of their own (one an override on
+ * a param); overrides with fields of their own over other bits (new
+ * names or the default case's: the encoder's shadowed values), asserts,
+ * displays printing the #sub field or not, derived values.  Every word
+ * is decoded and encoded again (codec_roundtrip): proved means no word
+ * of the leaf fails to come back, a finding names one that does. */
+void semgen_rt_make(semgen_text *b, semgen_rng *r);
+
+typedef struct semgen_rt_tally {
+	size_t leaves, proved, findings, unknown, lost_words;
+	size_t disagree, unusable;
+} semgen_rt_tally;
+
+/* The round-trip verdicts on xml against brute force; expect (NULL or per
+ * leaf of #instruction): "proved", "finding" or "unknown".  Adds to t;
+ * false on a disagreement or an unusable spec (why says which). */
+bool semgen_rt_judge(const char *name, const char *xml, const char *const *expect,
+                     semgen_rt_tally *t, char *why, size_t len);
+
 #endif
