@@ -15,7 +15,6 @@
  * Z3 is needed: without it (libz3 not found) the target exits
  * FUZZ_EXIT_SKIP from LLVMFuzzerInitialize.
  */
-#include "check.h"
 #include "display_gen.h"
 #include "fuzz.h"
 
@@ -26,11 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	char why[256];
-	if (!prove_z3_available(why, sizeof why)) {
-		fprintf(stderr, "displays: %s: nothing to fuzz\n", why);
-		exit(FUZZ_EXIT_SKIP);
-	}
+	semgen_require_z3(FUZZ_TARGET);
 	return 0;
 }
 
@@ -43,11 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char why[1 << 16];
 	if (!dispgen_judge("fuzz.xml", xml.s, NULL, &t, why, sizeof why) ||
 	    !dispgen_judge_lines("fuzz.xml", xml.s, &r, &t, why, sizeof why)) {
-		/* the first line says what; the spec follows it */
-		char *nl = strchr(why, '\n');
-		if (nl)
-			*nl = 0;
-		fuzz_finding_lines(FUZZ_TARGET, NULL, data, size, 0, why, NULL, NULL, xml.s, NULL);
+		fuzz_finding_spec(FUZZ_TARGET, data, size, why, xml.s);
 	}
 	free(xml.s);
 	return 0;

@@ -164,6 +164,11 @@ void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *d
                         const fuzz_side *right, const char *left_lines,
                         const char *right_lines);
 
+/* The report of a generated spec's finding: the first line of why as
+ * its title (why is cut there), the spec's text xml after the input. */
+void fuzz_finding_spec(const char *target, const uint8_t *data, size_t size, char *why,
+                       const char *xml);
+
 /* Appends to the NUL-terminated text in buf (len bytes in all), cutting
  * what does not fit: for building the lines above. */
 void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)

@@ -31,7 +31,6 @@
  * Z3 is needed: without it (libz3 not found) the target exits
  * FUZZ_EXIT_SKIP from LLVMFuzzerInitialize.
  */
-#include "check.h"
 #include "fuzz.h"
 #include "semantic_gen.h"
 
@@ -42,21 +41,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	char why[256];
-	if (!prove_z3_available(why, sizeof why)) {
-		fprintf(stderr, "semantic: %s: nothing to fuzz\n", why);
-		exit(FUZZ_EXIT_SKIP);
-	}
+	semgen_require_z3(FUZZ_TARGET);
 	return 0;
-}
-
-/* The first line of why as the finding's title, the spec's text after it. */
-static void report(const uint8_t *data, size_t size, char *why, const char *xml)
-{
-	char *nl = strchr(why, '\n');
-	if (nl)
-		*nl = 0;
-	fuzz_finding_lines(FUZZ_TARGET, NULL, data, size, 0, why, NULL, NULL, xml, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -71,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		semgen_rt_make(&xml, &r);
 		semgen_rt_tally t = {0};
 		if (!semgen_rt_judge("fuzz.xml", xml.s, NULL, &t, why, sizeof why))
-			report(data, size, why, xml.s);
+			fuzz_finding_spec(FUZZ_TARGET, data, size, why, xml.s);
 		free(xml.s);
 		return 0;
 	}
@@ -80,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		semgen_expr_make(&x, &r);
 		semgen_expr_tally t = {0};
 		if (!semgen_expr_judge(&x, &t, why, sizeof why))
-			report(data, size, why, x.xml.s);
+			fuzz_finding_spec(FUZZ_TARGET, data, size, why, x.xml.s);
 		semgen_expr_free(&x);
 		return 0;
 	}
@@ -88,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	semgen_make(&g, &r);
 	semgen_tally t = {0};
 	if (!semgen_judge(&g, &t, why, sizeof why))
-		report(data, size, why, g.xml.s);
+		fuzz_finding_spec(FUZZ_TARGET, data, size, why, g.xml.s);
 	semgen_free(&g);
 	return 0;
 }

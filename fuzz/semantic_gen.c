@@ -7,6 +7,7 @@
 #include "check.h"
 #include "cli/prove_ops.h" /* the decoder confirming witnesses, as the CLI passes it */
 #include "codec.h"
+#include "fuzz.h" /* FUZZ_EXIT_SKIP */
 #include "spec.h"
 
 #include <stdarg.h>
@@ -20,6 +21,15 @@ static uint64_t splitmix64(uint64_t *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+void semgen_require_z3(const char *target)
+{
+	char why[256];
+	if (prove_z3_available(why, sizeof why))
+		return;
+	fprintf(stderr, "%s: %s: nothing to fuzz\n", target, why);
+	exit(FUZZ_EXIT_SKIP);
 }
 
 uint64_t semgen_draw64(semgen_rng *r)

@@ -43,6 +43,11 @@ typedef struct semgen_rng {
 	uint64_t state;
 } semgen_rng;
 
+/* For a fuzz target of these proofs: exits FUZZ_EXIT_SKIP (77, ctest's
+ * and the fuzz scripts' "skipped"), saying why, when libz3 cannot be
+ * opened; from LLVMFuzzerInitialize. */
+void semgen_require_z3(const char *target);
+
 /* 64 bits of the generator's own (never the input's bytes): for words
  * to ask about, which a byte a choice would not reach. */
 uint64_t semgen_draw64(semgen_rng *r);

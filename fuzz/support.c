@@ -539,6 +539,15 @@ void fuzz_finding_lines(const char *target, const fuzz_spec *s, const uint8_t *d
 	abort();
 }
 
+void fuzz_finding_spec(const char *target, const uint8_t *data, size_t size, char *why,
+                       const char *xml)
+{
+	char *nl = strchr(why, '\n');
+	if (nl)
+		*nl = 0;
+	fuzz_finding_lines(target, NULL, data, size, 0, why, NULL, NULL, xml, NULL);
+}
+
 bool fuzz_has_meaning(const codec_decoded *d)
 {
 	return codec_decoding_has_meaning(d) && d->nvalues < FUZZ_MAX_VALUES &&
