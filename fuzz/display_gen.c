@@ -388,7 +388,12 @@ void dispgen_make(semgen_text *b, semgen_rng *r)
 		}
 		/* displays: some fields, random order, random literals between */
 		for (int pass = semgen_below(r, 3) == 0 ? 0 : 1; pass < 2; pass++) {
-			if (pass == 0 && nf) {
+			/* an override needs a field for its condition: a leaf of
+			 * patterns alone gets none (found by the fuzz target
+			 * "displays": its display was closed as an override's) */
+			if (pass == 0 && !nf)
+				continue;
+			if (pass == 0) {
 				semgen_printf(b, "  <override><expr>{%s} == %u</expr>", names[semgen_below(r, nf)], semgen_below(r, 2));
 				/* at times the override reads a plain field's bits through
 				 * a type of its own: printed so in its display, and in the
