@@ -1,6 +1,6 @@
 /*
- * semantic_gen.c - random specs with overrides and the meaning proofs
- * judged against the disassembler (semantic_gen.h).
+ * semantic_gen.c - random specs (overrides, expressions, round trips)
+ * and the meaning proofs judged against brute force (semantic_gen.h).
  */
 #include "semantic_gen.h"
 

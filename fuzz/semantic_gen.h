@@ -1,8 +1,9 @@
 /*
- * semantic_gen.h - small random specs with overrides, asserts and a
- * parametrised sub-bitset, the disassembler's ground truth over every
- * one of their words, and the meaning proofs (prove_semantic) judged
- * against it.  Shared by tests/test_semantic.c (a seeded sample) and
+ * semantic_gen.h - three generators of small random specs, each with
+ * the ground truth of every one of its words, and the meaning proofs
+ * (prove_semantic) judged against it: overrides and asserts (below),
+ * expressions (semgen_expr_*) and round trips (semgen_rt_*).  Shared by
+ * tests/test_semantic.c and tests/test_roundtrip.c (seeded samples) and
  * the fuzz target "semantic" (the input's bytes choose the spec).
  *
  * Each spec has a 32-bit #instruction root whose words have only 12 free
