@@ -20,17 +20,25 @@ typedef struct truth {
 	bool collides;
 } truth;
 
-/* One text of one leaf in the table of all words: the digest of the
- * first word's values, and whether another word printing it differs. */
+/* The table of all words' texts, per leaf: each distinct text once, in
+ * one arena, with the digest of the first word's values and whether
+ * another word printing it decodes otherwise.  Compact, and made once per
+ * root: its pages, not the proofs, were most of an execution of the fuzz
+ * target (a 10 MB zeroed table and 65,536 strdup'd texts, twice). */
 typedef struct seen {
-	char *text;
 	uint64_t digest;
-	const spec_bitset *leaf;
-	bool collides;
-	bool used;
+	uint32_t text;     /* offset in the arena + 1; 0: an empty slot */
+	uint32_t leaf : 31; /* spec_bitset.index */
+	uint32_t collides : 1;
 } seen;
 
-#define TABLE_SLOTS (1u << 18) /* a power of 2 above 2^16 words */
+typedef struct table {
+	seen slot[1u << 17]; /* a power of 2, twice the 2^16 words at most */
+	char *arena;
+	size_t n, cap;
+} table;
+
+#define TABLE_SLOTS (sizeof ((table *)0)->slot / sizeof (seen))
 
 static uint64_t hash_text(const char *t, size_t leaf)
 {
@@ -40,27 +48,28 @@ static uint64_t hash_text(const char *t, size_t leaf)
 	return h;
 }
 
-static seen *table_find(seen *tab, const spec_bitset *leaf, const char *text)
+static seen *table_find(table *tab, const spec_bitset *leaf, const char *text)
 {
 	for (size_t at = hash_text(text, leaf->index) & (TABLE_SLOTS - 1);;
-	     at = (at + 1) & (TABLE_SLOTS - 1))
-		if (!tab[at].used || (tab[at].leaf == leaf && !strcmp(tab[at].text, text)))
-			return &tab[at];
+	     at = (at + 1) & (TABLE_SLOTS - 1)) {
+		seen *s = &tab->slot[at];
+		if (!s->text || (s->leaf == leaf->index && !strcmp(tab->arena + s->text - 1, text)))
+			return s;
+	}
 }
 
-static void table_free(seen *tab)
+static void table_free(table *tab)
 {
-	for (size_t i = 0; tab && i < TABLE_SLOTS; i++)
-		free(tab[i].text);
+	if (tab)
+		free(tab->arena);
 	free(tab);
 }
 
-
-/* Every word of root decoded and printed into tab (NULL: out of
+/* Every word of root decoded and printed into a table (NULL: out of
  * memory): the text as printer prints it, the digest of the values. */
-static seen *brute_force(const codec *c, const spec_root *root, prove_printer printer)
+static table *brute_force(const codec *c, const spec_root *root, prove_printer printer)
 {
-	seen *tab = calloc(TABLE_SLOTS, sizeof *tab);
+	table *tab = calloc(1, sizeof *tab);
 	if (!tab)
 		return NULL;
 	for (uint64_t w = 0; w < ((uint64_t)1 << root->bitset->size); w++) {
@@ -75,16 +84,26 @@ static seen *brute_force(const codec *c, const spec_root *root, prove_printer pr
 			codec_disasm_one(c, &u, &o, text, sizeof text);
 		}
 		seen *s = table_find(tab, leaf, text);
-		if (!s->used) {
-			char *copy = strdup(text);
-			if (!copy) {
+		if (s->text) {
+			s->collides |= s->digest != digest;
+			continue;
+		}
+		size_t len = strlen(text) + 1;
+		if (tab->n + len > tab->cap) {
+			size_t cap = tab->cap ? 2 * tab->cap : 1u << 16;
+			while (cap < tab->n + len)
+				cap *= 2;
+			char *grown = realloc(tab->arena, cap);
+			if (!grown) {
 				table_free(tab);
 				return NULL;
 			}
-			*s = (seen){copy, digest, leaf, false, true};
-		} else if (s->digest != digest) {
-			s->collides = true;
+			tab->arena = grown;
+			tab->cap = cap;
 		}
+		memcpy(tab->arena + tab->n, text, len);
+		*s = (seen){digest, (uint32_t)tab->n + 1, (uint32_t)leaf->index, 0};
+		tab->n += len;
 	}
 	return tab;
 }
@@ -143,7 +162,7 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 		const spec_root *root = &m->roots[ri];
 		if (spec_is_field_type(m, root->bitset) || root->bitset->size > 16)
 			continue;
-		seen *tab = brute_force(c, root, o->printer);
+		table *tab = brute_force(c, root, o->printer);
 		if (!tab) {
 			t->unusable++;
 			note(why, len, xml, "%s: out of memory", name);
@@ -154,8 +173,8 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 		for (size_t l = 0; l < root->nleaves && nt < 32; l++)
 			truths[nt++] = (truth){root->leaves[l], false};
 		for (size_t i = 0; i < TABLE_SLOTS; i++)
-			for (size_t l = 0; tab[i].used && tab[i].collides && l < nt; l++)
-				truths[l].collides |= truths[l].leaf == tab[i].leaf;
+			for (size_t l = 0; tab->slot[i].collides && l < nt; l++)
+				truths[l].collides |= truths[l].leaf->index == tab->slot[i].leaf;
 		table_free(tab);
 		for (size_t l = 0; l < nt; l++, n++) {
 			char tag[128];
@@ -228,7 +247,7 @@ bool dispgen_judge_lines(const char *name, const char *xml, semgen_rng *r, dispg
 		const spec_root *root = &m->roots[ri];
 		if (spec_is_field_type(m, root->bitset) || root->bitset->size > 16)
 			continue;
-		seen *tab = brute_force(c, root, PROVE_PRINTER_MESA);
+		table *tab = brute_force(c, root, PROVE_PRINTER_MESA);
 		if (!tab) {
 			t->unusable++;
 			note(why, len, xml, "%s: out of memory", name);
