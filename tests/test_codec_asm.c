@@ -36,6 +36,7 @@ static void plain_text(char *s)
 
 typedef struct tally {
 	size_t rows, decoded, encoded, assembled, wrong, lossy, gap, unflagged_wrong, spurious, enum_missing;
+	size_t none; /* rows whose text the assembler says no encoding prints */
 } tally;
 
 static void run_file(const char *tsv, const char *xml, int gen_col, tally *t)
@@ -117,6 +118,21 @@ static void run_file(const char *tsv, const char *xml, int gen_col, tally *t)
 		t->assembled += eq;
 		if (eq)
 			continue;
+		/* The row's own word prints its text, so "no encoding prints
+		 * it" is always the assembler's gap, whether or not the text is
+		 * invertible; until 2026-12-02 such rows were counted as
+		 * exceptions when a one-bit twin printed alike, which hid 71
+		 * (etnaviv's {:align=18} without a name, read as {NAME} once its
+		 * spaces were taken; ir3's ldib.b / stib.b {OFFSET}, taken from
+		 * the display's bitset instead of the leaf's; movmsk's .w{W};
+		 * names an override defines differently: mov's s16 immediate,
+		 * alias's constant source). */
+		if (found == 0) {
+			t->none++;
+			fprintf(stderr, "  assembler gap (no encoding found) %s [%s]: %s\n", cols[1],
+			        text, err);
+			continue;
+		}
 		/* Every exception is explained by a witness that its text is not
 		 * invertible: the assembler found two encodings printing it, or
 		 * one other than the vector's, or a single-bit change of the
@@ -161,9 +177,9 @@ TEST(vectors)
 	for (int i = 0; i < 2; i++)
 		printf("%s: %zu rows, %zu decode, %zu encode back, %zu assemble back; of the rest "
 		       "%zu are shown not invertible by a witness (%zu by the assembler finding "
-		       "another word) and %zu are assembler gaps\n",
+		       "another word) and %zu are assembler gaps (%zu of them: no encoding found)\n",
 		       i ? "etnaviv" : "ir3", ts[i]->rows, ts[i]->decoded, ts[i]->encoded,
-		       ts[i]->assembled, ts[i]->lossy, ts[i]->wrong, ts[i]->gap);
+		       ts[i]->assembled, ts[i]->lossy, ts[i]->wrong, ts[i]->gap + ts[i]->none, ts[i]->none);
 	CHECK_INT(ir3.rows, 322);
 	CHECK_INT(etna.rows, 156);
 	/* Every row that decodes encodes back (ir3 has one no-match row). */
@@ -177,9 +193,10 @@ TEST(vectors)
 	/* Floors: ir3 rose from 204 when sub-instructions' own unprinted
 	 * fields and derived values read through <param>s were solved (the
 	 * 13 former gap rows and 19 rows whose vector is the canonical word
-	 * of a lossy text). */
-	CHECK(ir3.assembled >= 236);
-	CHECK(etna.assembled >= 94);
+	 * of a lossy text), and from 236 (etnaviv from 94) when the 71 rows
+	 * of "no encoding found" above were fixed (2026-12-02). */
+	CHECK(ir3.assembled >= 299);
+	CHECK(etna.assembled >= 97);
 	/* The static analysis is never contradicted by a proven lossy text. */
 	CHECK_INT(ir3.unflagged_wrong, 0);
 	CHECK_INT(etna.unflagged_wrong, 0);
@@ -187,6 +204,10 @@ TEST(vectors)
 	 * no assembler gap. */
 	CHECK_INT(ir3.gap, 0);
 	CHECK_INT(etna.gap, 0);
+	/* Left: dsxpp.1 and dsxpp.1.p print `(x)r1.y` with an empty
+	 * #cat5-type (HAS_TYPE is false): read, but nothing completes. */
+	CHECK(ir3.none <= 2);
+	CHECK_INT(etna.none, 0);
 }
 
 /* afuc's vectors as afuc-disasm prints them (CODEC_NO_MATCH_AFUC: the

@@ -157,6 +157,25 @@ static const spec_field *find_field(const spec_bitset *leaf, const char *name)
 	return NULL;
 }
 
+/* The field a display reference names, as the decoder resolves it: from
+ * the leaf up, so that a bitset below the one whose display is printed
+ * redefines the name (ir3's ldib.b and stib.b print {OFFSET}, which the
+ * display's own bitset defines as a derived 0 and theirs as the offset's
+ * bits); within the display's bitset, the display's own case first (an
+ * override's display prints the override's fields). */
+static const spec_field *display_field(const frame *fr, const char *name)
+{
+	for (const spec_bitset *s = fr->leaf; s; s = s->parent) {
+		bool owns = fr->dcase && fr->dcase >= s->cases && fr->dcase < s->cases + s->ncases;
+		const spec_field *f = owns ? case_field(fr->dcase, name) : NULL;
+		for (size_t c = s->ncases; !f && c-- > 0;)
+			f = case_field(&s->cases[c], name);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
 /* -------------------------------------------------------- candidates */
 
 typedef struct cand {
@@ -523,6 +542,11 @@ static void hidden_from_expr(const frame *fr, const spec_expr *e, hidden *out, s
 			out[(*n)++] = (hidden){.f = f};
 			hidden_add_val(&out[k], 0);
 			hidden_add_val(&out[k], 1);
+			/* a field of a few bits: every value (movmsk's .w{W} is
+			 * ({REPEAT} + 1) * 32, whose printed 128 names none of
+			 * REPEAT's 3 by the rules below) */
+			for (uint64_t v = 2; f->high - f->low < 4 && v >> (f->high - f->low + 1) == 0; v++)
+				hidden_add_val(&out[k], v);
 		}
 		if (printed_val)
 			hidden_add_near(&out[k], *printed_val);
@@ -1122,6 +1146,53 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 	fr->nderived = mark_nd;
 }
 
+/* Reads field f (of the frame's leaf, or ext_name's outside) for part i
+ * at p: a sub-instruction's every solution, or a value's candidates. */
+static void read_field(frame *fr, size_t i, size_t p, const spec_field *f, const part *pt,
+                       const char *ext_name)
+{
+	asm_run *run = fr->run;
+	const char *t = fr->text + p;
+	size_t avail = fr->len - p;
+	cand cs[ASM_MAX_CANDS];
+	size_t n = 0;
+	if (f->type == SPEC_TYPE_BITSET && !ext_name) {
+		if (fr->depth + 1 >= ASM_MAX_DEPTH || f->high - f->low >= 64)
+			return;
+		const spec_root *root = NULL;
+		const spec_model *m = codec_model(run->c);
+		for (size_t r = 0; r < m->nroots && !root; r++)
+			if (m->roots[r].bitset == f->bitset)
+				root = &m->roots[r];
+		if (!root)
+			return;
+		/* Where may the sub-instruction end?  Where the next literal
+		 * starts, or anywhere when a reference follows. */
+		const part *next = i + 1 < fr->nparts ? &fr->parts[i + 1] : NULL;
+		for (size_t end = avail + 1; end-- > 0;) {
+			if (next && next->lit && (next->len > avail - end ||
+			                          memcmp(t + end, next->lit, next->len)))
+				continue;
+			if (!next && end != avail)
+				continue;
+			subsol sols[ASM_MAX_SUBSOLS];
+			size_t ns = 0;
+			sub_assemble(run, root, f, fr, t, end, fr->depth + 1, sols, &ns);
+			for (size_t s = 0; s < ns; s++) {
+				cand c = {end, sols[s].bits, true, &sols[s]};
+				try_cand(fr, i, p, f, &c, false, NULL);
+			}
+		}
+		return;
+	}
+	if (f->type == SPEC_TYPE_CUSTOM)
+		custom_cands(f, pt, run->style, t, avail, cs, &n);
+	else
+		type_cands(f, t, avail, cs, &n);
+	for (size_t k = 0; k < n; k++)
+		try_cand(fr, i, p, f, &cs[k], ext_name != NULL, ext_name);
+}
+
 static void match(frame *fr, size_t i, size_t p)
 {
 	asm_run *run = fr->run;
@@ -1173,7 +1244,10 @@ static void match(frame *fr, size_t i, size_t p)
 			return;
 		}
 	}
-	if (pt->align && !pt->name[0]) { /* {:align=N} only pads; the spaces are read above */
+	/* {:align=N} only pads: the spaces are read above, where the part's
+	 * align is cleared for the tries after them, so the empty name (not
+	 * align) says what it is; else it would be read as a prefix of NAME. */
+	if (!pt->name[0]) {
 		match(fr, i + 1, p);
 		return;
 	}
@@ -1184,11 +1258,7 @@ static void match(frame *fr, size_t i, size_t p)
 			match(fr, i + 1, p + nl);
 		return;
 	}
-	/* The display's own case first: an override's display prints the
-	 * override's fields. */
-	const spec_field *f = case_field(fr->dcase, pt->name);
-	if (!f)
-		f = find_field(fr->leaf, pt->name);
+	const spec_field *f = display_field(fr, pt->name);
 	const char *ext_name = NULL;
 	if (!f) {
 		/* a name passed in by the enclosing field's <param as> */
@@ -1205,43 +1275,30 @@ static void match(frame *fr, size_t i, size_t p)
 			return;
 		}
 	}
-	cand cs[ASM_MAX_CANDS];
-	size_t n = 0;
-	if (f->type == SPEC_TYPE_BITSET && !ext_name) {
-		if (fr->depth + 1 >= ASM_MAX_DEPTH || f->high - f->low >= 64)
-			return;
-		const spec_root *root = NULL;
-		const spec_model *m = codec_model(run->c);
-		for (size_t r = 0; r < m->nroots && !root; r++)
-			if (m->roots[r].bitset == f->bitset)
-				root = &m->roots[r];
-		if (!root)
-			return;
-		/* Where may the sub-instruction end?  Where the next literal
-		 * starts, or anywhere when a reference follows. */
-		const part *next = i + 1 < fr->nparts ? &fr->parts[i + 1] : NULL;
-		for (size_t end = avail + 1; end-- > 0;) {
-			if (next && next->lit && (next->len > avail - end ||
-			                          memcmp(t + end, next->lit, next->len)))
-				continue;
-			if (!next && end != avail)
-				continue;
-			subsol sols[ASM_MAX_SUBSOLS];
-			size_t ns = 0;
-			sub_assemble(run, root, f, fr, t, end, fr->depth + 1, sols, &ns);
-			for (size_t s = 0; s < ns; s++) {
-				cand c = {end, sols[s].bits, true, &sols[s]};
-				try_cand(fr, i, p, f, &c, false, NULL);
-			}
-		}
+	read_field(fr, i, p, f, pt, ext_name);
+	if (ext_name)
 		return;
-	}
-	if (f->type == SPEC_TYPE_CUSTOM)
-		custom_cands(f, pt, run->style, t, avail, cs, &n);
-	else
-		type_cands(f, t, avail, cs, &n);
-	for (size_t k = 0; k < n; k++)
-		try_cand(fr, i, p, f, &cs[k], ext_name != NULL, ext_name);
+	/* The decoder reads a name through the first case that holds and
+	 * defines it, whichever display it prints: ir3's #cat1-immed-src
+	 * prints {IMMED} with its default display, yet reads it as the s16
+	 * override's 16-bit int when SRC_TYPE is 4 (`mov.s16s16 hr1.y, -1`),
+	 * and alias's {SRC} is a register or a constant by which override
+	 * holds.  So every case's definition of the name is read; the final
+	 * check keeps what prints the line. */
+	const spec_field *tried[8] = {f};
+	size_t ntried = 1;
+	for (const spec_bitset *s = fr->leaf; s && ntried < 8; s = s->parent)
+		for (size_t c = 0; c < s->ncases && ntried < 8; c++) {
+			const spec_field *g = case_field(&s->cases[c], pt->name);
+			bool seen = !g || g->kind != SPEC_FIELD || g->type == SPEC_TYPE_CUSTOM;
+			for (size_t q = 0; q < ntried && !seen; q++)
+				seen = tried[q]->type == g->type && tried[q]->low == g->low &&
+				       tried[q]->high == g->high && tried[q]->bitset == g->bitset;
+			if (seen)
+				continue;
+			tried[ntried++] = g;
+			read_field(fr, i, p, g, pt, NULL);
+		}
 }
 
 /* The displays a leaf can print, in the order Mesa would consider them:
