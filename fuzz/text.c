@@ -178,9 +178,11 @@ static void text_one(const uint8_t *data, size_t size, const uint64_t *w, const 
 	uint64_t w2[FUZZ_MAX_WORDS] = {0};
 	size_t n = codec_assemble_as(spec.c, t1, gen, spec.no_match, w2, err, sizeof err);
 	if (n != 1) {
-		if (n == 0)
+		if (n == 0) {
 			tally.unassembled++;
-		else
+			if (getenv("FUZZ_STATS") && getenv("FUZZ_STATS")[0] == '2')
+				fprintf(stderr, "not assembled: %s (%s)\n", t1, err);
+		} else
 			tally.ambiguous++;
 		return;
 	}
