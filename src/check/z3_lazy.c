@@ -114,9 +114,6 @@
 	Z3_BINARY(R, Z3_mk_bvadd)                                                            \
 	Z3_BINARY(R, Z3_mk_bvsub)                                                            \
 	Z3_BINARY(R, Z3_mk_bvmul)                                                            \
-	R(Z3_ast, Z3_mk_bvmul_no_overflow, (Z3_context c, Z3_ast a, Z3_ast b, bool is_signed), \
-	  (c, a, b, is_signed))                                                              \
-	Z3_BINARY(R, Z3_mk_bvmul_no_underflow)                                               \
 	Z3_BINARY(R, Z3_mk_bvsdiv)                                                           \
 	Z3_BINARY(R, Z3_mk_bvsrem)                                                           \
 	Z3_BINARY(R, Z3_mk_bvshl)                                                            \
