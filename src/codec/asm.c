@@ -52,6 +52,11 @@ typedef struct subsol {
 typedef struct assign {
 	const spec_field *f;
 	uint64_t bits;
+	/* a sub-instruction that printed nothing here (ir3's #cat5-type
+	 * without HAS_TYPE): its bits are a guess, which the hidden-field
+	 * search may replace where an expression reads the field (cat5's
+	 * DST_HALF is #type-half of it) */
+	bool open;
 } assign;
 
 typedef struct asm_run {
@@ -456,7 +461,10 @@ static bool frame_words(const frame *fr, uint64_t *w)
 		}
 	for (size_t i = 0; i < fr->na; i++) {
 		const spec_field *f = fr->a[i].f;
-		if (!place_bits(w, placed, f->low, f->high - f->low + 1, fr->a[i].bits))
+		bool replaced = false; /* an open guess a later assignment replaces */
+		for (size_t j = i + 1; j < fr->na && fr->a[i].open && !replaced; j++)
+			replaced = fr->a[j].f == f;
+		if (!replaced && !place_bits(w, placed, f->low, f->high - f->low + 1, fr->a[i].bits))
 			return false;
 	}
 	for (const spec_bitset *s = leaf; s; s = s->parent)
@@ -529,8 +537,9 @@ static void hidden_from_expr(const frame *fr, const spec_expr *e, hidden *out, s
 			continue;
 		bool printed = false;
 		for (size_t k = 0; k < fr->na && !printed; k++)
-			printed = fr->a[k].f == f ||
-			          (fr->a[k].f->low <= f->high && f->low <= fr->a[k].f->high);
+			printed = !fr->a[k].open &&
+			          (fr->a[k].f == f ||
+			           (fr->a[k].f->low <= f->high && f->low <= fr->a[k].f->high));
 		if (printed)
 			continue;
 		size_t k = 0;
@@ -593,7 +602,7 @@ static size_t hidden_fit(const hidden *h, size_t nh, uint64_t *combos)
 static void hidden_assign(frame *fr, const hidden *h, size_t nh, uint64_t rest)
 {
 	for (size_t k = 0; k < nh && fr->na < ASM_MAX_ASSIGN; k++) {
-		fr->a[fr->na++] = (assign){h[k].f, h[k].vals[rest % h[k].nvals]};
+		fr->a[fr->na++] = (assign){h[k].f, h[k].vals[rest % h[k].nvals], false};
 		rest /= h[k].nvals;
 	}
 }
@@ -888,7 +897,7 @@ static bool solve_derived(frame *fr, const spec_field *f, uint64_t v)
 		uint64_t *have = NULL;
 		if (from[i].field) {
 			for (size_t j = 0; j < fr->na && !have; j++)
-				if (fr->a[j].f == from[i].field)
+				if (fr->a[j].f == from[i].field && !fr->a[j].open)
 					have = &fr->a[j].bits;
 		} else {
 			for (unsigned j = 0; j < fr->nex && !have; j++)
@@ -903,7 +912,7 @@ static bool solve_derived(frame *fr, const spec_field *f, uint64_t v)
 		if (from[i].field) {
 			if (fr->na >= ASM_MAX_ASSIGN)
 				return false;
-			fr->a[fr->na++] = (assign){from[i].field, val};
+			fr->a[fr->na++] = (assign){from[i].field, val, false};
 		} else {
 			if (fr->nex >= ASM_MAX_EXT)
 				return false;
@@ -1121,7 +1130,7 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 		return;
 	size_t mark_na = fr->na;
 	unsigned mark_ex = fr->nex, mark_nd = fr->nderived;
-	fr->a[fr->na++] = (assign){f, c->bits};
+	fr->a[fr->na++] = (assign){f, c->bits, c->sub && c->len == 0};
 	bool ok = true;
 	if (c->sub) {
 		/* names the sub-instruction read through params are ours: a
@@ -1131,7 +1140,7 @@ static void try_cand(frame *fr, size_t i, size_t p, const spec_field *f, const c
 		for (unsigned k = 0; k < c->sol->nex && ok; k++) {
 			const spec_field *pf = find_field(fr->leaf, c->sol->ex[k].name);
 			if (pf && pf->kind == SPEC_FIELD && fr->na < ASM_MAX_ASSIGN)
-				fr->a[fr->na++] = (assign){pf, c->sol->ex[k].bits};
+				fr->a[fr->na++] = (assign){pf, c->sol->ex[k].bits, false};
 			else if (pf && pf->kind == SPEC_DERIVED && fr->nderived < ASM_MAX_DERIVED) {
 				fr->derived_val[fr->nderived] = c->sol->ex[k].bits;
 				fr->derived[fr->nderived++] = pf;
