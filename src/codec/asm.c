@@ -344,6 +344,7 @@ static void type_cands(const spec_field *f, const char *t, size_t avail, cand *c
 		break;
 	case SPEC_TYPE_INT:
 	case SPEC_TYPE_BRANCH:
+	case SPEC_TYPE_ABSBRANCH: /* printed sign-extended, as a branch (no label) */
 		number_cands(t, avail, false, true, false, width, true, cs, n);
 		break;
 	case SPEC_TYPE_OFFSET:
@@ -358,7 +359,6 @@ static void type_cands(const spec_field *f, const char *t, size_t avail, cand *c
 		float_cands(t, avail, width, cs, n);
 		break;
 	case SPEC_TYPE_UINT:
-	case SPEC_TYPE_ABSBRANCH:
 		number_cands(t, avail, false, false, false, width, false, cs, n);
 		break;
 	default: /* custom (custom_cands) and unknown types print what we cannot read back */
