@@ -172,6 +172,12 @@ isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c EXACT_DISPLAYS
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(text_mesa_afuc SOURCE text.c
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
+isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c
+                     SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
+isacheck_fuzz_target(asm_mesa_etnaviv SOURCE asm_text.c
+                     SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
+isacheck_fuzz_target(asm_mesa_afuc SOURCE asm_text.c
+                     SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
 isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c
