@@ -200,6 +200,13 @@ isacheck_fuzz_target(text_a2xx SOURCE text.c SPEC repo:isa/a2xx.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/a2xx.xml)
 isacheck_fuzz_target(text_midgard SOURCE text.c SPEC repo:isa/midgard.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/midgard.xml)
+# triage's input readers (src/cli/triage_input.c), on ours: a2xx's
+# 96-bit words and programs, Midgard's tag-framed bundles
+isacheck_fuzz_target(triage_input SOURCE triage_input.c SPEC repo:isa/a2xx.xml
+                     SPEC2 repo:isa/midgard.xml STRICT_SPEC LIBS isacheck_triage
+                     SOURCES ../src/cli/triage_input.c ../src/cli/hexwords.c ../src/cli/args.c
+                             ../src/cli/triage_report.c ../src/cli/out.c
+                     REQUIRES isa/a2xx.xml isa/midgard.xml)
 isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC repo:isa/etnaviv.xml
                      SPEC2 shared:mesa/src/etnaviv/isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)
