@@ -158,6 +158,8 @@ isacheck_fuzz_target(semantic SOURCE semantic.c SOURCES semantic_gen.c)
 # The display proofs (Z3) against every word of 16-bit specs the input
 # chooses (fuzz/display_gen.c, shared with tests/test_displays.c).
 isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_gen.c)
+# diff's proofs against brute force on generated spec pairs (Z3)
+isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
 isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c

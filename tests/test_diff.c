@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "codec.h"
+#include "diff_gen.h"
 #include "spec.h"
 #include "testlib.h"
 
@@ -100,33 +101,6 @@ static spec_model *load(const char *path)
 	spec_diags_free(&d);
 	CHECK(m != NULL);
 	return m;
-}
-
-static spec_model *load_str(const char *xml)
-{
-	spec_diags d = {0};
-	spec_model *m = spec_load_buffer("t.xml", xml, strlen(xml), ".", &d);
-	spec_diags_free(&d);
-	CHECK(m != NULL);
-	return m;
-}
-
-/* The matching leaves of a word by this test's own reading of the masks. */
-static bool matches(const spec_bitset *b, const uint64_t *w, uint32_t gen)
-{
-	if (gen < b->gen.min || gen > b->gen.max)
-		return false;
-	for (unsigned i = 0; i < b->size; i++) {
-		bool pinned = spec_bit(b->mask, i) && !spec_bit(b->dontcare, i);
-		if (!pinned) {
-			if (spec_bit(b->match, i))
-				return false;
-			continue;
-		}
-		if (((w[i / 64] >> (i % 64)) & 1) != spec_bit(b->match, i))
-			return false;
-	}
-	return true;
 }
 
 /* Every witness, decoded by src/codec with both models at its
@@ -243,9 +217,9 @@ TEST(field_to_pattern_details)
 	}
 	for (size_t i = 0; i < r.ndecodings; i++) {
 		const diff_decoding *x = &r.decodings[i];
-		CHECK(matches(x->old_leaves[0], x->witness, 0));
+		CHECK(diffgen_matches(x->old_leaves[0], x->witness, 0));
 		if (x->nnew)
-			CHECK(matches(x->new_leaves[0], x->witness, 0));
+			CHECK(diffgen_matches(x->new_leaves[0], x->witness, 0));
 	}
 	CHECK_INT(r.nfields, 1);
 	if (r.nfields == 1) {
@@ -262,490 +236,64 @@ out:
 
 /* ------------------------------------------------------- random pairs */
 
-/* A random 32-bit spec: each leaf decides bits 0..5 and 26..31 (the
- * "relevant" bits, 12 of them) as pattern 0/1/x or a one-bit field, and
- * owns bits 6..25 as a field; some live only at some generations. */
-#define RND_LEAVES 6
-#define RND_RELEVANT 12
-static const unsigned rnd_bits[RND_RELEVANT] = {0, 1, 2, 3, 4, 5, 26, 27, 28, 29, 30, 31};
-
-typedef struct rnd_leaf {
-	bool present;
-	char name[16];
-	char bit[RND_RELEVANT]; /* '0', '1', 'x', 'f' (field) */
-	uint32_t gmin, gmax;
-	bool has_gen;
-} rnd_leaf;
-
-typedef struct rnd_spec {
-	rnd_leaf l[RND_LEAVES + 1];
-} rnd_spec;
-
-static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
-static unsigned rnd(unsigned n)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return (unsigned)(rnd_state % n);
-}
-
-static void rnd_leaf_init(rnd_leaf *l, unsigned k)
-{
-	l->present = true;
-	snprintf(l->name, sizeof l->name, "l%u", k);
-	for (unsigned b = 0; b < RND_RELEVANT; b++)
-		l->bit[b] = "01xf01"[rnd(6)];
-	l->has_gen = rnd(3) == 0;
-	l->gmin = rnd(4);
-	l->gmax = l->gmin + rnd(4);
-}
-
-static void rnd_mutate(rnd_spec *s, unsigned k)
-{
-	rnd_leaf *l = &s->l[rnd(RND_LEAVES)];
-	switch (rnd(6)) {
-	case 0:
-		l->bit[rnd(RND_RELEVANT)] = "01xf"[rnd(4)];
-		break;
-	case 1:
-		snprintf(l->name, sizeof l->name, "r%u", k);
-		break;
-	case 2:
-		l->has_gen = true;
-		l->gmin = rnd(4);
-		l->gmax = l->gmin + rnd(4);
-		break;
-	case 3:
-		l->present = false;
-		break;
-	case 4:
-		rnd_leaf_init(&s->l[RND_LEAVES], 100 + k);
-		break;
-	default:
-		l->bit[rnd(RND_RELEVANT)] = 'f';
-		break;
-	}
-}
-
-static char *rnd_xml(const rnd_spec *s)
-{
-	size_t cap = 65536, o = 0;
-	char *x = malloc(cap);
-	if (!x)
-		return NULL;
-	o += (size_t)snprintf(x + o, cap - o, "<isa>\n<bitset name=\"#r\" size=\"32\">\n"
-	                      "<display>{NAME}</display>\n</bitset>\n");
-	for (unsigned i = 0; i <= RND_LEAVES; i++) {
-		const rnd_leaf *l = &s->l[i];
-		if (!l->present)
-			continue;
-		o += (size_t)snprintf(x + o, cap - o, "<bitset name=\"%s\" extends=\"#r\">\n", l->name);
-		if (l->has_gen)
-			o += (size_t)snprintf(x + o, cap - o, "<gen min=\"%u\" max=\"%u\"/>\n", l->gmin,
-			                      l->gmax);
-		for (unsigned b = 0; b < RND_RELEVANT; b++) {
-			if (l->bit[b] == 'f')
-				o += (size_t)snprintf(x + o, cap - o, "<field name=\"F%u\" low=\"%u\" "
-				                      "high=\"%u\" type=\"uint\"/>\n", rnd_bits[b],
-				                      rnd_bits[b], rnd_bits[b]);
-			else
-				o += (size_t)snprintf(x + o, cap - o, "<pattern pos=\"%u\">%c</pattern>\n",
-				                      rnd_bits[b], l->bit[b]);
-		}
-		o += (size_t)snprintf(x + o, cap - o, "<field name=\"MID\" low=\"6\" high=\"25\" "
-		                      "type=\"uint\"/>\n</bitset>\n");
-	}
-	snprintf(x + o, cap - o, "</isa>\n");
-	return x;
-}
-
-/* The leaf of NEW that an OLD leaf is, by the report: the same name, or
- * its rename. */
-static const spec_bitset *counterpart(const diff_result *r, const spec_root *nr,
-                                      const spec_bitset *a)
-{
-	for (size_t i = 0; i < r->nleaves; i++)
-		if (r->leaves[i].kind == DIFF_LEAF_RENAMED && r->leaves[i].old_leaf == a)
-			return r->leaves[i].new_leaf;
-	for (size_t i = 0; nr && i < nr->nleaves; i++)
-		if (!strcmp(nr->leaves[i]->name, a->name))
-			return nr->leaves[i];
-	return NULL;
-}
-
-static bool fields_changed(const diff_result *r, const spec_bitset *a)
-{
-	for (size_t i = 0; i < r->nfields; i++)
-		if (r->fields[i].old_leaf == a)
-			return true;
-	return false;
-}
-
-/* Whether the report's matching takes the OLD leaves of omask (bit i:
- * leaf i of ro) to exactly the NEW leaves of nmask (bit j: leaf j of rn);
- * false too when one of them has no counterpart among rn's leaves. */
-static bool maps_onto(const diff_result *r, const spec_root *ro, const spec_root *rn,
-                      uint32_t omask, uint32_t nmask)
-{
-	uint32_t mapped = 0;
-	for (size_t i = 0; i < ro->nleaves; i++) {
-		if (!((omask >> i) & 1))
-			continue;
-		const spec_bitset *b = counterpart(r, rn, ro->leaves[i]);
-		size_t j = 0;
-		while (b && j < rn->nleaves && rn->leaves[j] != b)
-			j++;
-		if (!b || j == rn->nleaves)
-			return false;
-		mapped |= 1u << j;
-	}
-	return mapped == nmask;
-}
-
-/* One pair of leaf sets of the ground truth, and its words. */
-typedef struct tkey {
-	uint32_t omask, nmask; /* bit i: leaf i of the root matches */
-	uint64_t count;
-} tkey;
-
-/* The index of the pair (omask, nmask) in keys, or nkeys. */
-static size_t find_key(const tkey *keys, size_t nkeys, uint32_t omask, uint32_t nmask)
-{
-	size_t k = 0;
-	while (k < nkeys && !(keys[k].omask == omask && keys[k].nmask == nmask))
-		k++;
-	return k;
-}
-
-/* Ground truth at one generation: every assignment of the relevant bits
- * (the others are free in every leaf, so each assignment stands for 2^20
- * words) classified by this test's matcher on both sides; the changed
- * ones summed per pair of leaf sets and compared with the report. */
-static void check_ground_truth(const spec_model *om, const spec_model *nm,
-                               const diff_result *r, uint32_t gen)
-{
-	const spec_root *ro = spec_find_root(om, "#r"), *rn = spec_find_root(nm, "#r");
-	if (!ro || !rn)
-		return;
-	tkey keys[256];
-	size_t nkeys = 0;
-	for (uint32_t a = 0; a < (1u << RND_RELEVANT); a++) {
-		uint64_t w = 0;
-		for (unsigned b = 0; b < RND_RELEVANT; b++)
-			if ((a >> b) & 1)
-				w |= (uint64_t)1 << rnd_bits[b];
-		uint32_t om_ = 0, nm_ = 0;
-		for (size_t i = 0; i < ro->nleaves; i++)
-			om_ |= (uint32_t)matches(ro->leaves[i], &w, gen) << i;
-		for (size_t i = 0; i < rn->nleaves; i++)
-			nm_ |= (uint32_t)matches(rn->leaves[i], &w, gen) << i;
-		/* changed: the sets differ (leaves mapped through the report's
-		 * matching), or one leaf whose fields changed */
-		bool changed = !maps_onto(r, ro, rn, om_, nm_);
-		if (!changed && __builtin_popcount(om_) == 1)
-			changed = fields_changed(r, ro->leaves[__builtin_ctz(om_)]);
-		if (!changed)
-			continue;
-		size_t k = find_key(keys, nkeys, om_, nm_);
-		if (k == nkeys && nkeys < 256)
-			keys[nkeys++] = (tkey){om_, nm_, 0};
-		if (k < nkeys)
-			keys[k].count++;
-	}
-	/* the report's entries at this generation */
-	size_t seen = 0;
-	for (size_t i = 0; i < r->ndecodings; i++) {
-		const diff_decoding *x = &r->decodings[i];
-		if (gen < x->gen.min || gen > x->gen.max)
-			continue;
-		seen++;
-		uint32_t om_ = 0, nm_ = 0;
-		for (size_t k = 0; k < x->nold; k++)
-			for (size_t j = 0; j < ro->nleaves; j++)
-				om_ |= (uint32_t)(ro->leaves[j] == x->old_leaves[k]) << j;
-		for (size_t k = 0; k < x->nnew; k++)
-			for (size_t j = 0; j < rn->nleaves; j++)
-				nm_ |= (uint32_t)(rn->leaves[j] == x->new_leaves[k]) << j;
-		size_t k = find_key(keys, nkeys, om_, nm_);
-		CHECK(k < nkeys);
-		if (k < nkeys) {
-			prove_count want = {{0}};
-			want.w[0] = keys[k].count << 20;
-			CHECK(!memcmp(&want, &x->words, sizeof want));
-		}
-	}
-	/* Same-leaf sets with unchanged fields that stay ambiguous are no
-	 * decoding change; every other key must be reported. */
-	size_t expect = 0;
-	for (size_t k = 0; k < nkeys; k++) {
-		bool same_amb = __builtin_popcount(keys[k].omask) > 1 &&
-		                maps_onto(r, ro, rn, keys[k].omask, keys[k].nmask);
-		expect += !same_amb;
-	}
-	CHECK_INT(seen, expect);
-}
-
-/* Random spec pairs of random_pairs: the sanitizer build, ten times
- * slower here, checks half of them. */
+/* Random pairs against their words (fuzz/diff_gen.c, which the fuzz
+ * target spec_diff runs on pairs its input chooses): decodings, counts,
+ * witnesses and both engines; then what every word prints. */
 #ifdef ISACHECK_SANITIZED
-#define RND_PAIRS 30u
+#define RND_PAIRS 30u /* the sanitizer build, ten times slower, checks half */
 #else
 #define RND_PAIRS 60u
 #endif
 
+/* n pairs of one generator judged, each failure printed with its specs. */
+static void judge_pairs(const char *what, unsigned n, uint64_t seed,
+                        void (*make)(diffgen_pair *, semgen_rng *),
+                        void (*judge)(const diffgen_pair *, diffgen_tally *, char *, size_t),
+                        diffgen_tally *t)
+{
+	semgen_rng r = {.state = seed};
+	for (unsigned iter = 0; iter < n; iter++) {
+		diffgen_pair p = {0};
+		make(&p, &r);
+		char why[1024] = "";
+		size_t before = t->failures;
+		judge(&p, t, why, sizeof why);
+		if (t->failures > before)
+			fprintf(stderr, "%s %u: %zu failed verdicts, the first: %s\nold spec:\n%s\n"
+			        "new spec:\n%s", what, iter, t->failures - before, why, p.old_xml,
+			        p.new_xml);
+		diffgen_free(&p);
+	}
+}
+
 TEST(random_pairs)
 {
-	int pairs = 0;
-	size_t changed = 0;
-	for (unsigned iter = 0; iter < RND_PAIRS; iter++) {
-		rnd_spec a = {{{0}}}, b;
-		for (unsigned i = 0; i < RND_LEAVES; i++)
-			rnd_leaf_init(&a.l[i], i);
-		b = a;
-		unsigned edits = 1 + rnd(3);
-		for (unsigned e = 0; e < edits; e++)
-			rnd_mutate(&b, iter * 10 + e);
-		char *xa = rnd_xml(&a), *xb = rnd_xml(&b);
-		spec_model *om = xa ? load_str(xa) : NULL, *nm = xb ? load_str(xb) : NULL;
-		if (om && nm) {
-			diff_result r;
-			check_engines(om, nm, &r);
-			check_witnesses(om, nm, &r);
-			changed += r.ndecodings;
-			for (uint32_t g = 0; g <= 8; g++)
-				check_ground_truth(om, nm, &r, g);
-			check_ground_truth(om, nm, &r, UINT32_MAX);
-			diff_result_free(&r);
-			/* a spec against itself: empty, proved by both engines */
-			diff_result same;
-			check_engines(om, om, &same);
-			CHECK(diff_is_empty(&same));
-			diff_result_free(&same);
-			pairs++;
-		}
-		spec_model_free(om);
-		spec_model_free(nm);
-		free(xa);
-		free(xb);
-	}
-	CHECK_INT(pairs, RND_PAIRS);
+	diffgen_tally t = {0};
+	judge_pairs("pair", RND_PAIRS, 0x9e3779b97f4a7c15u, diffgen_pair_make, diffgen_pair_judge,
+	            &t);
+	CHECK_INT(t.failures, 0);
+	CHECK_INT(t.pairs, RND_PAIRS);
 	/* the edits did change decodings (the ground truth was not vacuous) */
-	CHECK(changed >= RND_PAIRS);
+	CHECK(t.changed >= RND_PAIRS);
 }
 
 /* --------------------------------------------------- random text pairs */
-
-/* A random spec whose leaves print: a 32-bit root with bits 16..27 a 0
- * pattern and opcode 28..31, so every leaf has 16 free bits and every
- * word can be printed.  Leaves print an enum (two bits), a sub-bitset
- * through a param, and may have an override on a field's value. */
-typedef struct tx_spec {
-	char enum_str[4][8];
-	char parent_disp[48];
-	char leaf_disp[3][48];   /* "" : inherit */
-	int over_val[3];         /* -1: no override; else {B} == v prints "z" */
-	int over_form[3];        /* how the condition is written (some forms differ) */
-	char sub_half[8];        /* "h" or "q" */
-	char param_src[4];       /* "P" or "Q" */
-	int b_low;               /* B's low bit (B is 3 bits wide) */
-} tx_spec;
-
-static void tx_init(tx_spec *t)
-{
-	static const char *const strs[] = {"", ".a", ".b", ".c", ".d", ".aa"};
-	for (int i = 0; i < 4; i++)
-		snprintf(t->enum_str[i], sizeof t->enum_str[i], "%s", strs[rnd(6)]);
-	snprintf(t->parent_disp, sizeof t->parent_disp, "{NAME}{E} {B}, {S}");
-	for (int i = 0; i < 3; i++) {
-		t->leaf_disp[i][0] = 0;
-		t->over_val[i] = rnd(2) ? -1 : (int)rnd(8);
-		t->over_form[i] = 0;
-	}
-	snprintf(t->sub_half, sizeof t->sub_half, "h");
-	snprintf(t->param_src, sizeof t->param_src, "P");
-	t->b_low = 4;
-}
-
-static void tx_mutate(tx_spec *t)
-{
-	static const char *const strs[] = {"", ".a", ".b", ".c", ".d", ".aa"};
-	static const char *const disps[] = {"{NAME}{E} {B}, {S}", "{NAME} {B}, {S}", "{NAME}{E} {S}",
-	                                    "{NAME}{E}{B}, {S}", "{NAME}{E} {B}, {S}"};
-	switch (rnd(8)) {
-	case 7: /* the override's condition rewritten: Z3 decides */
-		t->over_form[rnd(3)] = (int)rnd(5);
-		break;
-	case 0:
-		snprintf(t->enum_str[rnd(4)], sizeof t->enum_str[0], "%s", strs[rnd(6)]);
-		break;
-	case 1:
-		snprintf(t->parent_disp, sizeof t->parent_disp, "%s", disps[rnd(5)]);
-		break;
-	case 2:
-		snprintf(t->leaf_disp[rnd(3)], sizeof t->leaf_disp[0], "%s", disps[rnd(5)]);
-		break;
-	case 3:
-		t->over_val[rnd(3)] = rnd(2) ? -1 : (int)rnd(8);
-		break;
-	case 4:
-		snprintf(t->sub_half, sizeof t->sub_half, "%s", rnd(2) ? "h" : "q");
-		break;
-	case 5:
-		snprintf(t->param_src, sizeof t->param_src, "%s", rnd(2) ? "P" : "Q");
-		break;
-	default:
-		t->b_low = rnd(2) ? 4 : 5; /* B moves: bits 4..6 or 5..7 (all free) */
-		break;
-	}
-}
-
-static char *tx_xml(const tx_spec *t)
-{
-	size_t cap = 8192, o = 0;
-	char *x = malloc(cap);
-	if (!x)
-		return NULL;
-	o += (size_t)snprintf(x + o, cap - o, "<isa>\n<enum name=\"#e\">\n");
-	for (int i = 0; i < 4; i++)
-		o += (size_t)snprintf(x + o, cap - o, "<value val=\"%d\" display=\"%s\"/>\n", i,
-		                      t->enum_str[i]);
-	o += (size_t)snprintf(x + o, cap - o,
-	                      "</enum>\n<bitset name=\"#s\" size=\"4\">\n"
-	                      "<override><expr>{HALF}</expr><display>%s{R}</display></override>\n"
-	                      "<display>r{R}</display></bitset>\n"
-	                      "<bitset name=\"s\" extends=\"#s\">"
-	                      "<field name=\"R\" low=\"0\" high=\"3\" type=\"uint\"/></bitset>\n"
-	                      "<bitset name=\"#i\" size=\"32\">\n<display>%s</display>\n"
-	                      "<pattern low=\"16\" high=\"27\">000000000000</pattern>\n"
-	                      "<field name=\"E\" low=\"12\" high=\"13\" type=\"#e\"/>\n"
-	                      "<field name=\"P\" pos=\"14\" type=\"bool\"/>\n"
-	                      "<field name=\"Q\" pos=\"15\" type=\"bool\"/>\n"
-	                      "<field name=\"B\" low=\"%d\" high=\"%d\" type=\"uint\"/>\n"
-	                      "<field name=\"S\" low=\"0\" high=\"3\" type=\"#s\">"
-	                      "<param name=\"%s\" as=\"HALF\"/></field>\n</bitset>\n",
-	                      t->sub_half, t->parent_disp, t->b_low, t->b_low + 2, t->param_src);
-	for (int i = 0; i < 3; i++) {
-		o += (size_t)snprintf(x + o, cap - o, "<bitset name=\"op%d\" extends=\"#i\">\n", i);
-		/* forms 0..3 say {B} == v; form 4 says {B} == v + 1 */
-		if (t->over_val[i] >= 0) {
-			char cond[64];
-			int v = t->over_val[i];
-			switch (t->over_form[i]) {
-			case 1: snprintf(cond, sizeof cond, "({B} ^ %d) == 0", v); break;
-			case 2: snprintf(cond, sizeof cond, "!({B} != %d)", v); break;
-			case 3: snprintf(cond, sizeof cond, "{B} - %d == 0", v); break;
-			case 4: snprintf(cond, sizeof cond, "{B} == %d + 1", v); break;
-			default: snprintf(cond, sizeof cond, "{B} == %d", v); break;
-			}
-			o += (size_t)snprintf(x + o, cap - o,
-			                      "<override><expr>%s</expr>"
-			                      "<display>{NAME} z, {S}</display></override>\n",
-			                      cond);
-		}
-		if (t->leaf_disp[i][0])
-			o += (size_t)snprintf(x + o, cap - o, "<display>%s</display>\n", t->leaf_disp[i]);
-		o += (size_t)snprintf(x + o, cap - o,
-		                      "<pattern low=\"28\" high=\"31\">%d%d%d%d</pattern>\n</bitset>\n",
-		                      (i + 1) >> 3 & 1, (i + 1) >> 2 & 1, (i + 1) >> 1 & 1, (i + 1) & 1);
-	}
-	snprintf(x + o, cap - o, "</isa>\n");
-	return x;
-}
-
-typedef struct tx_codecs {
-	codec *c[2];
-} tx_codecs;
-
-static const spec_bitset *tx_leaf_of(void *ctx, int side, const spec_root *root,
-                                     const uint64_t *w, uint32_t gen)
-{
-	tx_codecs *t = ctx;
-	const spec_bitset *out[2];
-	return codec_classify(t->c[side], root, w, gen, out, 2) == 1 ? out[0] : NULL;
-}
-
-static void tx_print(void *ctx, int side, const spec_root *root, const uint64_t *w,
-                     uint32_t gen, char *buf, size_t len)
-{
-	tx_codecs *t = ctx;
-	codec_disasm_options o = {.gen = gen};
-	codec_disasm_root(t->c[side], root, w, &o, buf, len);
-}
 
 /* Every verdict of diff_texts against printing every word on both
  * sides: no entry for a leaf means no word of it prints differently; an
  * entry's witness does, and its count is the number of words that do. */
 TEST(random_text_pairs)
 {
-	int pairs = 0, differing = 0;
-	size_t by_z3 = 0;
+	diffgen_tally t = {0};
 	/* all 60 in both builds: fewer leave no rewritten condition for Z3 */
-	for (unsigned iter = 0; iter < 60; iter++) {
-		tx_spec a, b;
-		tx_init(&a);
-		b = a;
-		for (unsigned e = 1 + rnd(2); e; e--)
-			tx_mutate(&b);
-		char *xa = tx_xml(&a), *xb = tx_xml(&b);
-		spec_model *om = xa ? load_str(xa) : NULL, *nm = xb ? load_str(xb) : NULL;
-		spec_diags d = {0};
-		tx_codecs cs = {{om ? codec_new(om, &d) : NULL, nm ? codec_new(nm, &d) : NULL}};
-		CHECK(cs.c[0] && cs.c[1]);
-		if (cs.c[0] && cs.c[1]) {
-			diff_result r;
-			CHECK(diff_models(om, nm, NULL, &r, &d));
-			diff_codec_ops ops = {.ctx = &cs, .default_root = "#i", .leaf_of = tx_leaf_of,
-			                      .print = tx_print};
-			CHECK(diff_texts(om, nm, NULL, &ops, &r, &d));
-			by_z3 += r.texts_z3;
-			const spec_root *ro = spec_find_root(om, "#i"), *rn = spec_find_root(nm, "#i");
-			for (unsigned k = 0; k < 3; k++) {
-				/* brute force: every word of op<k> */
-				uint64_t ndiff = 0;
-				for (uint32_t v = 0; v < 65536; v++) {
-					uint64_t w = ((uint64_t)(k + 1) << 28) | v;
-					char t0[256], t1[256];
-					tx_print(&cs, 0, ro, &w, 0, t0, sizeof t0);
-					tx_print(&cs, 1, rn, &w, 0, t1, sizeof t1);
-					ndiff += strcmp(t0, t1) != 0;
-				}
-				const diff_text *dt = NULL;
-				for (size_t i = 0; i < r.ntexts; i++)
-					if (!strcmp(r.texts[i].new_leaf->name, ro->leaves[k]->name))
-						dt = &r.texts[i];
-				if (!dt) {
-					if (ndiff)
-						fprintf(stderr, "iter %u op%u: %llu words differ, none reported\n%s\n%s\n",
-						        iter, k, (unsigned long long)ndiff, xa, xb);
-					CHECK(ndiff == 0);
-					continue;
-				}
-				differing++;
-				CHECK(dt->verdict == DIFF_TEXT_DIFFERS); /* 16 free bits: always decided */
-				CHECK(dt->counted);
-				CHECK(dt->words.w[0] == ndiff && ndiff > 0);
-				char t0[256], t1[256];
-				tx_print(&cs, 0, ro, dt->witness, dt->witness_gen, t0, sizeof t0);
-				tx_print(&cs, 1, rn, dt->witness, dt->witness_gen, t1, sizeof t1);
-				CHECK(strcmp(t0, t1) != 0);
-				CHECK_STR(t0, dt->old_text);
-				CHECK_STR(t1, dt->new_text);
-			}
-			diff_result_free(&r);
-			pairs++;
-		}
-		codec_free(cs.c[0]);
-		codec_free(cs.c[1]);
-		spec_diags_free(&d);
-		spec_model_free(om);
-		spec_model_free(nm);
-		free(xa);
-		free(xb);
-	}
-	CHECK_INT(pairs, 60);
-	CHECK(differing >= 30); /* the edits did change text: not vacuous */
-	CHECK(by_z3 > 0);       /* and some rewritten conditions were proved alike by Z3 */
+	judge_pairs("text pair", 60, 0x2545f4914f6cdd1du, diffgen_text_make, diffgen_text_judge,
+	            &t);
+	CHECK_INT(t.failures, 0);
+	CHECK_INT(t.pairs, 60);
+	CHECK(t.differing >= 30); /* the edits did change text: not vacuous */
+	CHECK(t.by_z3 > 0);       /* and some rewritten conditions were proved alike by Z3 */
+	printf("random text pairs: %zu leaves print differently, %zu conditions Z3 proved "
+	       "alike\n", t.differing, t.by_z3);
 }
 
 /* The text changes in JSON and Markdown: every field of a text entry,
