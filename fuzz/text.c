@@ -15,7 +15,7 @@
  *
  *  - the assembler finds an encoding: the input's word prints the text,
  *    so an answer of 0 is the assembler's gap (a finding since
- *    2026-12-02; before, it was only counted, which hid 73 of Mesa's
+ *    2026-12-02; before, it was only counted, which hid 71 of Mesa's
  *    vector texts and negative absbranch targets).
  *
  * The assembler may answer 2 (the text is ambiguous: the display blurs

@@ -194,7 +194,7 @@ TEST(vectors)
 	/* Floors: ir3 rose from 204 when sub-instructions' own unprinted
 	 * fields and derived values read through <param>s were solved (the
 	 * 13 former gap rows and 19 rows whose vector is the canonical word
-	 * of a lossy text), and from 236 (etnaviv from 94) when the 73 rows
+	 * of a lossy text), and from 236 (etnaviv from 94) when the 71 rows
 	 * of "no encoding found" above were fixed (2026-12-02). */
 	CHECK(ir3.assembled >= 301);
 	CHECK(etna.assembled >= 97);
