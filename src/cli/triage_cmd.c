@@ -15,9 +15,9 @@
 #include "cli.h"
 #include "codec.h"
 #include "triage.h"
+#include "triage_input.h"
 #include "triage_report.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -65,8 +65,6 @@ static const char triage_usage[] =
 	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (K, M, G; default\n"
 	"                     64M, at most 1G); element and memory budgets grow with it\n"
 	"exit: 0 everything explained, 1 unexplained instructions found, 2 unusable input\n";
-
-#include "triage_input.h"
 
 /* ------------------------------------------------------------- input */
 
