@@ -8,7 +8,8 @@
  * extension, else by content: bytes that are not text make a binary; a
  * first line with tabs and a "hex..." column makes a TSV; other text is
  * hex, one instruction per line or whole dumps (8-digit words, low word
- * first, across lines), through the same parser as `disasm --hex`.
+ * first, across lines), through the same parser as `disasm --hex`
+ * (the readers: triage_input.c).
  * Instructions go to the triage through a triage_queue, which decodes
  * them on -j threads; the report is the same for any number.
  */
