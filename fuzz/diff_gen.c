@@ -219,41 +219,84 @@ static size_t find_key(const tkey *keys, size_t nkeys, uint32_t omask, uint32_t 
 	return k;
 }
 
+/* A leaf of the random specs as two masks: a word matches when its
+ * pinned bits equal match (the specs are 32 bits wide). */
+typedef struct leaf_masks {
+	uint64_t pinned, match;
+	bool never; /* a match bit outside the pinned ones */
+	uint32_t gmin, gmax;
+} leaf_masks;
+
+static leaf_masks masks_of(const spec_bitset *b)
+{
+	leaf_masks m = {0, 0, false, b->gen.min, b->gen.max};
+	for (unsigned i = 0; i < b->size && i < 64; i++) {
+		bool pinned = spec_bit(b->mask, i) && !spec_bit(b->dontcare, i);
+		if (pinned)
+			m.pinned |= (uint64_t)1 << i;
+		if (spec_bit(b->match, i)) {
+			m.match |= (uint64_t)1 << i;
+			m.never |= !pinned;
+		}
+	}
+	return m;
+}
+
+/* bit i: leaf i of the root matches w at gen (diffgen_matches, with the
+ * masks taken once: the sweep below asks 4096 words at ten generations) */
+static uint32_t matching(const leaf_masks *m, size_t n, uint64_t w, uint32_t gen)
+{
+	uint32_t set = 0;
+	for (size_t i = 0; i < n; i++)
+		set |= (uint32_t)(!m[i].never && gen >= m[i].gmin && gen <= m[i].gmax &&
+		                  (w & m[i].pinned) == m[i].match) << i;
+	return set;
+}
+
 /* Ground truth at one generation: every assignment of the relevant bits
  * (the others are free in every leaf, so each stands for 2^20 words)
- * classified on both sides; the changed ones summed per pair of leaf
- * sets and compared with the report. */
+ * classified on both sides; the words summed per pair of leaf sets, and
+ * the changed pairs compared with the report. */
 static void judge_gen(const diffgen_pair *p, const spec_model *om, const spec_model *nm,
                       const diff_result *r, uint32_t gen, diffgen_tally *t, char *why,
                       size_t len)
 {
 	const spec_root *ro = spec_find_root(om, "#r"), *rn = spec_find_root(nm, "#r");
-	if (!ro || !rn)
+	if (!ro || !rn || ro->nleaves > RND_LEAVES + 1 || rn->nleaves > RND_LEAVES + 1) {
+		EXPECT(!ro || !rn, "a random spec has more leaves than it was given");
 		return;
-	tkey keys[256];
-	size_t nkeys = 0;
+	}
+	leaf_masks om_masks[RND_LEAVES + 1], nm_masks[RND_LEAVES + 1];
+	for (size_t i = 0; i < ro->nleaves; i++)
+		om_masks[i] = masks_of(ro->leaves[i]);
+	for (size_t i = 0; i < rn->nleaves; i++)
+		nm_masks[i] = masks_of(rn->leaves[i]);
+	/* the words of each pair of leaf sets (a set is 7 bits at most) */
+	enum { SETS = 1u << (RND_LEAVES + 1) };
+	uint32_t words[SETS * SETS] = {0};
+	tkey all[1u << RND_RELEVANT], keys[256];
+	size_t nall = 0, nkeys = 0;
 	for (uint32_t a = 0; a < (1u << RND_RELEVANT); a++) {
 		uint64_t w = 0;
 		for (unsigned b = 0; b < RND_RELEVANT; b++)
 			if ((a >> b) & 1)
 				w |= (uint64_t)1 << rnd_bits[b];
-		uint32_t om_ = 0, nm_ = 0;
-		for (size_t i = 0; i < ro->nleaves; i++)
-			om_ |= (uint32_t)diffgen_matches(ro->leaves[i], &w, gen) << i;
-		for (size_t i = 0; i < rn->nleaves; i++)
-			nm_ |= (uint32_t)diffgen_matches(rn->leaves[i], &w, gen) << i;
-		/* changed: the sets differ (leaves mapped through the report's
-		 * matching), or one leaf whose fields changed */
+		uint32_t om_ = matching(om_masks, ro->nleaves, w, gen);
+		uint32_t nm_ = matching(nm_masks, rn->nleaves, w, gen);
+		if (!words[om_ * SETS + nm_]++)
+			all[nall++] = (tkey){om_, nm_, 0};
+	}
+	for (size_t k = 0; k < nall; k++)
+		all[k].count = words[all[k].omask * SETS + all[k].nmask];
+	/* changed: the sets differ (leaves mapped through the report's
+	 * matching), or one leaf whose fields changed */
+	for (size_t k = 0; k < nall; k++) {
+		uint32_t om_ = all[k].omask, nm_ = all[k].nmask;
 		bool changed = !maps_onto(r, ro, rn, om_, nm_);
 		if (!changed && __builtin_popcount(om_) == 1)
 			changed = fields_changed(r, ro->leaves[__builtin_ctz(om_)]);
-		if (!changed)
-			continue;
-		size_t k = find_key(keys, nkeys, om_, nm_);
-		if (k == nkeys && nkeys < 256)
-			keys[nkeys++] = (tkey){om_, nm_, 0};
-		if (k < nkeys)
-			keys[k].count++;
+		if (changed && nkeys < 256)
+			keys[nkeys++] = all[k];
 	}
 	size_t seen = 0;
 	for (size_t i = 0; i < r->ndecodings; i++) {
@@ -472,6 +515,7 @@ static char *tx_xml(const tx_spec *s)
 	                  "<field name=\"R\" low=\"0\" high=\"3\" type=\"uint\"/></bitset>\n"
 	                  "<bitset name=\"#i\" size=\"32\">\n<display>%s</display>\n"
 	                  "<pattern low=\"16\" high=\"27\">000000000000</pattern>\n"
+	                  "<pattern low=\"8\" high=\"11\">0000</pattern>\n"
 	                  "<field name=\"E\" low=\"12\" high=\"13\" type=\"#e\"/>\n"
 	                  "<field name=\"P\" pos=\"14\" type=\"bool\"/>\n"
 	                  "<field name=\"Q\" pos=\"15\" type=\"bool\"/>\n"
@@ -556,10 +600,10 @@ void diffgen_text_judge(const diffgen_pair *p, diffgen_tally *t, char *why, size
 	const spec_root *ro = ok ? spec_find_root(om, "#i") : NULL;
 	const spec_root *rn = ok ? spec_find_root(nm, "#i") : NULL;
 	for (unsigned k = 0; ro && rn && k < 3 && k < ro->nleaves; k++) {
-		/* brute force: every word of op<k> */
+		/* brute force: every word of op<k> (bits 0..7 and 12..15 free) */
 		uint64_t ndiff = 0;
-		for (uint32_t v = 0; v < 65536; v++) {
-			uint64_t w = ((uint64_t)(k + 1) << 28) | v;
+		for (uint32_t a = 0; a < 4096; a++) {
+			uint64_t w = ((uint64_t)(k + 1) << 28) | (a >> 8) << 12 | (a & 0xff);
 			char t0[256], t1[256];
 			tx_print(&cs, 0, ro, &w, 0, t0, sizeof t0);
 			tx_print(&cs, 1, rn, &w, 0, t1, sizeof t1);

@@ -110,44 +110,92 @@ static table *brute_force(const codec *c, const spec_root *root, prove_printer p
 
 #define note semgen_note
 
-/* The spec, its codec, and the proofs' options with the decoder glue in
- * *ops (false: counted unusable and noted). */
-static bool load(const char *name, const char *xml, spec_model **m, codec **c, spec_diags *d,
-                 prove_options *opt, prove_text_ops *ops, dispgen_tally *t, char *why,
-                 size_t len)
+/* A spec loaded once for both judgements: its codec, the proofs'
+ * options with the decoder glue, and each root's table of all words,
+ * made when first asked (the tables are most of the brute force). */
+typedef struct judged {
+	const char *name, *xml;
+	spec_model *m;
+	codec *c;
+	spec_diags d;
+	prove_options opt;
+	prove_text_ops ops;
+	table **tabs;            /* per root; NULL: not made yet */
+	prove_printer *tab_printer;
+} judged;
+
+/* false: counted unusable and noted */
+static bool judged_open(judged *j, const char *name, const char *xml, dispgen_tally *t,
+                        char *why, size_t len)
 {
-	*m = spec_load_buffer(name, xml, strlen(xml), ".", d);
-	*c = *m ? codec_new(*m, d) : NULL;
-	*ops = (prove_text_ops){.ctx = *c, .decode = prove_ops_decode, .differ = prove_ops_differ};
-	*opt = prove_default_options();
-	opt->timeout_ms = 5000;
-	opt->text = ops;
-	if (*c)
-		return true;
+	*j = (judged){.name = name, .xml = xml};
+	j->m = spec_load_buffer(name, xml, strlen(xml), ".", &j->d);
+	j->c = j->m ? codec_new(j->m, &j->d) : NULL;
+	j->ops = (prove_text_ops){.ctx = j->c, .decode = prove_ops_decode,
+	                          .differ = prove_ops_differ};
+	j->opt = prove_default_options();
+	j->opt.timeout_ms = 5000;
+	j->opt.text = &j->ops;
+	if (j->c) {
+		j->tabs = calloc(j->m->nroots, sizeof *j->tabs);
+		j->tab_printer = calloc(j->m->nroots, sizeof *j->tab_printer);
+		if (j->tabs && j->tab_printer)
+			return true;
+	}
 	t->unusable++;
-	note(why, len, xml, "%s %s: %s", name, *m ? "has no codec" : "does not load",
-	     d->count ? d->items[d->count - 1].message : "no message");
+	note(why, len, xml, "%s %s: %s", name,
+	     !j->m ? "does not load" : !j->c ? "has no codec" : "is out of memory",
+	     j->d.count ? j->d.items[j->d.count - 1].message : "no message");
 	return false;
+}
+
+/* root ri's table as printer prints (NULL: out of memory, counted and
+ * noted) */
+static table *judged_table(judged *j, size_t ri, prove_printer printer, dispgen_tally *t,
+                           char *why, size_t len)
+{
+	if (j->tabs[ri] && j->tab_printer[ri] != printer) {
+		table_free(j->tabs[ri]);
+		j->tabs[ri] = NULL;
+	}
+	if (!j->tabs[ri]) {
+		j->tabs[ri] = brute_force(j->c, &j->m->roots[ri], printer);
+		j->tab_printer[ri] = printer;
+	}
+	if (!j->tabs[ri]) {
+		t->unusable++;
+		note(why, len, j->xml, "%s: out of memory", j->name);
+	}
+	return j->tabs[ri];
+}
+
+static void judged_close(judged *j)
+{
+	for (size_t ri = 0; j->tabs && ri < j->m->nroots; ri++)
+		table_free(j->tabs[ri]);
+	free(j->tabs);
+	free(j->tab_printer);
+	codec_free(j->c);
+	spec_model_free(j->m);
+	spec_diags_free(&j->d);
+}
+
+/* the roots judged: those no field decodes, of 16 bits or fewer */
+static bool judged_root(const judged *j, size_t ri)
+{
+	const spec_root *root = &j->m->roots[ri];
+	return !spec_is_field_type(j->m, root->bitset) && root->bitset->size <= 16;
 }
 
 /* ------------------------------------------------------ leaf verdicts */
 
-bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
-                   dispgen_tally *t, char *why, size_t len)
+static void judge_leaves(judged *j, const dispgen_options *o, dispgen_tally *t, char *why,
+                         size_t len)
 {
-	static const dispgen_options none = {0};
-	if (!o)
-		o = &none;
-	size_t before = t->disagree + t->unusable;
-	if (why && len)
-		why[0] = 0;
-	spec_diags d = {0}, sd = {0};
-	spec_model *m;
-	codec *c;
-	prove_options opt;
-	prove_text_ops ops;
-	if (!load(name, xml, &m, &c, &d, &opt, &ops, t, why, len))
-		goto done;
+	const char *name = j->name, *xml = j->xml;
+	const spec_model *m = j->m;
+	spec_diags sd = {0};
+	prove_options opt = j->opt;
 	opt.rlimit = o->rlimit;
 	opt.printer = o->printer;
 	semantic_stats st;
@@ -156,18 +204,14 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 		note(why, len, xml, "%s: prove_semantic failed", name);
 		goto done;
 	}
-	/* the leaves of the roots no field decodes (all 16 bits or fewer) */
 	size_t n = 0, counted = t->proved + t->findings + t->unknown;
 	for (size_t ri = 0; ri < m->nroots; ri++) {
-		const spec_root *root = &m->roots[ri];
-		if (spec_is_field_type(m, root->bitset) || root->bitset->size > 16)
+		if (!judged_root(j, ri))
 			continue;
-		table *tab = brute_force(c, root, o->printer);
-		if (!tab) {
-			t->unusable++;
-			note(why, len, xml, "%s: out of memory", name);
+		const spec_root *root = &m->roots[ri];
+		table *tab = judged_table(j, ri, o->printer, t, why, len);
+		if (!tab)
 			goto done;
-		}
 		truth truths[32];
 		size_t nt = 0;
 		for (size_t l = 0; l < root->nleaves && nt < 32; l++)
@@ -175,7 +219,6 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 		for (size_t i = 0; i < TABLE_SLOTS; i++)
 			for (size_t l = 0; tab->slot[i].collides && l < nt; l++)
 				truths[l].collides |= truths[l].leaf->index == tab->slot[i].leaf;
-		table_free(tab);
 		for (size_t l = 0; l < nt; l++, n++) {
 			char tag[128];
 			snprintf(tag, sizeof tag, "text of '%s'", truths[l].leaf->name);
@@ -221,38 +264,27 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 		     (size_t)st.display_unknown, n);
 	}
 done:
-	codec_free(c);
-	spec_model_free(m);
-	spec_diags_free(&d);
 	spec_diags_free(&sd);
-	return t->disagree + t->unusable == before;
 }
 
 /* ------------------------------------------------ one line at a time */
 
-bool dispgen_judge_lines(const char *name, const char *xml, semgen_rng *r, dispgen_tally *t,
-                         char *why, size_t len)
+static void judge_lines(judged *j, semgen_rng *r, dispgen_tally *t, char *why, size_t len)
 {
-	size_t before = t->disagree + t->unusable;
-	if (why && len)
-		why[0] = 0;
-	spec_diags d = {0};
-	spec_model *m;
-	codec *c;
-	prove_options opt;
-	prove_text_ops ops;
-	if (!load(name, xml, &m, &c, &d, &opt, &ops, t, why, len))
-		goto done;
+	const char *name = j->name, *xml = j->xml;
+	const spec_model *m = j->m;
+	const codec *c = j->c;
+	prove_options opt = j->opt;
+	/* one Z3 context for all the words asked: starting one is most of a
+	 * word's proof (NULL: each word starts its own) */
+	opt.solver = prove_solver_new();
 	for (size_t ri = 0; ri < m->nroots; ri++) {
-		const spec_root *root = &m->roots[ri];
-		if (spec_is_field_type(m, root->bitset) || root->bitset->size > 16)
+		if (!judged_root(j, ri))
 			continue;
-		table *tab = brute_force(c, root, PROVE_PRINTER_MESA);
-		if (!tab) {
-			t->unusable++;
-			note(why, len, xml, "%s: out of memory", name);
-			goto done;
-		}
+		const spec_root *root = &m->roots[ri];
+		table *tab = judged_table(j, ri, PROVE_PRINTER_MESA, t, why, len);
+		if (!tab)
+			break;
 		uint64_t nwords = (uint64_t)1 << root->bitset->size;
 		/* a few words of each leaf: every fourth word whose text another
 		 * word shares, the rest any */
@@ -304,12 +336,51 @@ bool dispgen_judge_lines(const char *name, const char *xml, semgen_rng *r, dispg
 				spec_diags_free(&sd);
 			}
 		}
-		table_free(tab);
 	}
-done:
-	codec_free(c);
-	spec_model_free(m);
-	spec_diags_free(&d);
+	prove_solver_free(opt.solver);
+}
+
+static const dispgen_options no_options = {0};
+
+bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
+                   dispgen_tally *t, char *why, size_t len)
+{
+	size_t before = t->disagree + t->unusable;
+	if (why && len)
+		why[0] = 0;
+	judged j;
+	if (judged_open(&j, name, xml, t, why, len))
+		judge_leaves(&j, o ? o : &no_options, t, why, len);
+	judged_close(&j);
+	return t->disagree + t->unusable == before;
+}
+
+bool dispgen_judge_lines(const char *name, const char *xml, semgen_rng *r, dispgen_tally *t,
+                         char *why, size_t len)
+{
+	size_t before = t->disagree + t->unusable;
+	if (why && len)
+		why[0] = 0;
+	judged j;
+	if (judged_open(&j, name, xml, t, why, len))
+		judge_lines(&j, r, t, why, len);
+	judged_close(&j);
+	return t->disagree + t->unusable == before;
+}
+
+bool dispgen_judge_both(const char *name, const char *xml, semgen_rng *r, unsigned budget_ms,
+                        dispgen_tally *t, char *why, size_t len)
+{
+	size_t before = t->disagree + t->unusable;
+	if (why && len)
+		why[0] = 0;
+	judged j;
+	if (judged_open(&j, name, xml, t, why, len)) {
+		j.opt.time_limit_ms = budget_ms;
+		judge_leaves(&j, &no_options, t, why, len);
+		judge_lines(&j, r, t, why, len);
+	}
+	judged_close(&j);
 	return t->disagree + t->unusable == before;
 }
 

@@ -63,4 +63,10 @@ bool dispgen_judge(const char *name, const char *xml, const dispgen_options *o,
 bool dispgen_judge_lines(const char *name, const char *xml, semgen_rng *r, dispgen_tally *t,
                          char *why, size_t len);
 
+/* Both, with Mesa's printer, on one load of the spec and one table of
+ * its words (the fuzz target's execution, at about half the cost), each
+ * Z3 run given budget_ms (0: the defaults; past it, unknown). */
+bool dispgen_judge_both(const char *name, const char *xml, semgen_rng *r, unsigned budget_ms,
+                        dispgen_tally *t, char *why, size_t len);
+
 #endif

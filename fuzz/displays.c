@@ -36,8 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dispgen_make(&xml, &r);
 	dispgen_tally t = {0};
 	static char why[1 << 16];
-	if (!dispgen_judge("fuzz.xml", xml.s, NULL, &t, why, sizeof why) ||
-	    !dispgen_judge_lines("fuzz.xml", xml.s, &r, &t, why, sizeof why)) {
+	if (!dispgen_judge_both("fuzz.xml", xml.s, &r, FUZZ_Z3_BUDGET_MS, &t, why, sizeof why)) {
 		fuzz_finding_spec(FUZZ_TARGET, data, size, why, xml.s);
 	}
 	free(xml.s);

@@ -43,6 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_WORDS (SPEC_MAX_BITS / 64)
 #define FUZZ_MAX_VALUES 256
 #define FUZZ_MAX_ISSUES 16
+/* Z3's time per proof run in the targets that prove (semantic, displays):
+ * AFL++ counts an input over a second as a hang, and a random expression
+ * can keep Z3 busy for seconds; past the budget a verdict is unknown,
+ * which the judges allow.  bench/fuzz-slowest measures what is left. */
+#define FUZZ_Z3_BUDGET_MS 150
 
 /* ------------------------------------------------------------ spec files */
 

@@ -64,6 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] % 3 == 1) {
 		semgen_expr x;
 		semgen_expr_make(&x, &r);
+		x.budget_ms = FUZZ_Z3_BUDGET_MS;
 		semgen_expr_tally t = {0};
 		if (!semgen_expr_judge(&x, &t, why, sizeof why))
 			fuzz_finding_spec(FUZZ_TARGET, data, size, why, x.xml.s);
@@ -72,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	semgen_spec g;
 	semgen_make(&g, &r);
+	g.budget_ms = FUZZ_Z3_BUDGET_MS;
 	semgen_tally t = {0};
 	if (!semgen_judge(&g, &t, why, sizeof why))
 		fuzz_finding_spec(FUZZ_TARGET, data, size, why, g.xml.s);

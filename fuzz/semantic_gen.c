@@ -328,6 +328,7 @@ bool semgen_judge(semgen_spec *g, semgen_tally *t, char *why, size_t len)
 		spec_diags sd = {0};
 		semantic_stats st;
 		prove_options opt = prove_default_options();
+		opt.time_limit_ms = g->budget_ms;
 		opt.text = confirm ? &ops : NULL;
 		if (!prove_semantic(m, &opt, &sd, &st)) {
 			t->unusable++;
@@ -580,6 +581,7 @@ bool semgen_expr_judge(const semgen_expr *x, semgen_expr_tally *t, char *why, si
 	/* a random expression of several 64-bit divisions can keep Z3 busy
 	 * for the default 10 s; its unknown is allowed, its time is not */
 	opt.timeout_ms = 2000;
+	opt.time_limit_ms = x->budget_ms;
 	semantic_stats st;
 	if (!m || !prove_semantic(m, &opt, &sd, &st)) {
 		t->unusable++;

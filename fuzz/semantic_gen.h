@@ -79,6 +79,8 @@ typedef struct semgen_spec {
 	unsigned nov;
 	uint32_t gens[16];
 	unsigned ngens;
+	unsigned budget_ms; /* Z3's time per proof run, 0: the defaults (a
+	                       fuzz target's bound: past it, unknown) */
 } semgen_spec;
 
 /* What one spec's runs came to (added up over specs by the caller). */
@@ -124,6 +126,7 @@ typedef struct semgen_expr {
 	semgen_text xml, text; /* the spec, and the expression alone */
 	unsigned width;
 	bool want[4]; /* overflow, divide by zero, shift range, value lost */
+	unsigned budget_ms; /* as semgen_spec's */
 } semgen_expr;
 
 typedef struct semgen_expr_tally {

@@ -140,18 +140,36 @@ typedef struct prove_options {
 	unsigned time_limit_s; /* all Z3 queries of one run (prove_model, diff_models,
 	                          diff_texts) together: once spent, no query starts
 	                          and each unasked one is unknown; 0: none */
-	double deadline_;      /* set by those calls from time_limit_s; leave 0 */
+	unsigned time_limit_ms; /* the same in milliseconds, when not 0 (a fuzz
+	                          target's budget per input); wins over _s */
+	double deadline_;      /* set by those calls from the time limit; leave 0 */
 	unsigned max_holes;    /* largest unallocated cubes listed per interval */
 	const prove_allowlist *allow; /* NULL: none */
 	const prove_text_ops *text; /* NULL: prove_semantic leaves displays out */
 	unsigned jobs;         /* threads for the display proofs (0 or 1: this
 	                          one); the report is the same for any number */
 	prove_printer printer; /* the display proofs' text: Mesa's by default */
+	struct prove_solver *solver; /* NULL: prove_display_word starts a Z3
+	                          context of its own each call (below) */
 } prove_options;
 
 /* The defaults: cube engine, 10 s per query, no rlimit, 600 s of Z3 per
  * run, 8 holes. */
 prove_options prove_default_options(void);
+
+/* A Z3 context kept across prove_display_word calls, for a caller that
+ * asks it of many words (the displays fuzz target): starting a context
+ * costs about 5 ms of CPU and 17 MB of fresh memory, most of such a call.
+ * Set prove_options.solver to it; one thread at a time.  Z3's search
+ * follows the order of the terms the context already holds, so a witness
+ * word may differ, and a query near its timeout may turn to or from
+ * unknown (never a proof to a finding); the context keeps the terms of
+ * every call until it goes: keep one per batch of words.  `asm
+ * --exact` does not use one, so that a line's message does not depend on
+ * the lines before it.  NULL when Z3 cannot start. */
+typedef struct prove_solver prove_solver;
+prove_solver *prove_solver_new(void);
+void prove_solver_free(prove_solver *s);
 
 /* Whether Z3 can run.  libz3 is opened on first use (src/check/z3_lazy.c):
  * false when it, or one of the functions we call, cannot be found, and

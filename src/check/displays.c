@@ -3052,7 +3052,7 @@ int prove_display_word(const spec_model *m, const prove_options *opt, const spec
 		o.timeout_ms = DSP_QUERY_MS;
 	z3_start_run(&o);
 	z3_base b;
-	if (!z3_base_init(&b, root->bitset->size, &o)) {
+	if (!z3_base_init_with(&b, opt->solver, root->bitset->size, &o)) {
 		z3_cannot_start(diags, root->bitset->loc);
 		return PROVE_DISPLAY_UNKNOWN;
 	}

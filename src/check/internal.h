@@ -213,6 +213,8 @@ bool z3_base_init(z3_base *b, unsigned size, const prove_options *opt);
 bool z3_base_init_in(z3_base *b, z3_shared *shared, unsigned size, const prove_options *opt);
 /* Once every base in it is freed. */
 void z3_shared_free(z3_shared *shared);
+/* z3_base_init_in the solver's context, or z3_base_init without one. */
+bool z3_base_init_with(z3_base *b, prove_solver *s, unsigned size, const prove_options *opt);
 /* After z3_base_init failed: a fatal "solver" diagnostic at loc saying
  * why (libz3 missing, or the context could not be made). */
 void z3_cannot_start(spec_diags *diags, spec_loc loc);

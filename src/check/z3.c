@@ -69,8 +69,9 @@ static double monotonic_seconds(void)
 
 void z3_start_run(prove_options *opt)
 {
+	double limit_s = opt->time_limit_ms ? opt->time_limit_ms / 1e3 : opt->time_limit_s;
 	if (!opt->deadline_) /* a run inside a run keeps the outer deadline */
-		opt->deadline_ = opt->time_limit_s ? monotonic_seconds() + opt->time_limit_s : 0;
+		opt->deadline_ = limit_s ? monotonic_seconds() + limit_s : 0;
 }
 
 Z3_lbool z3_solve(z3_base *b, Z3_solver s)
@@ -156,6 +157,32 @@ void z3_shared_free(z3_shared *shared)
 		Z3_del_context(shared->ctx);
 	}
 	*shared = (z3_shared){0};
+}
+
+struct prove_solver {
+	z3_shared shared;
+};
+
+prove_solver *prove_solver_new(void)
+{
+	prove_solver *s = calloc(1, sizeof *s);
+	if (s && !(s->shared.ctx = context_new())) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+void prove_solver_free(prove_solver *s)
+{
+	if (s)
+		z3_shared_free(&s->shared);
+	free(s);
+}
+
+bool z3_base_init_with(z3_base *b, prove_solver *s, unsigned size, const prove_options *opt)
+{
+	return s ? z3_base_init_in(b, &s->shared, size, opt) : z3_base_init(b, size, opt);
 }
 
 void z3_cannot_start(spec_diags *diags, spec_loc loc)
