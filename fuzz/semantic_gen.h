@@ -89,6 +89,10 @@ typedef struct semgen_tally {
 	/* asserts: unknown to Z3 alone, then settled as holding by a decoded
 	 * witness (each checked against brute force), never holding */
 	unsigned asserts, a_unknown, a_by_decoder, a_c_unknown, a_never;
+	/* asserts left unknown without the decoder and not with it, when a
+	 * run may have had queries cut by its time: which of Z3 and the
+	 * decoder settled them cannot be told, so they are not judged */
+	unsigned a_cut;
 	/* the same with the decoder confirming lenient witnesses */
 	unsigned c_unknown, c_agree, c_by_decoder;
 	unsigned codecs_differ; /* words the compiled and general codecs print apart */

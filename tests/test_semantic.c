@@ -72,9 +72,11 @@ TEST(random_overrides_against_the_disassembler)
 	CHECK(t.c_by_decoder > 0);
 	CHECK(t.c_unknown < t.unknown);
 	printf("%u asserts: %u never hold; %u unknown to Z3 alone, %u of them shown to hold by a "
-	       "decoded witness (each seen to hold by brute force), %u left unknown\n",
-	       t.asserts, t.a_never, t.a_unknown, t.a_by_decoder, t.a_c_unknown);
+	       "decoded witness (each seen to hold by brute force), %u left unknown, %u not judged "
+	       "(a run's queries cut by time)\n",
+	       t.asserts, t.a_never, t.a_unknown, t.a_by_decoder, t.a_c_unknown, t.a_cut);
 	CHECK(t.a_by_decoder > 0);
+	CHECK_INT(t.a_cut, 0); /* no budget here: every assert is judged */
 	/* the generator must reach every verdict, or the test proves little */
 	CHECK(t.dead > 0);
 	CHECK(t.shadowed > 0);
