@@ -140,6 +140,12 @@ void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *d
  * difference, why says where (one line). */
 bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why, size_t len);
 
+/* Whether two decodings are equal in everything codec_encode reads: the
+ * leaf and generation, and per value its field, owner, case, depth, sub
+ * leaf, value, and raw bits where no sub leaf stands for them.  Then
+ * they encode alike, the encoder being a function of those. */
+bool fuzz_same_encoder_input(const codec_decoded *a, const codec_decoded *b);
+
 /* ---------------------------------------------------------------- report */
 
 /* The finding report: a title line, the input in hex, the two sides

@@ -378,6 +378,20 @@ bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why
 	return true;
 }
 
+bool fuzz_same_encoder_input(const codec_decoded *a, const codec_decoded *b)
+{
+	if (a->leaf != b->leaf || a->gen != b->gen || a->nvalues != b->nvalues)
+		return false;
+	for (size_t i = 0; i < a->nvalues; i++) {
+		const codec_value *x = &a->values[i], *y = &b->values[i];
+		if (x->field != y->field || x->owner != y->owner || x->kase != y->kase ||
+		    x->depth != y->depth || x->sub != y->sub || x->value != y->value ||
+		    (!x->sub && x->raw != y->raw))
+			return false;
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------- report */
 
 void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)
