@@ -109,6 +109,7 @@ static void diff_one(const uint8_t *data, size_t size, enum kind k, const uint32
 	x.d = (codec_decoded){.values = x.values, .cap_values = FUZZ_MAX_VALUES,
 	                      .issues = x.issues, .cap_issues = FUZZ_MAX_ISSUES};
 	codec_decode(spec.c, root, v, 0, &x.d);
+	fuzz_spec_coverage(&x.d);
 	if (k == K_CF)
 		refmap_a2xx_expect_cf(cf, &e);
 	else if (k == K_ALU)

@@ -145,6 +145,7 @@ static void compare_part(const input *in, const uint32_t *words, const uint32_t 
 	x.d = (codec_decoded){.values = x.values, .cap_values = FUZZ_MAX_VALUES,
 	                      .issues = x.issues, .cap_issues = FUZZ_MAX_ISSUES};
 	codec_decode(spec.c, roots[pr->root], w, 0, &x.d);
+	fuzz_spec_coverage(&x.d);
 	refmap_midgard_expected_leaf(pr, true, want, sizeof want);
 	const codec_issue *issue = NULL;
 	bool spec_valid = x.d.leaf && !bad_issue(&x.d, &issue);

@@ -114,7 +114,34 @@ typedef struct fuzz_decoding {
 	bool ok;
 } fuzz_decoding;
 
+/* Decodes w at gen into out, and marks the parts of the spec the decoding
+ * reached (fuzz_spec_coverage). */
 void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
+
+/* Coverage of the spec, not of the code that interprets it.  The codec's
+ * decoder, encoder and printer run the same code for every leaf, so
+ * their edges tell the fuzzer little about which instructions an input
+ * holds, yet libFuzzer pays for each edge an input reaches on every run.
+ * The word and text targets (SPEC_COVERAGE in fuzz/targets.cmake) take
+ * those files and this harness without coverage under libFuzzer
+ * (ISACHECK_FUZZ_NO_COV in CMakeLists.txt) and mark instead, in counters
+ * libFuzzer reads beside its own (the section __libfuzzer_extra_counters),
+ * what each decoding reached: its leaf, each value's owning case with the
+ * sub leaf it decoded to, each kind of issue with its field, and (over
+ * all leaves) each value's type, sign and length in bits, which decide
+ * how it prints.  Each thing has a counter of its own while any is left
+ * (FUZZ_SPEC_COUNTERS: libFuzzer reads and clears them all on every run,
+ * so they are few).  A counter is set, not incremented: an input with
+ * the same instruction twice reaches nothing new. */
+#define FUZZ_SPEC_COUNTERS 4096u
+void fuzz_spec_coverage(const codec_decoded *d);
+/* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and
+ * fuzz_spec_coverage does nothing unless the target is built with
+ * FUZZ_SPEC_COVERAGE: the row's SPEC_COVERAGE in fuzz/targets.cmake, in a
+ * libFuzzer build). */
+uint8_t *fuzz_spec_counters(void);
+/* Forgets which counter each thing took, and clears them (for the tests). */
+void fuzz_spec_coverage_reset(void);
 
 /* The three masks of a decoding, each s->nwords words:
  *

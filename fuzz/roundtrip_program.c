@@ -187,6 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d.d = (codec_decoded){.values = d.values, .cap_values = FUZZ_MAX_VALUES,
 		                      .issues = d.issues, .cap_issues = FUZZ_MAX_ISSUES};
 		codec_decode(spec.c, it->root, in, 0, &d.d);
+		fuzz_spec_coverage(&d.d);
 		if (!fuzz_has_meaning(&d.d) || d.d.leaf != it->leaf) {
 			framed = false;
 			break;

@@ -216,7 +216,111 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
 	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
 	out->ok = codec_decode(s->c, s->root, w, gen, &out->d);
+	fuzz_spec_coverage(&out->d);
 }
+
+#ifdef FUZZ_SPEC_COVERAGE
+/* libFuzzer finds the section by its name (the linker's __start_ and
+ * __stop_ symbols) and clears it before every run: global, as libFuzzer
+ * requires, like the spec each target loads once.  Only in the targets
+ * that steer by it: libFuzzer reads every counter on every run. */
+__attribute__((section("__libfuzzer_extra_counters"), used))
+static uint8_t spec_counters[FUZZ_SPEC_COUNTERS];
+
+uint8_t *fuzz_spec_counters(void)
+{
+	return spec_counters;
+}
+
+/* Each thing reached takes the next free counter when first seen, so
+ * that things do not share counters while there are counters left (past
+ * that, a thing takes the counter its key hashes to).  The keys are of
+ * positions in the model, not of addresses; the counter a thing takes
+ * depends on the order things are seen in, which differs from process to
+ * process, but libFuzzer works features out anew in each process (and for
+ * each input it loads), so only its own order counts. */
+#define SPEC_KEYS (2 * FUZZ_SPEC_COUNTERS) /* open addressing, half full at most */
+static uint64_t spec_keys[SPEC_KEYS];
+static uint16_t spec_slot[SPEC_KEYS];
+static size_t spec_nkeys;
+
+void fuzz_spec_coverage_reset(void)
+{
+	memset(spec_keys, 0, sizeof spec_keys);
+	spec_nkeys = 0;
+	memset(spec_counters, 0, sizeof spec_counters);
+}
+
+static void spec_mark(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a + 1) * 0x9E3779B97F4A7C15ull ^ (b + 1) * 0xC2B2AE3D27D4EB4Full;
+	h ^= h >> 31;
+	h *= 0xFF51AFD7ED558CCDull;
+	h ^= h >> 33;
+	uint64_t key = h | 1; /* 0: an empty slot */
+	size_t i = (size_t)(h >> 17) % SPEC_KEYS;
+	while (spec_keys[i] && spec_keys[i] != key)
+		i = (i + 1) % SPEC_KEYS;
+	if (!spec_keys[i]) {
+		if (spec_nkeys >= FUZZ_SPEC_COUNTERS) {
+			spec_counters[h % FUZZ_SPEC_COUNTERS] = 1; /* no counter left */
+			return;
+		}
+		spec_keys[i] = key;
+		spec_slot[i] = (uint16_t)spec_nkeys++;
+	}
+	spec_counters[spec_slot[i]] = 1;
+}
+
+static uint64_t bitset_id(const spec_bitset *b)
+{
+	return b ? b->index + 1 : 0;
+}
+
+void fuzz_spec_coverage(const codec_decoded *d)
+{
+	if (!d->leaf) {
+		spec_mark(0, d->nissues ? d->issues[0].kind : 0); /* no match, ambiguous */
+		return;
+	}
+	uint64_t leaf = bitset_id(d->leaf);
+	spec_mark(1, leaf);
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const codec_value *v = &d->values[i];
+		const spec_bitset *o = v->owner;
+		uint64_t kase = o && v->kase >= o->cases && v->kase < o->cases + o->ncases
+		                ? (uint64_t)(v->kase - o->cases) + 1 : 0;
+		spec_mark(2 + (leaf << 8), bitset_id(v->owner) << 24 ^ kase << 48 ^ bitset_id(v->sub));
+		/* how the printer sees the value: its type, its sign and its
+		 * length in bits (digits, hex widths, negative offsets), over
+		 * all leaves alike */
+		uint64_t u = v->value < 0 ? ~(uint64_t)v->value : (uint64_t)v->value;
+		uint64_t len = u ? 64 - (uint64_t)__builtin_clzll(u) : 0;
+		if (v->field)
+			spec_mark(4, (uint64_t)v->field->type << 8 ^ (v->value < 0) << 7 ^ len);
+	}
+	for (size_t i = 0; i < d->nissues; i++) {
+		const codec_issue *is = &d->issues[i];
+		spec_mark(3 + (leaf << 8), (uint64_t)is->kind << 40 ^ bitset_id(is->leaf) << 20 ^
+		                                  (is->field ? (uint64_t)(is->field->high + 1) << 8 ^
+		                                                   is->field->low : 0));
+	}
+}
+#else
+uint8_t *fuzz_spec_counters(void)
+{
+	return NULL;
+}
+
+void fuzz_spec_coverage_reset(void)
+{
+}
+
+void fuzz_spec_coverage(const codec_decoded *d)
+{
+	(void)d;
+}
+#endif
 
 /* The three kinds of bits of one bitset with its ancestors, in its own
  * numbering, worked out once per spec (fuzz_spec_load) rather than bit

@@ -14,7 +14,7 @@
 # targets' seeds from ../shared/mesa/vectors).
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
-#                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
+#                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC] [SPEC_COVERAGE]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -23,6 +23,15 @@
 # that is absent (ISACHECK_HAVE_ORACLE, top CMakeLists.txt).
 # SOURCES: more files of fuzz/ compiled into the target (e.g. the
 # reference mapping a test shares, fuzz/refmap_<isa>.c).
+# SPEC_COVERAGE: the input is words or text of the one spec; under
+# libFuzzer the target steers by what of the spec its decodings reached
+# (fuzz_spec_coverage in fuzz/fuzz.h, FUZZ_SPEC_COVERAGE) instead of by
+# the edges of the codec's interpreting files (ISACHECK_FUZZ_NO_COV, top
+# CMakeLists.txt) and of fuzz/support.c.  Reproducers and AFL++ builds
+# are left as they were.
+# Left off where the input is a spec (the interpreter's edges are then
+# what differs from input to input) and on the oracle targets, whose
+# comparison with Mesa's text is the printer's paths.
 # STRICT_SPEC: a hole in the spec (a bit the active cases account for
 # nowhere, so words differing there decode alike) is a finding; set for
 # ours, not for Mesa's files, whose holes `isacheck check` reports.
@@ -51,7 +60,8 @@ if(ISACHECK_CODEC_H MATCHES "codec_display_invertible")
 endif()
 
 function(isacheck_fuzz_target name)
-  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS" "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
+  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE"
+                        "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
     return()
@@ -105,7 +115,20 @@ function(isacheck_fuzz_target name)
       add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/afl_driver.c)
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
     else()
-      add_executable(${exe} ${sources})
+      set(fuzz_sources ${sources})
+      if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
+        # the harness (the checks, the report) without coverage too
+        list(REMOVE_ITEM fuzz_sources ${ISACHECK_FUZZ_DIR}/support.c)
+        add_library(${exe}_support OBJECT ${ISACHECK_FUZZ_DIR}/support.c)
+        target_include_directories(${exe}_support PRIVATE ${ISACHECK_FUZZ_DIR}
+                                   ${PROJECT_SOURCE_DIR}/src)
+        target_link_libraries(${exe}_support PRIVATE ${libs})
+        target_compile_definitions(${exe}_support PRIVATE ${defs} FUZZ_SPEC_COVERAGE)
+        target_compile_options(${exe}_support PRIVATE ${ISACHECK_WARNINGS}
+                               ${ISACHECK_FUZZ_NO_COV_FLAGS})
+        list(APPEND fuzz_sources $<TARGET_OBJECTS:${exe}_support>)
+      endif()
+      add_executable(${exe} ${fuzz_sources})
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
       if(ISACHECK_FUZZ_ENGINE)
         separate_arguments(engine UNIX_COMMAND "${ISACHECK_FUZZ_ENGINE}")
@@ -114,6 +137,10 @@ function(isacheck_fuzz_target name)
         target_compile_options(${exe} PRIVATE -fsanitize=fuzzer)
       endif()
       target_link_libraries(${exe} PRIVATE ${engine})
+      if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
+        # ahead of isacheck_codec: its objects for these files stay out
+        target_link_libraries(${exe} PRIVATE isacheck_codec_nocov)
+      endif()
     endif()
     # src/: for header-only glue such as cli/prove_ops.h
     target_include_directories(${exe} PRIVATE ${ISACHECK_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/src)
@@ -162,45 +189,48 @@ isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_g
 isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
-isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
-isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c
+isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
-isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c
+isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c EXACT_DISPLAYS
+isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
-isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c EXACT_DISPLAYS
+isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
-isacheck_fuzz_target(text_mesa_afuc SOURCE text.c
+isacheck_fuzz_target(text_mesa_afuc SOURCE text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c
+isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
-isacheck_fuzz_target(asm_mesa_etnaviv SOURCE asm_text.c
+isacheck_fuzz_target(asm_mesa_etnaviv SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
-isacheck_fuzz_target(asm_mesa_afuc SOURCE asm_text.c
+isacheck_fuzz_target(asm_mesa_afuc SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c
+isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
-isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c
+isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
-isacheck_fuzz_target(straight_mesa_afuc SOURCE straight.c
+isacheck_fuzz_target(straight_mesa_afuc SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
 
 # Ours (isa/), each enabled when its file exists.
-isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC repo:isa/etnaviv.xml STRICT_SPEC
+isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
+                     SPEC repo:isa/etnaviv.xml STRICT_SPEC
                      REQUIRES isa/etnaviv.xml)
-isacheck_fuzz_target(straight_etnaviv SOURCE straight.c SPEC repo:isa/etnaviv.xml
+isacheck_fuzz_target(straight_etnaviv SOURCE straight.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)
-isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC repo:isa/a2xx.xml STRICT_SPEC
+isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC_COVERAGE
+                     SPEC repo:isa/a2xx.xml STRICT_SPEC
                      REQUIRES isa/a2xx.xml)
-isacheck_fuzz_target(roundtrip_midgard SOURCE roundtrip.c SPEC repo:isa/midgard.xml STRICT_SPEC
+isacheck_fuzz_target(roundtrip_midgard SOURCE roundtrip.c SPEC_COVERAGE
+                     SPEC repo:isa/midgard.xml STRICT_SPEC
                      REQUIRES isa/midgard.xml)
-isacheck_fuzz_target(text_etnaviv SOURCE text.c SPEC repo:isa/etnaviv.xml STRICT_SPEC
+isacheck_fuzz_target(text_etnaviv SOURCE text.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/etnaviv.xml)
-isacheck_fuzz_target(text_a2xx SOURCE text.c SPEC repo:isa/a2xx.xml STRICT_SPEC
+isacheck_fuzz_target(text_a2xx SOURCE text.c SPEC_COVERAGE SPEC repo:isa/a2xx.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/a2xx.xml)
-isacheck_fuzz_target(text_midgard SOURCE text.c SPEC repo:isa/midgard.xml STRICT_SPEC
+isacheck_fuzz_target(text_midgard SOURCE text.c SPEC_COVERAGE SPEC repo:isa/midgard.xml STRICT_SPEC
                      EXACT_DISPLAYS REQUIRES isa/midgard.xml)
 # triage's input readers (src/cli/triage_input.c), on ours: a2xx's
 # 96-bit words and programs, Midgard's tag-framed bundles
@@ -209,25 +239,26 @@ isacheck_fuzz_target(triage_input SOURCE triage_input.c SPEC repo:isa/a2xx.xml
                      SOURCES ../src/cli/triage_input.c ../src/cli/hexwords.c ../src/cli/args.c
                              ../src/cli/triage_report.c ../src/cli/out.c
                      REQUIRES isa/a2xx.xml isa/midgard.xml)
-isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC repo:isa/etnaviv.xml
+isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml
                      SPEC2 shared:mesa/src/etnaviv/isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)
 
 # Whole programs through their <program>: walk, re-encode, walk again.
-isacheck_fuzz_target(roundtrip_program_a2xx SOURCE roundtrip_program.c SPEC repo:isa/a2xx.xml
+isacheck_fuzz_target(roundtrip_program_a2xx SOURCE roundtrip_program.c SPEC_COVERAGE
+                     SPEC repo:isa/a2xx.xml
                      REQUIRES isa/a2xx.xml)
-isacheck_fuzz_target(roundtrip_program_midgard SOURCE roundtrip_program.c
+isacheck_fuzz_target(roundtrip_program_midgard SOURCE roundtrip_program.c SPEC_COVERAGE
                      SPEC repo:isa/midgard.xml REQUIRES isa/midgard.xml)
 
 # The spec codec against the hand-written reference codec (src/ref), both
 # directions: each needs its fuzz/diff_<isa>.c on the reference's API.
-isacheck_fuzz_target(diff_etnaviv SOURCE diff_etnaviv.c SPEC repo:isa/etnaviv.xml
+isacheck_fuzz_target(diff_etnaviv SOURCE diff_etnaviv.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml
                      LIBS isacheck_ref SOURCES refmap_etnaviv.c
                      REQUIRES isa/etnaviv.xml src/ref/etnaviv.h fuzz/diff_etnaviv.c)
-isacheck_fuzz_target(diff_a2xx SOURCE diff_a2xx.c SPEC repo:isa/a2xx.xml
+isacheck_fuzz_target(diff_a2xx SOURCE diff_a2xx.c SPEC_COVERAGE SPEC repo:isa/a2xx.xml
                      LIBS isacheck_ref SOURCES refmap_a2xx.c
                      REQUIRES isa/a2xx.xml src/ref/a2xx.h fuzz/diff_a2xx.c)
-isacheck_fuzz_target(diff_midgard SOURCE diff_midgard.c SPEC repo:isa/midgard.xml
+isacheck_fuzz_target(diff_midgard SOURCE diff_midgard.c SPEC_COVERAGE SPEC repo:isa/midgard.xml
                      LIBS isacheck_ref SOURCES refmap_midgard.c
                      REQUIRES isa/midgard.xml src/ref/midgard.h fuzz/diff_midgard.c)
 

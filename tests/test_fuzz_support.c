@@ -9,6 +9,10 @@
  * on random words of our three specs, every root, against the calls
  * skipped; and each thing the encoder reads, changed alone, must make the
  * two decodings differ.
+ *
+ * The libFuzzer builds steer by what of the spec a decoding reached
+ * (fuzz_spec_coverage) rather than by the codec's edges: the counters it
+ * sets must tell apart what the decodings reached, and only that.
  */
 #include "codec.h"
 #include "fuzz.h"
@@ -16,6 +20,7 @@
 #include "testlib.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
@@ -169,9 +174,206 @@ TEST(each_encoder_input_tells_decodings_apart)
 	fuzz_spec_free(&S);
 }
 
+/* ------------------------------------------------- coverage of the spec */
+
+/* A digest of a set of 64-bit items, whatever their order. */
+static uint64_t set_digest(uint64_t *items, size_t n)
+{
+	uint64_t h = 0x84222325cbf29ce4u;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = items[i] * 0x9e3779b97f4a7c15u;
+		h += x ^ (x >> 29); /* a sum: the order does not count */
+	}
+	return h ^ n;
+}
+
+/* Every thing reached_digest listed, over a spec's decodings (repeats
+ * kept: sorted and counted at the end). */
+static uint64_t all_items[1 << 20];
+static size_t nall;
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* What fuzz_spec_coverage is to tell apart, read straight from the
+ * decoding: its leaf, and every value's owning case and sub leaf and every
+ * issue's kind and field, and every value's type, sign and length in
+ * bits, as a set.  0 for a decoding without a leaf. */
+static uint64_t reached_digest(const codec_decoded *d)
+{
+	if (!d->leaf)
+		return 0;
+	uint64_t items[2 * FUZZ_MAX_VALUES + FUZZ_MAX_ISSUES + 1];
+	size_t n = 0;
+	items[n++] = (uintptr_t)d->leaf;
+	for (size_t i = 0; i < d->nvalues; i++) {
+		const codec_value *v = &d->values[i];
+		uint64_t item = (((uintptr_t)d->leaf * 31 + (uintptr_t)v->kase) * 31 +
+		                 (uintptr_t)v->owner) * 31 + (uintptr_t)v->sub;
+		/* and how it prints: type, sign, length in bits */
+		int len = 0;
+		for (uint64_t u = v->value < 0 ? ~(uint64_t)v->value : (uint64_t)v->value; u; u >>= 1)
+			len++;
+		uint64_t shape = v->field ? 1 + (((uint64_t)v->field->type * 2 + (v->value < 0)) << 8 |
+		                                 (uint64_t)len) : 0;
+		bool seen = false, seen_shape = !shape;
+		for (size_t j = 1; j < n; j++) {
+			seen |= items[j] == item;
+			seen_shape |= items[j] == shape;
+		}
+		if (!seen)
+			items[n++] = item;
+		if (!seen_shape)
+			items[n++] = shape;
+	}
+	for (size_t i = 0; i < d->nissues; i++) {
+		const codec_issue *is = &d->issues[i];
+		uint64_t item = (((uintptr_t)d->leaf * 31 + is->kind) * 31 + (uintptr_t)is->leaf) * 31 +
+		                (is->field ? (uint64_t)is->field->low << 16 | is->field->high : 0);
+		bool seen = false;
+		for (size_t j = 1; j < n && !seen; j++)
+			seen = items[j] == item;
+		if (!seen)
+			items[n++] = item;
+	}
+	for (size_t i = 0; i < n && nall < sizeof all_items / sizeof *all_items; i++)
+		all_items[nall++] = items[i];
+	return set_digest(items, n);
+}
+
+/* The counters fuzz_spec_coverage set, as a digest; *n gets how many;
+ * each is set in any too (unless NULL). */
+static uint64_t counters_digest(size_t *n, uint8_t *any)
+{
+	static uint64_t set[FUZZ_SPEC_COUNTERS];
+	const uint8_t *c = fuzz_spec_counters();
+	size_t above_one = 0;
+	*n = 0;
+	for (size_t i = 0; i < FUZZ_SPEC_COUNTERS; i++) {
+		above_one += c[i] > 1;
+		if (c[i])
+			set[(*n)++] = i;
+	}
+	for (size_t i = 0; any && i < *n; i++)
+		any[set[i]] = 1;
+	CHECK_INT(above_one, 0); /* set, never counted up */
+	return set_digest(set, *n);
+}
+
+typedef struct reach_pair {
+	uint64_t reached, counters;
+} reach_pair;
+
+static int by_reached(const void *a, const void *b)
+{
+	const reach_pair *x = a, *y = b;
+	if (x->reached != y->reached)
+		return x->reached < y->reached ? -1 : 1;
+	return x->counters < y->counters ? -1 : x->counters > y->counters;
+}
+
+static int by_counters(const void *a, const void *b)
+{
+	const reach_pair *x = a, *y = b;
+	return x->counters < y->counters ? -1 : x->counters > y->counters;
+}
+
+/* Random words of spec under every root, in turn left random and aimed at
+ * each bitset (its pattern bits set as it matches): each decoding marks the same
+ * counters every time, at most one per thing it reached and at least its
+ * leaf; decodings that reached the same things mark the same counters,
+ * and decodings that reached other things (another leaf, another case,
+ * another sub leaf, another issue) other counters. */
+static void hold_coverage(const char *name, unsigned words)
+{
+	fuzz_spec S;
+	int rc = fuzz_spec_load(&S, name, CODEC_NO_MATCH_MESA);
+	CHECK_INT(rc, 0);
+	if (rc)
+		return;
+	static fuzz_decoding d;
+	static reach_pair pairs[60000];
+	size_t np = 0;
+	fuzz_spec_coverage_reset();
+	uint8_t *c = fuzz_spec_counters();
+	static uint8_t any[FUZZ_SPEC_COUNTERS]; /* set by some decoding */
+	memset(any, 0, sizeof any);
+	nall = 0;
+	for (unsigned i = 0; i < words; i++) {
+		uint64_t w[FUZZ_MAX_WORDS];
+		for (unsigned k = 0; k < FUZZ_MAX_WORDS; k++)
+			w[k] = next_random();
+		const spec_bitset *aim = i % 2 ? S.m->bitsets[i / 2 % S.m->nbitsets] : NULL;
+		for (unsigned k = 0; aim && k < aim->mask.nwords && k < aim->match.nwords; k++)
+			w[k] = (w[k] & ~aim->mask.w[k]) | (aim->match.w[k] & aim->mask.w[k]);
+		for (size_t r = 0; r < S.m->nroots && np < sizeof pairs / sizeof *pairs; r++) {
+			unsigned bits = S.m->roots[r].bitset->size;
+			if (!bits || bits > 64 * FUZZ_MAX_WORDS)
+				continue;
+			fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[r]);
+			uint64_t v[FUZZ_MAX_WORDS] = {0};
+			memcpy(v, w, ((bits + 63) / 64) * sizeof *v);
+			if (bits % 64)
+				v[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
+			memset(c, 0, FUZZ_SPEC_COUNTERS);
+			fuzz_decode(&V, v, 0, &d);
+			size_t n1, n2;
+			uint64_t c1 = counters_digest(&n1, NULL);
+			if (!d.d.leaf)
+				continue;
+			CHECK(n1 >= 1 && n1 <= 1 + 2 * d.d.nvalues + d.d.nissues);
+			/* the same word again, counters kept: nothing new */
+			fuzz_decode(&V, v, 0, &d);
+			CHECK(counters_digest(&n2, any) == c1 && n2 == n1);
+			pairs[np++] = (reach_pair){reached_digest(&d.d), c1};
+		}
+	}
+	qsort(pairs, np, sizeof *pairs, by_reached);
+	size_t kinds = 0, unlike = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (i && pairs[i].reached == pairs[i - 1].reached) {
+			unlike += pairs[i].counters != pairs[i - 1].counters;
+			continue;
+		}
+		kinds++;
+	}
+	CHECK_INT(unlike, 0); /* the same things reached, the same counters */
+	qsort(pairs, np, sizeof *pairs, by_counters);
+	size_t marks = 0;
+	for (size_t i = 0; i < np; i++)
+		marks += !i || pairs[i].counters != pairs[i - 1].counters;
+	qsort(all_items, nall, sizeof *all_items, by_value);
+	size_t things = 0, used = 0;
+	for (size_t i = 0; i < nall; i++)
+		things += !i || all_items[i] != all_items[i - 1];
+	for (size_t k = 0; k < FUZZ_SPEC_COUNTERS; k++)
+		used += any[k] != 0;
+	printf("%s: %zu decodings with a leaf, %zu sets of things reached, %zu sets of "
+	       "counters; %zu things, %zu counters\n", name, np, kinds, marks, things, used);
+	CHECK(kinds > 50);
+	/* Each thing its own counter while counters are left (ours need
+	 * 379 to 2,033 of 4,096); a thing left out of the marks (say, the
+	 * value's case) would merge hundreds. */
+	CHECK(things <= FUZZ_SPEC_COUNTERS);
+	CHECK_INT(used, things);
+	CHECK_INT(marks, kinds);
+	fuzz_spec_free(&S);
+}
+
+TEST(spec_coverage_tells_what_was_reached)
+{
+	hold_coverage("repo:isa/etnaviv.xml", 10000);
+	hold_coverage("repo:isa/a2xx.xml", 10000);
+	hold_coverage("repo:isa/midgard.xml", 10000);
+}
+
 int main(void)
 {
 	RUN(skipped_encoding_is_implied);
 	RUN(each_encoder_input_tells_decodings_apart);
+	RUN(spec_coverage_tells_what_was_reached);
 	return testlib_finish();
 }
