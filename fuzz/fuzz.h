@@ -130,10 +130,13 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
  * sub leaf it decoded to, each kind of issue with its field, and (over
  * all leaves) each value's type, sign and length in bits, which decide
  * how it prints.  Each thing has a counter of its own while any is left
- * (FUZZ_SPEC_COUNTERS: libFuzzer reads and clears them all on every run,
- * so they are few).  A counter is set, not incremented: an input with
+ * (FUZZ_SPEC_COUNTERS, at most 65,536: libFuzzer reads and clears them
+ * all on every run, so they are few; past them, things share counters
+ * and the target says so once on stderr).  A counter is set, not incremented: an input with
  * the same instruction twice reaches nothing new. */
+#ifndef FUZZ_SPEC_COUNTERS /* a row's SPEC_COUNTERS (fuzz/targets.cmake) */
 #define FUZZ_SPEC_COUNTERS 4096u
+#endif
 void fuzz_spec_coverage(const codec_decoded *d);
 /* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and
  * fuzz_spec_coverage does nothing unless the target is built with

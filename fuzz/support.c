@@ -263,6 +263,12 @@ static void spec_mark(uint64_t a, uint64_t b)
 		i = (i + 1) % SPEC_KEYS;
 	if (!spec_keys[i]) {
 		if (spec_nkeys >= FUZZ_SPEC_COUNTERS) {
+			static bool said;
+			if (!said)
+				fprintf(stderr, "%s: all %u counters of the spec's coverage are taken: "
+				        "things reached from now on share them (SPEC_COUNTERS in "
+				        "fuzz/targets.cmake)\n", FUZZ_TARGET, FUZZ_SPEC_COUNTERS);
+			said = true;
 			spec_counters[h % FUZZ_SPEC_COUNTERS] = 1; /* no counter left */
 			return;
 		}

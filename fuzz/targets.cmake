@@ -14,7 +14,8 @@
 # targets' seeds from ../shared/mesa/vectors).
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
-#                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC] [SPEC_COVERAGE]
+#                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
+#                              [SPEC_COVERAGE [SPEC_COUNTERS n]]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -28,7 +29,9 @@
 # (fuzz_spec_coverage in fuzz/fuzz.h, FUZZ_SPEC_COVERAGE) instead of by
 # the edges of the codec's interpreting files (ISACHECK_FUZZ_NO_COV, top
 # CMakeLists.txt) and of fuzz/support.c.  Reproducers and AFL++ builds
-# are left as they were.
+# are left as they were.  SPEC_COUNTERS n: that many counters (default
+# 4,096, at most 65,536) for a spec whose words reach more things (Mesa's
+# ir3: 5,272 in a minute).
 # Left off where the input is a spec (the interpreter's edges are then
 # what differs from input to input) and on the oracle targets, whose
 # comparison with Mesa's text is the printer's paths.
@@ -61,7 +64,7 @@ endif()
 
 function(isacheck_fuzz_target name)
   cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE"
-                        "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
+                        "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE;SPEC_COUNTERS"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
     return()
@@ -124,6 +127,9 @@ function(isacheck_fuzz_target name)
                                    ${PROJECT_SOURCE_DIR}/src)
         target_link_libraries(${exe}_support PRIVATE ${libs})
         target_compile_definitions(${exe}_support PRIVATE ${defs} FUZZ_SPEC_COVERAGE)
+        if(T_SPEC_COUNTERS)
+          target_compile_definitions(${exe}_support PRIVATE FUZZ_SPEC_COUNTERS=${T_SPEC_COUNTERS}u)
+        endif()
         target_compile_options(${exe}_support PRIVATE ${ISACHECK_WARNINGS}
                                ${ISACHECK_FUZZ_NO_COV_FLAGS})
         list(APPEND fuzz_sources $<TARGET_OBJECTS:${exe}_support>)
@@ -189,25 +195,25 @@ isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_g
 isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
-isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE SPEC_COUNTERS 16384
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
+isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE SPEC_COUNTERS 16384 EXACT_DISPLAYS
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(text_mesa_afuc SOURCE text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c SPEC_COVERAGE
+isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c SPEC_COVERAGE SPEC_COUNTERS 16384
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(asm_mesa_etnaviv SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(asm_mesa_afuc SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c SPEC_COVERAGE
+isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c SPEC_COVERAGE SPEC_COUNTERS 16384
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
