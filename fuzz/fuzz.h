@@ -121,21 +121,22 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 /* Coverage of the spec, not of the code that interprets it.  The codec's
  * decoder, encoder and printer run the same code for every leaf, so
  * their edges tell the fuzzer little about which instructions an input
- * holds, yet libFuzzer pays for each edge an input reaches on every run.
- * The word and text targets (SPEC_COVERAGE in fuzz/targets.cmake) take
- * those files and this harness without coverage under libFuzzer
- * (ISACHECK_FUZZ_NO_COV in CMakeLists.txt) and mark instead, in counters
- * libFuzzer reads beside its own (the section __libfuzzer_extra_counters),
- * what each decoding reached: its leaf, each value's owning case with the
- * sub leaf it decoded to, each kind of issue with its field, and (over
+ * holds, yet libFuzzer reads every edge counter of the program on every
+ * run.  The word and text targets (SPEC_COVERAGE in fuzz/targets.cmake)
+ * link our libraries without edge counters under libFuzzer, and this
+ * harness too, and mark instead, in counters of their own, what each
+ * decoding reached: its leaf; a value's case where its bitset has
+ * several, and the sub leaf a bitset field decoded to (other values'
+ * cases the leaf decides); each kind of issue with its field; and (over
  * all leaves) each value's type, sign and length in bits, which decide
  * how it prints.  Each thing has a counter of its own while any is left
- * (FUZZ_SPEC_COUNTERS, at most 65,536: libFuzzer reads and clears them
- * all on every run, so they are few; past them, things share counters
- * and the target says so once on stderr).  A counter is set, not incremented: an input with
- * the same instruction twice reaches nothing new. */
-#ifndef FUZZ_SPEC_COUNTERS /* a row's SPEC_COUNTERS (fuzz/targets.cmake) */
-#define FUZZ_SPEC_COUNTERS 4096u
+ * (FUZZ_SPEC_COUNTERS; past them, things share counters and the target
+ * says so once on stderr), and libFuzzer is told of the counters 512 at
+ * a time as things are first reached, so it reads only about as many as
+ * were reached.  A counter is set, not incremented: an input with the
+ * same instruction twice reaches nothing new. */
+#ifndef FUZZ_SPEC_COUNTERS
+#define FUZZ_SPEC_COUNTERS 65536u
 #endif
 void fuzz_spec_coverage(const codec_decoded *d);
 /* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and

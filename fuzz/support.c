@@ -220,16 +220,57 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 }
 
 #ifdef FUZZ_SPEC_COVERAGE
-/* libFuzzer finds the section by its name (the linker's __start_ and
- * __stop_ symbols) and clears it before every run: global, as libFuzzer
- * requires, like the spec each target loads once.  Only in the targets
- * that steer by it: libFuzzer reads every counter on every run. */
-__attribute__((section("__libfuzzer_extra_counters"), used))
-static uint8_t spec_counters[FUZZ_SPEC_COUNTERS];
+/* libFuzzer is told of the counters as of a module's (SanitizerCoverage's
+ * inline 8-bit counters, each with an entry in a table of "PCs"), a slice
+ * at a time as things are first reached: it reads and clears every
+ * counter of every module on every run, so a spec whose inputs reach 500
+ * things costs it 512 counters, not the 65,536 the largest may need.
+ * (Its other place for counters of one's own, the section
+ * __libfuzzer_extra_counters, has a size fixed at link time: ir3's 16,384
+ * took a third of a run.)  The PCs are the counters' addresses, which
+ * tells them apart in libFuzzer's "cov:" count, where spec things then
+ * appear beside the edges; the first of each slice is marked as a
+ * function entry, as libFuzzer's coverage printing expects of a table.
+ * Where no libFuzzer is linked (the tests), the weak references stay
+ * NULL and the counters are only set. */
+typedef struct spec_pc {
+	uintptr_t pc, flags;
+} spec_pc;
+
+void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop) __attribute__((weak));
+void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *stop)
+	__attribute__((weak));
+
+#define SPEC_SLICE 512u
+_Static_assert(FUZZ_SPEC_COUNTERS % SPEC_SLICE == 0 && FUZZ_SPEC_COUNTERS <= 65536,
+               "the counters come in whole slices, numbered in 16 bits");
+
+/* Global, as the counters libFuzzer reads must be, like the spec each
+ * target loads once. */
+static _Alignas(64) uint8_t spec_counters[FUZZ_SPEC_COUNTERS];
+static spec_pc spec_pcs[FUZZ_SPEC_COUNTERS];
+static size_t spec_shown; /* counters libFuzzer has been told of */
 
 uint8_t *fuzz_spec_counters(void)
 {
 	return spec_counters;
+}
+
+/* Tells libFuzzer of the slices up to the one holding counter slot. */
+static void spec_show(size_t slot)
+{
+	while (spec_shown <= slot) {
+		size_t end = spec_shown + SPEC_SLICE;
+		for (size_t i = spec_shown; i < end; i++)
+			spec_pcs[i] = (spec_pc){(uintptr_t)&spec_counters[i], i == spec_shown};
+		if (__sanitizer_cov_8bit_counters_init && __sanitizer_cov_pcs_init) {
+			__sanitizer_cov_8bit_counters_init(spec_counters + spec_shown,
+			                                   spec_counters + end);
+			__sanitizer_cov_pcs_init((const uintptr_t *)(spec_pcs + spec_shown),
+			                         (const uintptr_t *)(spec_pcs + end));
+		}
+		spec_shown = end;
+	}
 }
 
 /* Each thing reached takes the next free counter when first seen, so
@@ -243,15 +284,21 @@ uint8_t *fuzz_spec_counters(void)
 static uint64_t spec_keys[SPEC_KEYS];
 static uint16_t spec_slot[SPEC_KEYS];
 static size_t spec_nkeys;
+/* The counters of the values' shapes (type, sign, length in bits: a
+ * dozen types, 65 lengths), found without hashing: every value of every
+ * decoding has one.  0: not taken yet; else the counter + 1. */
+static uint32_t spec_shape_slot[SPEC_TYPE_UNKNOWN + 1][2][65];
 
 void fuzz_spec_coverage_reset(void)
 {
 	memset(spec_keys, 0, sizeof spec_keys);
+	memset(spec_shape_slot, 0, sizeof spec_shape_slot);
 	spec_nkeys = 0;
 	memset(spec_counters, 0, sizeof spec_counters);
 }
 
-static void spec_mark(uint64_t a, uint64_t b)
+/* The counter of the thing keyed (a, b). */
+static size_t spec_take(uint64_t a, uint64_t b)
 {
 	uint64_t h = (a + 1) * 0x9E3779B97F4A7C15ull ^ (b + 1) * 0xC2B2AE3D27D4EB4Full;
 	h ^= h >> 31;
@@ -266,16 +313,21 @@ static void spec_mark(uint64_t a, uint64_t b)
 			static bool said;
 			if (!said)
 				fprintf(stderr, "%s: all %u counters of the spec's coverage are taken: "
-				        "things reached from now on share them (SPEC_COUNTERS in "
-				        "fuzz/targets.cmake)\n", FUZZ_TARGET, FUZZ_SPEC_COUNTERS);
+				        "things reached from now on share them\n", FUZZ_TARGET,
+				        FUZZ_SPEC_COUNTERS);
 			said = true;
-			spec_counters[h % FUZZ_SPEC_COUNTERS] = 1; /* no counter left */
-			return;
+			return h % FUZZ_SPEC_COUNTERS; /* no counter left */
 		}
 		spec_keys[i] = key;
 		spec_slot[i] = (uint16_t)spec_nkeys++;
+		spec_show(spec_slot[i]);
 	}
-	spec_counters[spec_slot[i]] = 1;
+	return spec_slot[i];
+}
+
+static void spec_mark(uint64_t a, uint64_t b)
+{
+	spec_counters[spec_take(a, b)] = 1;
 }
 
 static uint64_t bitset_id(const spec_bitset *b)
@@ -294,16 +346,29 @@ void fuzz_spec_coverage(const codec_decoded *d)
 	for (size_t i = 0; i < d->nvalues; i++) {
 		const codec_value *v = &d->values[i];
 		const spec_bitset *o = v->owner;
-		uint64_t kase = o && v->kase >= o->cases && v->kase < o->cases + o->ncases
-		                ? (uint64_t)(v->kase - o->cases) + 1 : 0;
-		spec_mark(2 + (leaf << 8), bitset_id(v->owner) << 24 ^ kase << 48 ^ bitset_id(v->sub));
+		/* Which case of a bitset with one case defines a value, the leaf
+		 * decides (or, inside a bitset field, the sub leaf, marked with
+		 * the value that brought it): only a case chosen among several,
+		 * and a sub leaf, tell more.  Marking the rest cost libFuzzer a
+		 * feature a value on every run and told it nothing. */
+		if (v->sub || (o && o->ncases > 1)) {
+			uint64_t kase = o && v->kase >= o->cases && v->kase < o->cases + o->ncases
+			                ? (uint64_t)(v->kase - o->cases) + 1 : 0;
+			spec_mark(2 + (leaf << 8),
+			          bitset_id(v->owner) << 24 ^ kase << 48 ^ bitset_id(v->sub));
+		}
+		if (!v->field)
+			continue;
 		/* how the printer sees the value: its type, its sign and its
 		 * length in bits (digits, hex widths, negative offsets), over
 		 * all leaves alike */
 		uint64_t u = v->value < 0 ? ~(uint64_t)v->value : (uint64_t)v->value;
-		uint64_t len = u ? 64 - (uint64_t)__builtin_clzll(u) : 0;
-		if (v->field)
-			spec_mark(4, (uint64_t)v->field->type << 8 ^ (v->value < 0) << 7 ^ len);
+		unsigned len = u ? 64 - (unsigned)__builtin_clzll(u) : 0;
+		unsigned type = v->field->type <= SPEC_TYPE_UNKNOWN ? v->field->type : SPEC_TYPE_UNKNOWN;
+		uint32_t *slot = &spec_shape_slot[type][v->value < 0][len];
+		if (!*slot)
+			*slot = (uint32_t)spec_take(4, (uint64_t)type << 8 ^ (uint64_t)(v->value < 0) << 7 ^ len) + 1;
+		spec_counters[*slot - 1] = 1;
 	}
 	for (size_t i = 0; i < d->nissues; i++) {
 		const codec_issue *is = &d->issues[i];

@@ -15,7 +15,7 @@
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
 #                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
-#                              [SPEC_COVERAGE [SPEC_COUNTERS n]]
+#                              [SPEC_COVERAGE]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -27,11 +27,10 @@
 # SPEC_COVERAGE: the input is words or text of the one spec; under
 # libFuzzer the target steers by what of the spec its decodings reached
 # (fuzz_spec_coverage in fuzz/fuzz.h, FUZZ_SPEC_COVERAGE) instead of by
-# the edges of the codec's interpreting files (ISACHECK_FUZZ_NO_COV, top
-# CMakeLists.txt) and of fuzz/support.c.  Reproducers and AFL++ builds
-# are left as they were.  SPEC_COUNTERS n: that many counters (default
-# 4,096, at most 65,536) for a spec whose words reach more things (Mesa's
-# ir3: 5,272 in a minute).
+# the edges of our libraries, which it links as copies without edge
+# counters (<lib>_nocov, top CMakeLists.txt), and of fuzz/support.c; the
+# target's own file keeps its edges.  Reproducers and AFL++ builds are
+# left as they were.
 # Left off where the input is a spec (the interpreter's edges are then
 # what differs from input to input) and on the oracle targets, whose
 # comparison with Mesa's text is the printer's paths.
@@ -64,7 +63,7 @@ endif()
 
 function(isacheck_fuzz_target name)
   cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE"
-                        "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE;SPEC_COUNTERS"
+                        "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
     return()
@@ -112,6 +111,7 @@ function(isacheck_fuzz_target name)
   endif()
   foreach(kind ${kinds})
     set(exe ${kind}_${name})
+    set(kind_libs ${libs})
     if(kind STREQUAL "repro")
       add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/repro.c)
     elseif(kind STREQUAL "afl")
@@ -120,16 +120,16 @@ function(isacheck_fuzz_target name)
     else()
       set(fuzz_sources ${sources})
       if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
+        # our libraries without their edge counters (top CMakeLists.txt)
+        list(TRANSFORM libs REPLACE "^(isaspec|isacheck_check|isacheck_codec)$" "\\1_nocov"
+             OUTPUT_VARIABLE kind_libs)
         # the harness (the checks, the report) without coverage too
         list(REMOVE_ITEM fuzz_sources ${ISACHECK_FUZZ_DIR}/support.c)
         add_library(${exe}_support OBJECT ${ISACHECK_FUZZ_DIR}/support.c)
         target_include_directories(${exe}_support PRIVATE ${ISACHECK_FUZZ_DIR}
                                    ${PROJECT_SOURCE_DIR}/src)
-        target_link_libraries(${exe}_support PRIVATE ${libs})
+        target_link_libraries(${exe}_support PRIVATE ${kind_libs})
         target_compile_definitions(${exe}_support PRIVATE ${defs} FUZZ_SPEC_COVERAGE)
-        if(T_SPEC_COUNTERS)
-          target_compile_definitions(${exe}_support PRIVATE FUZZ_SPEC_COUNTERS=${T_SPEC_COUNTERS}u)
-        endif()
         target_compile_options(${exe}_support PRIVATE ${ISACHECK_WARNINGS}
                                ${ISACHECK_FUZZ_NO_COV_FLAGS})
         list(APPEND fuzz_sources $<TARGET_OBJECTS:${exe}_support>)
@@ -143,14 +143,10 @@ function(isacheck_fuzz_target name)
         target_compile_options(${exe} PRIVATE -fsanitize=fuzzer)
       endif()
       target_link_libraries(${exe} PRIVATE ${engine})
-      if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
-        # ahead of isacheck_codec: its objects for these files stay out
-        target_link_libraries(${exe} PRIVATE isacheck_codec_nocov)
-      endif()
     endif()
     # src/: for header-only glue such as cli/prove_ops.h
     target_include_directories(${exe} PRIVATE ${ISACHECK_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/src)
-    target_link_libraries(${exe} PRIVATE ${libs})
+    target_link_libraries(${exe} PRIVATE ${kind_libs})
     target_compile_definitions(${exe} PRIVATE ${defs})
     target_compile_options(${exe} PRIVATE ${ISACHECK_WARNINGS})
   endforeach()
@@ -195,25 +191,25 @@ isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_g
 isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
-isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE SPEC_COUNTERS 16384
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE SPEC_COUNTERS 16384 EXACT_DISPLAYS
+isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(text_mesa_etnaviv SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(text_mesa_afuc SOURCE text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c SPEC_COVERAGE SPEC_COUNTERS 16384
+isacheck_fuzz_target(asm_mesa_ir3 SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(asm_mesa_etnaviv SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
 isacheck_fuzz_target(asm_mesa_afuc SOURCE asm_text.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
-isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c SPEC_COVERAGE SPEC_COUNTERS 16384
+isacheck_fuzz_target(straight_mesa_ir3 SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(straight_mesa_etnaviv SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
