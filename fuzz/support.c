@@ -281,8 +281,11 @@ static void spec_show(size_t slot)
  * process, but libFuzzer works features out anew in each process (and for
  * each input it loads), so only its own order counts. */
 #define SPEC_KEYS (2 * FUZZ_SPEC_COUNTERS) /* open addressing, half full at most */
-static uint64_t spec_keys[SPEC_KEYS];
-static uint16_t spec_slot[SPEC_KEYS];
+/* key and counter side by side: a probe reads one cache line, not two */
+static struct spec_key {
+	uint64_t key; /* 0: empty */
+	uint16_t slot;
+} spec_keys[SPEC_KEYS];
 static size_t spec_nkeys;
 /* The counters of the values' shapes (type, sign, length in bits: a
  * dozen types, 65 lengths), found without hashing: every value of every
@@ -306,9 +309,9 @@ static size_t spec_take(uint64_t a, uint64_t b)
 	h ^= h >> 33;
 	uint64_t key = h | 1; /* 0: an empty slot */
 	size_t i = (size_t)(h >> 17) % SPEC_KEYS;
-	while (spec_keys[i] && spec_keys[i] != key)
+	while (spec_keys[i].key && spec_keys[i].key != key)
 		i = (i + 1) % SPEC_KEYS;
-	if (!spec_keys[i]) {
+	if (!spec_keys[i].key) {
 		if (spec_nkeys >= FUZZ_SPEC_COUNTERS) {
 			static bool said;
 			if (!said)
@@ -318,11 +321,10 @@ static size_t spec_take(uint64_t a, uint64_t b)
 			said = true;
 			return h % FUZZ_SPEC_COUNTERS; /* no counter left */
 		}
-		spec_keys[i] = key;
-		spec_slot[i] = (uint16_t)spec_nkeys++;
-		spec_show(spec_slot[i]);
+		spec_keys[i] = (struct spec_key){key, (uint16_t)spec_nkeys++};
+		spec_show(spec_keys[i].slot);
 	}
-	return spec_slot[i];
+	return spec_keys[i].slot;
 }
 
 static void spec_mark(uint64_t a, uint64_t b)
