@@ -117,6 +117,12 @@ typedef struct fuzz_decoding {
 /* Decodes w at gen into out, and marks the parts of the spec the decoding
  * reached (fuzz_spec_coverage). */
 void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
+/* The same without marking, for a decoding that must reach what one
+ * already marked did, or be a finding: a re-encoding's (the same leaf,
+ * values and cases, fewer issues), the same word through another codec
+ * of the same spec.  Marking it again cost a run time and told libFuzzer
+ * nothing. */
+void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
 
 /* Coverage of the spec, not of the code that interprets it.  The codec's
  * decoder, encoder and printer run the same code for every leaf, so

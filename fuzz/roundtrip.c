@@ -163,7 +163,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	/* the same words decode alike (see the top of the file) */
 	bool same_words = !memcmp(w, w2, S->nwords * sizeof *w2);
 	if (!same_words)
-		fuzz_decode(S, w2, gen, &d2);
+		fuzz_decode_again(S, w2, gen, &d2);
 	const codec_decoded *r2 = same_words ? &d1.d : &d2.d;
 	fuzz_side re = {"re-encoded", w2, r2, t2};
 #define RT_FINDING(left, right)                                                      \
@@ -225,7 +225,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		return; /* encodes as d1 did: to w2 */
 	if (!codec_encode(S->c, r2, w3, err, sizeof err) ||
 	    memcmp(w2, w3, S->nwords * sizeof *w2)) {
-		fuzz_decode(S, w3, gen, &d3);
+		fuzz_decode_again(S, w3, gen, &d3);
 		snprintf(what, sizeof what, "encoding %s is not idempotent%s%s", d1.d.leaf->name,
 		         *err ? ": " : "", err);
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &re,

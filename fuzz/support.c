@@ -211,11 +211,16 @@ bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size
 	return true;
 }
 
-void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
+void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
 {
 	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
 	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
 	out->ok = codec_decode(s->c, s->root, w, gen, &out->d);
+}
+
+void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
+{
+	fuzz_decode_again(s, w, gen, out);
 	fuzz_spec_coverage(&out->d);
 }
 

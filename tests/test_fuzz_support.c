@@ -367,6 +367,14 @@ static void hold_coverage(const char *name, unsigned words)
 			/* the same word again, counters kept: nothing new */
 			fuzz_decode(&V, v, 0, &d);
 			CHECK(counters_digest(&n2, any) == c1 && n2 == n1);
+			/* decoded again unmarked: the same decoding, no counter set */
+			static fuzz_decoding again;
+			memset(c, 0, FUZZ_SPEC_COUNTERS);
+			fuzz_decode_again(&V, v, 0, &again);
+			counters_digest(&n2, NULL);
+			CHECK_INT(n2, 0);
+			CHECK(again.d.leaf == d.d.leaf && again.d.nvalues == d.d.nvalues &&
+			      again.d.nissues == d.d.nissues);
 			pairs[np++] = (reach_pair){reached_digest(&d.d), c1};
 		}
 	}
