@@ -123,6 +123,11 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
  * of the same spec.  Marking it again cost a run time and told libFuzzer
  * nothing. */
 void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out);
+/* fuzz_decode at opt->gen with the instruction's text as the disassembler
+ * prints it with opt into text (len bytes), in one walk where the codec
+ * can (codec_decode_text); returns the disassembler's length. */
+size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disasm_options *opt,
+                        fuzz_decoding *out, char *text, size_t len);
 
 /* Coverage of the spec, not of the code that interprets it.  The codec's
  * decoder, encoder and printer run the same code for every leaf, so

@@ -93,13 +93,14 @@ static const fuzz_spec *pick_root(const uint8_t *data)
 }
 
 /* Instruction i of the input, for a root of any size: its bytes, little
- * endian, bits past the root's size cleared.  u gets the 32-bit words
- * (the default root's are whole words). */
+ * endian, bits past the root's size cleared. */
 static bool input_instr(const fuzz_spec *S, const uint8_t *data, size_t size, size_t i,
-                        uint64_t *w, uint32_t *u)
+                        uint64_t *w)
 {
-	if (S->root == codec_default_root(S->c))
+	if (S->root == codec_default_root(S->c)) {
+		uint32_t u[FUZZ_MAX_WORDS * 2];
 		return fuzz_input_instr(S, data, size, i, w, u);
+	}
 	if (size < 2 || i >= FUZZ_MAX_INSTR || (size - 2) / S->nbytes <= i)
 		return false;
 	const uint8_t *p = data + 2 + i * S->nbytes;
@@ -109,35 +110,36 @@ static bool input_instr(const fuzz_spec *S, const uint8_t *data, size_t size, si
 		w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
 	if (bits % 64)
 		w[S->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-	for (unsigned k = 0; k < 2 * S->nwords; k++)
-		u[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
 	return true;
 }
 
-/* The text of an instruction of S's root. */
-static size_t disasm(const fuzz_spec *S, const uint64_t *w, const uint32_t *u,
-                     const codec_disasm_options *opt, char *buf, size_t len)
+/* The text of an instruction of S's root, for a report. */
+static size_t disasm(const fuzz_spec *S, const uint64_t *w, const codec_disasm_options *opt,
+                     char *buf, size_t len)
 {
-	if (S->root == codec_default_root(S->c))
-		return codec_disasm_one(S->c, u, opt, buf, len);
-	return codec_disasm_root(S->c, S->root, w, opt, buf, len);
+	if (S->root != codec_default_root(S->c))
+		return codec_disasm_root(S->c, S->root, w, opt, buf, len);
+	uint32_t u[FUZZ_MAX_WORDS * 2];
+	for (unsigned k = 0; k < 2 * S->nwords; k++)
+		u[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+	return codec_disasm_one(S->c, u, opt, buf, len);
 }
 
 static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
-                          const uint64_t *w, const uint32_t *u, uint32_t gen)
+                          const uint64_t *w, uint32_t gen)
 {
 	static fuzz_decoding d1, d2, d3;
 	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = S->no_match};
 	char t1[1024], t2[1024];
-	size_t tl = disasm(S, w, u, &opt, t1, sizeof t1);
+	/* the decoding and the text, in one walk where the display prints
+	 * straight through (the decoder walks it for its issues anyway) */
+	size_t tl = fuzz_decode_text(S, w, &opt, &d1, t1, sizeof t1);
 	if (tl < strlen(t1)) {
-		fuzz_finding(FUZZ_TARGET, S, data, size, gen, "codec_disasm_one returned "
+		fuzz_finding(FUZZ_TARGET, S, data, size, gen, "the disassembler returned "
 		             "less than the text's length",
 		             &(fuzz_side){"input", w, NULL, t1}, NULL);
 		return;
 	}
-
-	fuzz_decode(S, w, gen, &d1);
 	if (!fuzz_has_meaning(&d1.d))
 		return;
 	fuzz_side in = {"input", w, &d1.d, t1};
@@ -154,11 +156,9 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	}
 	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
 	fuzz_decoding_masks(S, &d1.d, x, am, acc);
-	/* The re-encoding's text, for the report (the values decide the text:
-	 * printing it on every run would double the cost of a run). */
-	uint32_t u2[FUZZ_MAX_WORDS * 2];
-	for (unsigned k = 0; k < S->nbytes / 4; k++)
-		u2[k] = (uint32_t)(w2[k / 2] >> (32 * (k % 2)));
+	/* The re-encoding's text is printed for a report only (the values
+	 * decide the text: printing it on every run would double the cost of
+	 * a run). */
 	t2[0] = 0;
 	/* the same words decode alike (see the top of the file) */
 	bool same_words = !memcmp(w, w2, S->nwords * sizeof *w2);
@@ -168,7 +168,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	fuzz_side re = {"re-encoded", w2, r2, t2};
 #define RT_FINDING(left, right)                                                      \
 	do {                                                                         \
-		disasm(S, w2, u2, &opt, t2, sizeof t2);                              \
+		disasm(S, w2, &opt, t2, sizeof t2);                                  \
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, left, right); \
 		return;                                                               \
 	} while (0)
@@ -241,8 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const fuzz_spec *S = pick_root(data);
 	uint32_t gen = fuzz_spec_gen(S, (uint16_t)(data[0] | data[1] << 8));
 	uint64_t w[FUZZ_MAX_WORDS];
-	uint32_t u[FUZZ_MAX_WORDS * 2];
-	for (size_t i = 0; input_instr(S, data, size, i, w, u); i++)
-		roundtrip_one(S, data, size, w, u, gen);
+	for (size_t i = 0; input_instr(S, data, size, i, w); i++)
+		roundtrip_one(S, data, size, w, gen);
 	return 0;
 }

@@ -224,6 +224,17 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 	fuzz_spec_coverage(&out->d);
 }
 
+size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disasm_options *opt,
+                        fuzz_decoding *out, char *text, size_t len)
+{
+	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
+	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
+	size_t n;
+	out->ok = codec_decode_text(s->c, s->root, w, opt, &out->d, text, len, &n);
+	fuzz_spec_coverage(&out->d);
+	return n;
+}
+
 #ifdef FUZZ_SPEC_COVERAGE
 /* libFuzzer is told of the counters as of a module's (SanitizerCoverage's
  * inline 8-bit counters, each with an entry in a table of "PCs"), a slice

@@ -1263,6 +1263,49 @@ TEST(recursion_limit)
  * with the classification, and the fast paths (expression programs and
  * tables, pure expressions, direct look-ups) change nothing: the text
  * and the decoding equal those of the plain interpretation. */
+/* codec_decode_text against codec_decode and the disassembler's own call
+ * (codec_disasm_one for the default root, codec_disasm_root for another):
+ * the same text, length, result and decoding.  Returns whether it agrees,
+ * and counts in *walked the calls with a leaf whose options allow the one
+ * walk (whether the display then prints straight through is the codec's
+ * business: the plain codec never does). */
+static bool decode_text_agrees(const codec *c, const spec_root *root, const uint64_t *w,
+                               const codec_disasm_options *o, size_t *walked)
+{
+	char a[600], b[600];
+	size_t na, nb;
+	codec_value va[64], vb[64];
+	codec_issue ia[8], ib[8];
+	codec_decoded da = {.values = va, .cap_values = N(va), .issues = ia, .cap_issues = N(ia)};
+	codec_decoded db = {.values = vb, .cap_values = N(vb), .issues = ib, .cap_issues = N(ib)};
+	bool ra = codec_decode_text(c, root, w, o, &da, a, sizeof a, &na);
+	bool rb = codec_decode(c, root, w, o->gen, &db);
+	const spec_root *r = root ? root : codec_default_root(c);
+	if (r == codec_default_root(c)) {
+		uint32_t u[2 * (SPEC_MAX_BITS / 64)];
+		for (size_t k = 0; k < (r->bitset->size + 31) / 32 && k < N(u); k++)
+			u[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+		nb = codec_disasm_one(c, u, o, b, sizeof b);
+	} else {
+		nb = codec_disasm_root(c, r, w, o, b, sizeof b);
+	}
+	*walked += da.leaf && !o->show_errors && !o->branch_labels &&
+	           o->no_match != CODEC_NO_MATCH_AFUC;
+	bool same = ra == rb && na == nb && !strcmp(a, b) && da.leaf == db.leaf &&
+	            da.nvalues == db.nvalues && da.nissues == db.nissues;
+	for (size_t q = 0; same && q < da.nvalues; q++)
+		same = va[q].field == vb[q].field && va[q].raw == vb[q].raw &&
+		       va[q].depth == vb[q].depth && va[q].sub == vb[q].sub &&
+		       va[q].owner == vb[q].owner && va[q].kase == vb[q].kase;
+	for (size_t q = 0; same && q < da.nissues; q++)
+		same = ia[q].kind == ib[q].kind && !strcmp(ia[q].text, ib[q].text);
+	if (!same)
+		fprintf(stderr, "codec_decode_text differs: root %s word %016llx %016llx gen %u:\n"
+		        "  one walk \"%s\" (%zu)\n  two calls \"%s\" (%zu)\n", r->bitset->name,
+		        (unsigned long long)w[1], (unsigned long long)w[0], o->gen, a, na, b, nb);
+	return same;
+}
+
 TEST(random_words)
 {
 	static const char *files[] = {"freedreno/isa/ir3.xml", "etnaviv/isa/etnaviv.xml",
@@ -1277,7 +1320,7 @@ TEST(random_words)
 		codec *slow = codec_new_opt(l.m, &dd, false);
 		spec_diags_free(&dd);
 		CHECK(slow != NULL);
-		size_t bad = 0, differ = 0;
+		size_t bad = 0, differ = 0, differ_text = 0, walked = 0;
 		for (int i = 0; i < 20000; i++) {
 			uint32_t w[4];
 			for (int k = 0; k < 4; k++) {
@@ -1306,6 +1349,11 @@ TEST(random_words)
 			                   .cap_issues = N(iss)};
 			codec_decode(l.c, NULL, w64, o.gen, &d);
 			CHECK((d.leaf != NULL) == (na == 1));
+			/* the decoding with its text, with every option above and
+			 * as the round trips ask (no error suffix, no labels) */
+			codec_disasm_options plain = {.gen = o.gen, .no_match = o.no_match};
+			differ_text += !decode_text_agrees(l.c, NULL, w64, &o, &walked);
+			differ_text += !decode_text_agrees(l.c, NULL, w64, &plain, &walked);
 			if (!slow)
 				continue;
 			char sbuf[256];
@@ -1332,6 +1380,11 @@ TEST(random_words)
 		}
 		CHECK_INT(bad, 0);
 		CHECK_INT(differ, 0);
+		CHECK_INT(differ_text, 0);
+		/* random etnaviv words seldom match a leaf (15 of 40,000) */
+		printf("random words of %s: 40000 decoded with their text, %zu with a leaf and "
+		       "options for one walk\n", files[f], walked);
+		CHECK(walked >= 10);
 		codec_free(slow);
 		/* a tiny buffer cuts, and still says how long the text is */
 		char tiny[4];
@@ -1359,7 +1412,7 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 	spec_diags_free(&d);
 	CHECK(fast != NULL && slow != NULL);
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	size_t words = 0, decoded = 0, differ = 0;
+	size_t words = 0, decoded = 0, differ = 0, differ_text = 0, walked = 0, walked_plain = 0;
 	for (size_t r = 0; fast && slow && r < m->nroots; r++) {
 		const spec_root *root = &m->roots[r];
 		for (size_t li = 0; li < root->nleaves; li++) {
@@ -1397,6 +1450,11 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 					       va[q].depth == vb[q].depth && va[q].sub == vb[q].sub;
 				for (size_t q = 0; same && q < da.nissues; q++)
 					same = ia[q].kind == ib[q].kind && !strcmp(ia[q].text, ib[q].text);
+				/* and the decoding with its text in one walk, with
+				 * and without the error suffix */
+				codec_disasm_options ot = {.gen = gen, .show_errors = k % 4 == 3};
+				differ_text += !decode_text_agrees(fast, root, w, &ot, &walked);
+				differ_text += !decode_text_agrees(slow, root, w, &ot, &walked_plain);
 				words++;
 				decoded += da.leaf != NULL;
 				if (!same && differ++ < 5)
@@ -1407,9 +1465,13 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 			}
 		}
 	}
-	printf("leaf-seeded %s: %zu words, %zu decoded to a leaf, %zu differ\n", path, words,
-	       decoded, differ);
+	printf("leaf-seeded %s: %zu words, %zu decoded to a leaf, %zu differ; decoded with "
+	       "their text: %zu differ, %zu with options for one walk\n", path, words, decoded, differ,
+	       differ_text, walked);
 	CHECK_INT(differ, 0);
+	CHECK_INT(differ_text, 0);
+	/* three in four are asked without the error suffix */
+	CHECK(walked > decoded / 2 && walked_plain == walked);
 	/* the words match their leaf unless another leaf overlaps it */
 	CHECK(decoded > words / 2);
 	codec_free(fast);

@@ -302,6 +302,16 @@ size_t codec_disasm_one(const codec *c, const uint32_t *words, const codec_disas
  * show_errors apply. */
 size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *w,
                          const codec_disasm_options *opt, char *buf, size_t len);
+/* codec_decode at opt->gen and the instruction's text as the disassembler
+ * prints it with opt (codec_disasm_one for the default root,
+ * codec_disasm_root for another), *textlen getting what that
+ * returns: the same results as the two calls, for one walk of the words
+ * where the display prints straight through without an error suffix,
+ * labels or afuc-disasm's hooks (the decoding walks that display anyway,
+ * for its issues).  The round-trip fuzz targets want both of every word. */
+bool codec_decode_text(const codec *c, const spec_root *root, const uint64_t *w,
+                       const codec_disasm_options *opt, codec_decoded *out, char *buf,
+                       size_t len, size_t *textlen);
 
 /* ======================================================= whole programs
  *

@@ -863,10 +863,13 @@ static void list_values(cx *x, cx_scope *s)
 	}
 }
 
-/* A sink: the display walk runs for its issues only. */
-bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
-                  codec_decoded *out)
+/* codec_decode's walk.  The display is walked for its issues; where it
+ * is printed straight through, its text goes to text (NULL: a scratch
+ * buffer) and *fast says so. */
+static bool decode_walk(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
+                        codec_decoded *out, cx_out *text, bool *fast)
 {
+	*fast = false;
 	if (!c || !w || !out)
 		return false;
 	out->root = root ? root : c->defroot;
@@ -881,6 +884,7 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 	cx x;
 	cx_init(&x, c, CX_DECODE, gen);
 	x.dec = out;
+	/* a sink: the slow walk runs for its issues only */
 	cx_out sink = {0};
 	x.out = &sink;
 	uint64_t iw[CODEC_MAX_WORDS] = {0};
@@ -899,21 +903,68 @@ bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint
 		return false;
 	}
 	out->leaf = b;
-	/* the text goes nowhere; the compiled programs need somewhere to
-	 * write it, and are a fraction of the walk's cost */
-	char text[512];
-	cx_out scratch = {.buf = text, .cap = sizeof text};
-	x.out = &scratch;
-	bool shown = cx_display_fast(&x, b, iw);
+	/* the compiled programs need somewhere to write the text, and are a
+	 * fraction of the walk's cost */
+	char scratch_text[512];
+	cx_out scratch = {.buf = scratch_text, .cap = sizeof scratch_text};
+	x.out = text ? text : &scratch;
+	*fast = cx_display_fast(&x, b, iw);
 	x.out = &sink;
 	cx_scope *s = cx_push(&x, b, NULL, iw, NULL);
 	if (!s)
 		return false;
-	if (!shown)
+	if (!*fast)
 		cx_display(&x, s);
 	list_values(&x, s);
 	cx_pop(&x);
 	return out->nissues == 0;
+}
+
+bool codec_decode(const codec *c, const spec_root *root, const uint64_t *w, uint32_t gen,
+                  codec_decoded *out)
+{
+	bool fast;
+	return decode_walk(c, root, w, gen, out, NULL, &fast);
+}
+
+bool codec_decode_text(const codec *c, const spec_root *root, const uint64_t *w,
+                       const codec_disasm_options *opt, codec_decoded *out, char *buf,
+                       size_t len, size_t *textlen)
+{
+	char dummy[1];
+	size_t unused;
+	if (!buf || !len) {
+		buf = dummy;
+		len = 1;
+	}
+	if (!textlen)
+		textlen = &unused;
+	buf[0] = '\0';
+	*textlen = 0;
+	if (!c || !opt || !w || !out)
+		return false;
+	cx_out o = {.buf = buf, .cap = len};
+	bool fast;
+	bool ok = decode_walk(c, root, w, opt->gen, out, &o, &fast);
+	/* The straight-through text is the disassembler's own (it prints
+	 * with the same programs) where nothing else goes on the line: no
+	 * error suffix, labels or afuc-disasm's hooks. */
+	if (fast && out->leaf && !opt->show_errors && !opt->branch_labels &&
+	    opt->no_match != CODEC_NO_MATCH_AFUC) {
+		buf[o.len < len ? o.len : len - 1] = '\0';
+		*textlen = o.total;
+		return ok;
+	}
+	root = root ? root : c->defroot;
+	if (root != c->defroot) {
+		*textlen = codec_disasm_root(c, root, w, opt, buf, len);
+		return ok;
+	}
+	uint32_t u[CODEC_MAX_WORDS * 2];
+	for (unsigned k = 0; k < c->instr_words && k < CODEC_MAX_WORDS * 2; k++)
+		u[k] = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+	*textlen = codec_disasm_one(c, u, opt, buf, len);
+	return ok;
 }
 
 /* Bitset fields followed for the digest's don't-care bits. */
