@@ -106,8 +106,7 @@ static void diff_one(const uint8_t *data, size_t size, enum kind k, const uint32
 	uint64_t v[2] = {cf, 0};
 	if (k != K_CF)
 		words96(w3, v);
-	x.d = (codec_decoded){.values = x.values, .cap_values = FUZZ_MAX_VALUES,
-	                      .issues = x.issues, .cap_issues = FUZZ_MAX_ISSUES};
+	fuzz_decoding_reset(&x);
 	codec_decode(spec.c, root, v, 0, &x.d);
 	fuzz_spec_coverage(&x.d);
 	if (k == K_CF)
@@ -149,8 +148,7 @@ static void diff_one(const uint8_t *data, size_t size, enum kind k, const uint32
 	else
 		snprintf(what, sizeof what, "%s: the canonical encodings of %s differ",
 		         root->bitset->name, x.d.leaf->name);
-	y.d = (codec_decoded){.values = y.values, .cap_values = FUZZ_MAX_VALUES,
-	                      .issues = y.issues, .cap_issues = FUZZ_MAX_ISSUES};
+	fuzz_decoding_reset(&y);
 	codec_decode(spec.c, root, ws, 0, &y.d);
 	codec_disasm_root(spec.c, root, ws, &opt, ts, sizeof ts);
 	codec_disasm_root(spec.c, root, wr, &opt, tr, sizeof tr);

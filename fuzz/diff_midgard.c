@@ -142,8 +142,7 @@ static void compare_part(const input *in, const uint32_t *words, const uint32_t 
 	char want[64], what[400], err[200];
 	refmap_midgard_extract(words, off, bits, w);
 	refmap_midgard_extract(canon, off, bits, want_w);
-	x.d = (codec_decoded){.values = x.values, .cap_values = FUZZ_MAX_VALUES,
-	                      .issues = x.issues, .cap_issues = FUZZ_MAX_ISSUES};
+	fuzz_decoding_reset(&x);
 	codec_decode(spec.c, roots[pr->root], w, 0, &x.d);
 	fuzz_spec_coverage(&x.d);
 	refmap_midgard_expected_leaf(pr, true, want, sizeof want);

@@ -113,6 +113,9 @@ typedef struct fuzz_decoding {
 	codec_decoded d;
 	bool ok;
 } fuzz_decoding;
+/* out->d emptied over out's own storage (no cases recorded), for a
+ * codec call of the caller's: returns &out->d. */
+codec_decoded *fuzz_decoding_reset(fuzz_decoding *out);
 
 /* Decodes w at gen into out, and marks the parts of the spec the decoding
  * reached (fuzz_spec_coverage). */

@@ -184,8 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		uint64_t in[FUZZ_MAX_WORDS] = {0};
 		memcpy(in, it->w, ((it->bits + 63) / 64) * sizeof *in);
-		d.d = (codec_decoded){.values = d.values, .cap_values = FUZZ_MAX_VALUES,
-		                      .issues = d.issues, .cap_issues = FUZZ_MAX_ISSUES};
+		fuzz_decoding_reset(&d);
 		codec_decode(spec.c, it->root, in, 0, &d.d);
 		fuzz_spec_coverage(&d.d);
 		if (!fuzz_has_meaning(&d.d) || d.d.leaf != it->leaf) {

@@ -112,9 +112,9 @@ static bool decode_one(const uint8_t *data, size_t size, const uint64_t *w, uint
 	const char *other = "the plain codec's";
 	bool differ = decodings_differ(&fast.d, &interp.d, why, sizeof why);
 	if (!differ) {
-		interp.d = (codec_decoded){.values = interp.values, .cap_values = FUZZ_MAX_VALUES,
-		                           .issues = interp.issues, .cap_issues = FUZZ_MAX_ISSUES,
-		                           .cases = cases, .cap_cases = 64};
+		fuzz_decoding_reset(&interp);
+		interp.d.cases = cases;
+		interp.d.cap_cases = 64;
 		codec_decode(spec.c, spec.root, w, gen, &interp.d);
 		other = "the codec's with the cases taken recorded";
 		differ = decodings_differ(&fast.d, &interp.d, why, sizeof why);

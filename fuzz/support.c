@@ -211,11 +211,16 @@ bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size
 	return true;
 }
 
-void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
+codec_decoded *fuzz_decoding_reset(fuzz_decoding *out)
 {
 	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
 	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
-	out->ok = codec_decode(s->c, s->root, w, gen, &out->d);
+	return &out->d;
+}
+
+void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
+{
+	out->ok = codec_decode(s->c, s->root, w, gen, fuzz_decoding_reset(out));
 }
 
 void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
@@ -227,10 +232,8 @@ void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decod
 size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disasm_options *opt,
                         fuzz_decoding *out, char *text, size_t len)
 {
-	out->d = (codec_decoded){.values = out->values, .cap_values = FUZZ_MAX_VALUES,
-	                         .issues = out->issues, .cap_issues = FUZZ_MAX_ISSUES};
 	size_t n;
-	out->ok = codec_decode_text(s->c, s->root, w, opt, &out->d, text, len, &n);
+	out->ok = codec_decode_text(s->c, s->root, w, opt, fuzz_decoding_reset(out), text, len, &n);
 	fuzz_spec_coverage(&out->d);
 	return n;
 }

@@ -1258,11 +1258,22 @@ TEST(recursion_limit)
 	tfree(&t);
 }
 
-/* Random words through Mesa's three specs: never a crash (the sanitizers
- * watch), classification agrees with the plain scan, codec_decode agrees
- * with the classification, and the fast paths (expression programs and
- * tables, pure expressions, direct look-ups) change nothing: the text
- * and the decoding equal those of the plain interpretation. */
+/* Whether two decodings agree in all they say: leaf, every value (field,
+ * bits, depth, sub leaf, owner, case) and every issue (kind, text). */
+static bool decodings_equal(const codec_decoded *a, const codec_decoded *b)
+{
+	bool same = a->leaf == b->leaf && a->nvalues == b->nvalues && a->nissues == b->nissues;
+	for (size_t q = 0; same && q < a->nvalues; q++) {
+		const codec_value *x = &a->values[q], *y = &b->values[q];
+		same = x->field == y->field && x->raw == y->raw && x->depth == y->depth &&
+		       x->sub == y->sub && x->owner == y->owner && x->kase == y->kase;
+	}
+	for (size_t q = 0; same && q < a->nissues; q++)
+		same = a->issues[q].kind == b->issues[q].kind &&
+		       !strcmp(a->issues[q].text, b->issues[q].text);
+	return same;
+}
+
 /* codec_decode_text against codec_decode and the disassembler's own call
  * (codec_disasm_one for the default root, codec_disasm_root for another):
  * the same text, length, result and decoding.  Returns whether it agrees,
@@ -1291,14 +1302,7 @@ static bool decode_text_agrees(const codec *c, const spec_root *root, const uint
 	}
 	*walked += da.leaf && !o->show_errors && !o->branch_labels &&
 	           o->no_match != CODEC_NO_MATCH_AFUC;
-	bool same = ra == rb && na == nb && !strcmp(a, b) && da.leaf == db.leaf &&
-	            da.nvalues == db.nvalues && da.nissues == db.nissues;
-	for (size_t q = 0; same && q < da.nvalues; q++)
-		same = va[q].field == vb[q].field && va[q].raw == vb[q].raw &&
-		       va[q].depth == vb[q].depth && va[q].sub == vb[q].sub &&
-		       va[q].owner == vb[q].owner && va[q].kase == vb[q].kase;
-	for (size_t q = 0; same && q < da.nissues; q++)
-		same = ia[q].kind == ib[q].kind && !strcmp(ia[q].text, ib[q].text);
+	bool same = ra == rb && na == nb && !strcmp(a, b) && decodings_equal(&da, &db);
 	if (!same)
 		fprintf(stderr, "codec_decode_text differs: root %s word %016llx %016llx gen %u:\n"
 		        "  one walk \"%s\" (%zu)\n  two calls \"%s\" (%zu)\n", r->bitset->name,
@@ -1306,6 +1310,11 @@ static bool decode_text_agrees(const codec *c, const spec_root *root, const uint
 	return same;
 }
 
+/* Random words through Mesa's three specs: never a crash (the sanitizers
+ * watch), classification agrees with the plain scan, codec_decode agrees
+ * with the classification, and the fast paths (expression programs and
+ * tables, pure expressions, direct look-ups) change nothing: the text
+ * and the decoding equal those of the plain interpretation. */
 TEST(random_words)
 {
 	static const char *files[] = {"freedreno/isa/ir3.xml", "etnaviv/isa/etnaviv.xml",
@@ -1363,16 +1372,7 @@ TEST(random_words)
 			codec_decoded sd = {.values = svals, .cap_values = N(svals), .issues = siss,
 			                    .cap_issues = N(siss)};
 			codec_decode(slow, NULL, w64, o.gen, &sd);
-			bool same = !strcmp(buf, sbuf) && sd.leaf == d.leaf && sd.nvalues == d.nvalues &&
-			            sd.nissues == d.nissues;
-			for (size_t k = 0; same && k < d.nvalues; k++)
-				same = d.values[k].field == sd.values[k].field &&
-				       d.values[k].raw == sd.values[k].raw &&
-				       d.values[k].depth == sd.values[k].depth &&
-				       d.values[k].sub == sd.values[k].sub;
-			for (size_t k = 0; same && k < d.nissues; k++)
-				same = d.issues[k].kind == sd.issues[k].kind &&
-				       !strcmp(d.issues[k].text, sd.issues[k].text);
+			bool same = !strcmp(buf, sbuf) && decodings_equal(&d, &sd);
 			if (!same && differ++ < 5)
 				fprintf(stderr, "fast/plain differ on %s %08x %08x %08x %08x gen %u:\n"
 				        "  fast  \"%s\"\n  plain \"%s\"\n", files[f], w[0], w[1], w[2],
@@ -1443,13 +1443,7 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 				                    .cap_issues = N(ib)};
 				codec_decode(fast, root, w, gen, &da);
 				codec_decode(slow, root, w, gen, &db);
-				bool same = na == nb && !strcmp(a, b) && da.leaf == db.leaf &&
-				            da.nvalues == db.nvalues && da.nissues == db.nissues;
-				for (size_t q = 0; same && q < da.nvalues; q++)
-					same = va[q].field == vb[q].field && va[q].raw == vb[q].raw &&
-					       va[q].depth == vb[q].depth && va[q].sub == vb[q].sub;
-				for (size_t q = 0; same && q < da.nissues; q++)
-					same = ia[q].kind == ib[q].kind && !strcmp(ia[q].text, ib[q].text);
+				bool same = na == nb && !strcmp(a, b) && decodings_equal(&da, &db);
 				/* and the decoding with its text in one walk, with
 				 * and without the error suffix */
 				codec_disasm_options ot = {.gen = gen, .show_errors = k % 4 == 3};
