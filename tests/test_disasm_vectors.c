@@ -1747,6 +1747,58 @@ TEST(table_budget)
 	}
 }
 
+/* codec_decode_text's bad arguments: no codec, options, words or
+ * decoding is refused (false, empty text, length 0); no buffer or no
+ * length pointer still decodes; a buffer of one byte gets the empty
+ * string and the full length. */
+TEST(decode_text_arguments)
+{
+	spec_diags d = {0};
+	spec_model *m = spec_load(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml", &d);
+	codec *c = m ? codec_new(m, &d) : NULL;
+	spec_diags_free(&d);
+	CHECK(c != NULL);
+	if (!c) {
+		spec_model_free(m);
+		return;
+	}
+	const spec_root *root = codec_default_root(c);
+	const spec_bitset *leaf = root->leaves[0];
+	uint64_t w[2] = {leaf->match.w[0] & leaf->mask.w[0],
+	                 leaf->mask.nwords > 1 ? leaf->match.w[1] & leaf->mask.w[1] : 0};
+	codec_disasm_options o = {.gen = 0};
+	codec_value v[64];
+	codec_issue is[8];
+	codec_decoded dd = {.values = v, .cap_values = N(v), .issues = is, .cap_issues = N(is)};
+	char buf[256] = "x";
+	size_t n = 99;
+	CHECK(!codec_decode_text(NULL, root, w, &o, &dd, buf, sizeof buf, &n));
+	CHECK(n == 0 && buf[0] == '\0');
+	n = 99;
+	CHECK(!codec_decode_text(c, root, NULL, &o, &dd, buf, sizeof buf, &n) && n == 0);
+	CHECK(!codec_decode_text(c, root, w, NULL, &dd, buf, sizeof buf, &n) && n == 0);
+	CHECK(!codec_decode_text(c, root, w, &o, NULL, buf, sizeof buf, &n) && n == 0);
+	/* the text as the printer gives it, then without a buffer or length */
+	char want[256];
+	uint32_t u[4] = {(uint32_t)w[0], (uint32_t)(w[0] >> 32), (uint32_t)w[1],
+	                 (uint32_t)(w[1] >> 32)};
+	size_t full = codec_disasm_one(c, u, &o, want, sizeof want);
+	codec_decode_text(c, NULL, w, &o, &dd, buf, sizeof buf, &n);
+	CHECK_STR(buf, want);
+	CHECK_INT(n, full);
+	CHECK(dd.leaf == leaf);
+	CHECK(full > 0);
+	dd.leaf = NULL;
+	codec_decode_text(c, root, w, &o, &dd, NULL, 0, NULL);
+	CHECK(dd.leaf == leaf);
+	char one[1] = {'x'};
+	codec_decode_text(c, root, w, &o, &dd, one, sizeof one, &n);
+	CHECK(one[0] == '\0');
+	CHECK_INT(n, full);
+	codec_free(c);
+	spec_model_free(m);
+}
+
 TEST(leaf_seeded_shipped)
 {
 	static const uint32_t none[] = {0};
@@ -1779,6 +1831,7 @@ int main(void)
 	RUN(display_errors_and_issues);
 	RUN(recursion_limit);
 	RUN(hostile_specs);
+	RUN(decode_text_arguments);
 	RUN(leaf_seeded_shipped);
 	char probe[1024];
 	testlib_shared_path(probe, sizeof probe, "mesa/vectors/ir3.tsv");
