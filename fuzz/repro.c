@@ -6,7 +6,13 @@
  *
  * --time prints each input's wall time (initialization excluded, as in
  * an engine's persistent loop) and the slowest: AFL++ under OSS-Fuzz
- * counts an input over about a second as a hang (bench/fuzz-slowest). */
+ * counts an input over about a second as a hang (bench/fuzz-slowest).
+ *
+ * --bench=PASSES reads every input into memory, then runs all of them
+ * PASSES times a round, five rounds, and prints the best round's time an
+ * input: the body of the target without an engine's work or its
+ * instrumentation (bench/fuzz-body).  --bench=0 only initializes and
+ * reads, which is what a count of instructions subtracts. */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -29,26 +35,41 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int run_file(const char *path, run_times *t)
+/* The bytes of path ("-": standard input) in a buffer of *n bytes, or
+ * NULL with the reason printed. */
+static uint8_t *read_input(const char *path, size_t *n)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
 		perror(path);
-		return 1;
+		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = 1 << 16;
+	*n = 0;
 	uint8_t *buf = malloc(cap);
-	for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += r;
-		if (n == cap) {
+	for (size_t r; buf && (r = fread(buf + *n, 1, cap - *n, f)) > 0;) {
+		*n += r;
+		if (*n == cap) {
 			uint8_t *b = realloc(buf, cap *= 2);
-			if (!b)
+			if (!b) {
+				free(buf);
+				buf = NULL;
 				break;
+			}
 			buf = b;
 		}
 	}
 	if (f != stdin)
 		fclose(f);
+	if (!buf)
+		fprintf(stderr, "%s: out of memory\n", path);
+	return buf;
+}
+
+static int run_file(const char *path, run_times *t)
+{
+	size_t n;
+	uint8_t *buf = read_input(path, &n);
 	if (!buf)
 		return 1;
 	double start = now_ms();
@@ -65,19 +86,95 @@ static int run_file(const char *path, run_times *t)
 	return 0;
 }
 
+/* The inputs --bench runs, in memory. */
+typedef struct input_set {
+	uint8_t **data;
+	size_t *size;
+	size_t n, cap;
+} input_set;
+
+static int load_file(const char *path, input_set *in)
+{
+	size_t n;
+	uint8_t *buf = read_input(path, &n);
+	if (!buf)
+		return 1;
+	if (in->n == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 256;
+		uint8_t **d = realloc(in->data, cap * sizeof *d);
+		if (d)
+			in->data = d;
+		size_t *z = d ? realloc(in->size, cap * sizeof *z) : NULL;
+		if (!z) {
+			free(buf);
+			fprintf(stderr, "%s: out of memory\n", path);
+			return 1;
+		}
+		in->size = z;
+		in->cap = cap;
+	}
+	in->data[in->n] = buf;
+	in->size[in->n++] = n;
+	return 0;
+}
+
+/* Every input, PASSES times a round; the best of five rounds. */
+static void bench(const input_set *in, long passes)
+{
+	enum { ROUNDS = 5 };
+	double best = 0, round_ns[ROUNDS];
+	for (int r = 0; r < ROUNDS && passes > 0 && in->n; r++) {
+		double start = now_ms();
+		for (long p = 0; p < passes; p++)
+			for (size_t i = 0; i < in->n; i++)
+				LLVMFuzzerTestOneInput(in->data[i], in->size[i]);
+		round_ns[r] = (now_ms() - start) * 1e6 / ((double)passes * (double)in->n);
+		if (r == 0 || round_ns[r] < best)
+			best = round_ns[r];
+	}
+	printf("%zu inputs, %ld passes a round", in->n, passes);
+	if (passes > 0 && in->n) {
+		printf(", best of %d rounds: %.0f ns an input (rounds:", ROUNDS, best);
+		for (int r = 0; r < ROUNDS; r++)
+			printf(" %.0f", round_ns[r]);
+		printf(")");
+	}
+	printf("\n");
+}
+
+/* Runs path now, or (--bench) keeps it for later. */
+static int take(const char *path, long passes, run_times *t, input_set *in)
+{
+	return passes < 0 ? run_file(path, t) : load_file(path, in);
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0, runs = 0;
 	run_times t = {0};
-	if (argc > 1 && !strcmp(argv[1], "--time")) {
-		t.on = true;
+	long passes = -1; /* --bench: the passes a round; -1: run each input once */
+	while (argc > 1 && (!strcmp(argv[1], "--time") || !strncmp(argv[1], "--bench=", 8))) {
+		if (!strcmp(argv[1], "--time")) {
+			t.on = true;
+		} else {
+			char *end;
+			passes = strtol(argv[1] + 8, &end, 10);
+			if (end == argv[1] + 8 || *end || passes < 0) {
+				fprintf(stderr, "%s: --bench=PASSES takes a number of passes, 0 or more\n",
+				        argv[0]);
+				return 2;
+			}
+		}
 		argv[1] = argv[0];
 		argc--;
 		argv++;
 	}
 	LLVMFuzzerInitialize(&argc, &argv);
-	if (argc < 2)
-		return run_file("-", &t);
+	input_set in = {0};
+	if (argc < 2) {
+		rc = take("-", passes, &t, &in);
+		runs = 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		struct stat st;
 		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -86,18 +183,27 @@ int main(int argc, char **argv)
 				char p[4096];
 				snprintf(p, sizeof p, "%s/%s", argv[i], e->d_name);
 				if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-					rc |= run_file(p, &t);
+					rc |= take(p, passes, &t, &in);
 					runs++;
 				}
 			}
 			if (d)
 				closedir(d);
 		} else {
-			rc |= run_file(argv[i], &t);
+			rc |= take(argv[i], passes, &t, &in);
 			runs++;
 		}
 	}
-	printf("%d inputs run\n", runs);
+	if (passes >= 0) {
+		bench(&in, passes);
+		for (size_t i = 0; i < in.n; i++)
+			free(in.data[i]);
+		free(in.data);
+		free(in.size);
+		return rc;
+	}
+	if (argc >= 2)
+		printf("%d inputs run\n", runs);
 	if (t.on && runs)
 		printf("slowest: %.1f ms  %s\n", t.slowest_ms, t.slowest);
 	return rc;

@@ -1088,6 +1088,73 @@ TEST(params_and_bitset_fields)
 	tfree(&t);
 }
 
+/* Derived values over a bound param, read from a table of the param's
+ * first 1 << CODEC_TAB_PARAM_BITS values and computed past them (a2xx's
+ * operands read their swizzle so): the values and the text are the
+ * expressions' on both sides of the boundary, and the tables exist (or
+ * the first half would test nothing new). */
+static const char param_tables_xml[] = HDR
+	"<bitset name=\"#sub\" size=\"4\">\n"
+	"  <field name=\"F\" low=\"0\" high=\"1\" type=\"uint\"/>\n"
+	"  <pattern low=\"2\" high=\"3\">00</pattern>\n"
+	"  <derived name=\"D\" type=\"uint\"><expr>{P} * 3 + 1</expr></derived>\n"
+	"  <derived name=\"E\" type=\"uint\"><expr>{P} + {F} * 1000</expr></derived>\n"
+	"  <derived name=\"M\" type=\"uint\"><expr>{P} ^ 85</expr></derived>\n"
+	"  <display>{D}:{E}:{M}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"#i\" size=\"32\">\n"
+	"  <field name=\"W\" low=\"0\" high=\"11\" type=\"uint\"/>\n"
+	"  <field name=\"S\" low=\"12\" high=\"15\" type=\"#sub\">\n"
+	"    <param name=\"W\" as=\"P\"/>\n"
+	"  </field>\n"
+	"</bitset>\n"
+	"<bitset name=\"op\" extends=\"#i\">\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000001</pattern>\n"
+	"  <display>op {S}</display>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+TEST(param_tables)
+{
+	tspec t = load_str(param_tables_xml);
+	if (!t.c)
+		return;
+	const spec_bitset *sub = spec_find_bitset(t.m, "#sub");
+	const cleaf *lf = sub ? t.c->leaf[sub->index] : NULL;
+	CHECK(lf != NULL && lf->v1);
+	size_t tables = 0;
+	for (size_t k = 0; lf && k < lf->nex; k++)
+		tables += lf->ex[k].tab[1] != NULL;
+	CHECK_INT(tables, 3);
+	const int64_t ws[] = {0, 5, 255, 256, 257, 700, 4095};
+	for (size_t i = 0; i < N(ws); i++)
+		for (int64_t f = 0; f < 4; f++) {
+			int64_t wv = ws[i];
+			uint64_t w = (uint64_t)1 << 16 | (uint64_t)f << 12 | (uint64_t)wv;
+			char want[96];
+			snprintf(want, sizeof want, "op %lld:%lld:%lld", (long long)(3 * wv + 1),
+			         (long long)(wv + 1000 * f), (long long)(wv ^ 85));
+			CHECK_STR(dis(&t, w), want);
+			codec_value vals[16];
+			codec_issue iss[4];
+			codec_decoded d = {.values = vals, .cap_values = N(vals), .issues = iss,
+			                   .cap_issues = N(iss)};
+			CHECK(codec_decode(t.c, NULL, &w, 0, &d));
+			const char *names[] = {"D", "E", "M"};
+			const int64_t expect[] = {3 * wv + 1, wv + 1000 * f, wv ^ 85};
+			for (size_t n = 0; n < N(names); n++) {
+				const codec_value *v = NULL;
+				for (size_t j = 0; j < d.nvalues && !v; j++)
+					if (d.values[j].depth == 1 && !strcmp(d.values[j].field->name, names[n]))
+						v = &d.values[j];
+				CHECK(v != NULL);
+				if (v)
+					CHECK_INT(v->value, expect[n]);
+			}
+		}
+	tfree(&t);
+}
+
 static const char misc_xml[] = HDR
 	"<bitset name=\"#i\" size=\"64\">\n"
 	"  <assert low=\"40\" high=\"43\">1010</assert>\n"
@@ -1828,6 +1895,7 @@ int main(void)
 	RUN(overrides_derived_templates);
 	RUN(nested_overrides_straight_through);
 	RUN(params_and_bitset_fields);
+	RUN(param_tables);
 	RUN(display_errors_and_issues);
 	RUN(recursion_limit);
 	RUN(hostile_specs);

@@ -1368,26 +1368,39 @@ typedef struct tab_ent {
 	const uint64_t *tab;
 } tab_ent;
 
-/* The table of a pure expression over plain-field references, or NULL
- * (too wide, uses the generation, or fails for some input). */
-static const uint64_t *build_table(builder *B, vec *tabs, const cexpr *ce, const cref *refs,
-                                   const cstep *steps, int v)
+/* The table of a pure expression over plain-field references and (with
+ * params) bound params, or NULL (too wide, uses the generation, or fails
+ * for some input).  A param's values past CODEC_TAB_PARAM_BITS are not
+ * in it: only an expression that cannot fail may have one (its program
+ * computes those), not one that a table is to make pure. */
+static const uint64_t *build_table(builder *B, vec *tabs, const cexpr *ce, cref *refs,
+                                   const cstep *steps, int v, bool params)
 {
 	if (ce->nrefs > 16 || spec_expr_uses_gpu_id(ce->e))
 		return NULL;
-	unsigned widths[16], total = 0;
+	unsigned widths[16], lows[16], total = 0;
 	for (uint32_t i = 0; i < ce->nrefs; i++) {
 		const cref *r = &refs[ce->ref0 + i];
-		if (r->sstep[v] < 0)
+		lows[i] = 0;
+		if (r->sstep[v] == -2 && params && v == 1 && ce->prog) {
+			widths[i] = CODEC_TAB_PARAM_BITS;
+		} else if (r->sstep[v] < 0) {
 			return NULL;
-		const cfield *f = steps[r->sstep[v]].field;
-		if (f->f->kind == SPEC_DERIVED || f->width > 10)
-			return NULL;
-		widths[i] = f->width;
-		total += f->width;
+		} else {
+			const cfield *f = steps[r->sstep[v]].field;
+			if (f->f->kind == SPEC_DERIVED || f->width > CODEC_TAB_BITS)
+				return NULL;
+			widths[i] = f->width;
+			lows[i] = f->f->low;
+		}
+		total += widths[i];
 	}
-	if (total > 10)
+	if (total > CODEC_TAB_BITS)
 		return NULL;
+	for (uint32_t i = 0; i < ce->nrefs; i++) {
+		refs[ce->ref0 + i].tbits[v] = (uint8_t)widths[i];
+		refs[ce->ref0 + i].tlow[v] = (uint16_t)lows[i];
+	}
 	for (size_t i = 0; i < tabs->n; i++) {
 		tab_ent *t = &((tab_ent *)tabs->v)[i];
 		if (t->e == ce->e && t->n == ce->nrefs &&
@@ -1505,7 +1518,7 @@ static void analyse_purity(builder *B, vec *tabs, cleaf *lf, const cstep *steps,
 						ok = st >= 0 || (st == -2 && v == 1);
 				}
 				if (ok && !safe[k]) {
-					ce->tab[v] = build_table(B, tabs, ce, refs, steps, v);
+					ce->tab[v] = build_table(B, tabs, ce, refs, steps, v, false);
 					ok = ce->tab[v] != NULL;
 				}
 				if (!ok) {
@@ -1556,7 +1569,7 @@ static void analyse_purity(builder *B, vec *tabs, cleaf *lf, const cstep *steps,
 			}
 		}
 		if (pure[k])
-			ex[k].tab[v] = build_table(B, tabs, &ex[k], refs, steps, v);
+			ex[k].tab[v] = build_table(B, tabs, &ex[k], refs, steps, v, true);
 	}
 	lf->none_param[v] = static_step(lf, steps, -1, -1, pure, true) == -2;
 	for (size_t i = 0; i < lf->nlk; i++) {
@@ -1595,6 +1608,20 @@ static void pname_maybe(const cleaf *lf, const cstep *steps, vec *pn, uint32_t n
 	uint32_t *slot = vec_add(pn);
 	if (slot)
 		*slot = name;
+}
+
+/* Whether decoding f must look its value up: an enum with a value of
+ * its width that has no name (the decoder then says so). */
+static bool enum_has_gaps(const cfield *cf)
+{
+	if (cf->type != SPEC_TYPE_ENUM || !cf->en)
+		return false;
+	if (cf->width > 8)
+		return true;
+	for (uint64_t v = 0; v < ((uint64_t)1 << cf->width); v++)
+		if (!cf->en->dense[v])
+			return true;
+	return false;
 }
 
 static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
@@ -1665,7 +1692,12 @@ static const cleaf *compile_leaf(builder *B, const spec_bitset *leaf)
 					B->ok = false;
 					continue;
 				}
-				*v = (cvstep){cf, b, c, cex, fex, case_id, -1};
+				*v = (cvstep){.field = cf, .f = f, .owner = b, .kase = c, .cex = cex,
+				              .fex = fex, .case_id = case_id, .prev_same = -1,
+				              .low = (uint16_t)f->low, .high = (uint16_t)f->high,
+				              .width = (uint16_t)cf->width,
+				              .type = (uint8_t)cf->type, .derived = f->kind == SPEC_DERIVED,
+				              .check_enum = enum_has_gaps(cf)};
 				for (size_t j = vs.n - 1; j-- > 0;)
 					if (((cvstep *)vs.v)[j].field->name == cf->name) {
 						v->prev_same = (int)j;

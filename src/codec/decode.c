@@ -508,14 +508,8 @@ uint64_t cx_eval(cx *x, cx_scope *s, int k)
 		const cleaf *lf = s->lf;
 		unsigned nw = x->c->nw;
 		int64_t r = 0;
-		if (ce->tab[pb]) {
-			uint64_t idx = 0;
-			unsigned sh = 0;
-			for (uint32_t i = 0; i < ce->nrefs; i++) {
-				const spec_field *f = lf->steps[refs[i].sstep[pb]].field->f;
-				idx |= cx_get64(s->val, nw, f->low, f->high) << sh;
-				sh += f->high - f->low + 1;
-			}
+		uint64_t idx;
+		if (ce->tab[pb] && cx_tab_index(lf, ce, pb, s->val, nw, s->pval, s->pbound, &idx)) {
 			r = (int64_t)ce->tab[pb][idx];
 		} else {
 			int64_t pv[64];
@@ -798,7 +792,7 @@ static void list_values(cx *x, cx_scope *s)
 			continue;
 		const cfield *f = v->field;
 		uint64_t raw;
-		if (f->f->kind == SPEC_DERIVED) {
+		if (v->derived) {
 			/* Mesa evaluates a derived value only where it is printed or
 			 * read; one that fails here (it names a field this leaf does
 			 * not have) is not part of this instruction: leave it out,
@@ -812,40 +806,40 @@ static void list_values(cx *x, cx_scope *s)
 				continue;
 			}
 		} else {
-			raw = cx_get64(s->val, x->c->nw, f->f->low, f->f->high);
+			raw = cx_get64(s->val, x->c->nw, v->low, v->high);
 		}
 		if (d->nvalues >= d->cap_values || !d->values)
 			return;
 		codec_value *cv = &d->values[d->nvalues++];
 		if (i < CODEC_LIST_STEPS)
 			listed[i / 64] |= (uint64_t)1 << (i % 64);
-		cv->field = f->f;
+		cv->field = v->f;
 		cv->owner = v->owner;
 		cv->kase = v->kase;
 		cv->raw = raw;
 		cv->depth = s->depth;
 		cv->sub = NULL;
-		switch (f->type) {
+		switch (v->type) {
 		case SPEC_TYPE_INT:
 		case SPEC_TYPE_OFFSET:
 		case SPEC_TYPE_BRANCH:
-			cv->value = sign_extend(raw, f->width);
+			cv->value = sign_extend(raw, v->width);
 			break;
 		default:
 			cv->value = (int64_t)raw;
 			break;
 		}
 		/* a value with a display below 256 is named: no search */
-		if (f->type == SPEC_TYPE_ENUM && f->en && !(raw < 256 && f->en->dense[raw]) &&
+		if (v->check_enum && !(raw < 256 && f->en->dense[raw]) &&
 		    !spec_enum_lookup(f->en->e, (int64_t)raw))
 			cx_enum_missing(x, lf->b, f, raw);
-		if (f->type == SPEC_TYPE_BITSET) {
+		if (v->type == SPEC_TYPE_BITSET) {
 			uint64_t w[CODEC_MAX_WORDS];
-			if (f->f->kind == SPEC_DERIVED) {
+			if (v->derived) {
 				memset(w, 0, x->c->nw * sizeof *w);
 				w[0] = raw;
 			} else {
-				cx_extract(s->val, f->f->low, f->f->high, w, x->c->nw);
+				cx_extract(s->val, v->low, v->high, w, x->c->nw);
 			}
 			size_t vi = d->nvalues - 1;
 			const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
@@ -887,12 +881,8 @@ static bool decode_walk(const codec *c, const spec_root *root, const uint64_t *w
 	/* a sink: the slow walk runs for its issues only */
 	cx_out sink = {0};
 	x.out = &sink;
-	uint64_t iw[CODEC_MAX_WORDS] = {0};
-	unsigned rw = (out->root->bitset->size + 63) / 64;
-	for (unsigned i = 0; i < rw && i < c->nw; i++)
-		iw[i] = w[i];
-	if (rw && out->root->bitset->size % 64 && rw <= c->nw)
-		iw[rw - 1] &= ((uint64_t)1 << (out->root->bitset->size % 64)) - 1;
+	uint64_t iw[CODEC_MAX_WORDS];
+	cx_root_words(c, out->root->bitset->size, w, iw);
 	const spec_bitset *b = cx_find_bitset(&x, ri, iw);
 	if (!b && x.issues) /* an ambiguity, already said */
 		return false;

@@ -747,12 +747,8 @@ size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *
 	cx_out o = {.buf = buf, .cap = len};
 	x.out = &o;
 	size_t ri = (size_t)(root - c->m->roots);
-	unsigned size = root->bitset->size, rw = (size + 63) / 64;
-	uint64_t iw[CODEC_MAX_WORDS] = {0};
-	for (unsigned i = 0; i < rw && i < c->nw; i++)
-		iw[i] = w[i];
-	if (size % 64 && rw <= c->nw)
-		iw[rw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
+	uint64_t iw[CODEC_MAX_WORDS];
+	cx_root_words(c, root->bitset->size, w, iw);
 	const spec_bitset *b = cx_find_bitset(&x, ri, iw);
 	if (!b && !x.nerr) {
 		char hex[CODEC_MAX_WORDS * 16 + 1];

@@ -268,29 +268,39 @@ static bool encode_sub(encoder *e, const codec_value *v, unsigned depth, uint64_
 
 #define ENC_MAX_HELD 16
 
+/* The bits of low..high that fall in word k. */
+static uint64_t range_mask(unsigned k, unsigned low, unsigned high)
+{
+	unsigned lo = k == low / 64 ? low % 64 : 0, hi = k == high / 64 ? high % 64 : 63;
+	return (hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1) & ~(((uint64_t)1 << lo) - 1);
+}
+
+/* Whether bits low..high meet bits (nw words). */
+static bool meets(const uint64_t *bits, unsigned nw, unsigned low, unsigned high)
+{
+	for (unsigned k = low / 64; k <= high / 64 && k < nw; k++)
+		if (bits[k] & range_mask(k, low, high))
+			return true;
+	return false;
+}
+
+static void set_range(uint64_t *bits, unsigned low, unsigned high)
+{
+	for (unsigned k = low / 64; k <= high / 64; k++)
+		bits[k] |= range_mask(k, low, high);
+}
+
 /* A field whose bits a field of an override that holds (of owner or of
  * another bitset of the leaf's chain: one the decoder visited looking for
  * the display) also reads, while the field's own case is not among those:
  * the decoder lists both (every case that holds adds the names it does not
  * shadow), but the encoding is the visited case's, as Mesa's encoder
  * writes only the case that applies; the other value (and asserts of its
- * sub-leaf) must not be forced onto those bits. */
-/* Whether bits low..high meet bits (nw words). */
-static bool meets(const uint64_t *bits, unsigned nw, unsigned low, unsigned high)
-{
-	for (unsigned k = low / 64; k <= high / 64 && k < nw; k++) {
-		unsigned lo = k == low / 64 ? low % 64 : 0, hi = k == high / 64 ? high % 64 : 63;
-		uint64_t m = (hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1) &
-		             ~(((uint64_t)1 << lo) - 1);
-		if (bits[k] & m)
-			return true;
-	}
-	return false;
-}
-
-/* heldc[i]: held[i] compiled (its fields' bits), or NULL. */
+ * sub-leaf) must not be forced onto those bits.  heldbits: the bits of
+ * the fields of every held case (hw words). */
 static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_case *kase,
-                     const spec_case *const *held, const cenc_case *const *heldc, size_t nheld)
+                     const spec_case *const *held, size_t nheld, const uint64_t *heldbits,
+                     unsigned hw)
 {
 	if (!owner || !owner->ncases)
 		return false;
@@ -307,18 +317,7 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 	for (size_t i = 0; i < nheld; i++)
 		if (held[i] == own)
 			return false;
-	bool overlap = false;
-	for (size_t i = 0; i < nheld && !overlap; i++) {
-		const spec_case *k = held[i];
-		if (heldc[i]) {
-			overlap = meets(heldc[i]->fields, heldc[i]->nfw, f->low, f->high);
-			continue;
-		}
-		for (size_t j = 0; j < k->nfields && !overlap; j++)
-			overlap = k->fields[j].kind == SPEC_FIELD && k->fields[j].low <= f->high &&
-			          f->low <= k->fields[j].high;
-	}
-	if (!overlap)
+	if (!meets(heldbits, hw, f->low, f->high))
 		return false;
 	/* A visited case with a field of the same name takes this value (the
 	 * decoder listed the name once); none: the overlap decides. */
@@ -327,6 +326,41 @@ static bool shadowed(const spec_field *f, const spec_bitset *owner, const spec_c
 			if (!strcmp(held[i]->fields[j].name, f->name))
 				return false;
 	return true;
+}
+
+/* The union of the bits of the held cases' <field>s into bits: their
+ * compiled masks (heldc[i]) or, without one, each field's range.  The
+ * number of words written. */
+static unsigned held_bits(const spec_case *const *held, const cenc_case *const *heldc,
+                          size_t nheld, uint64_t *bits)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < nheld; i++) {
+		unsigned need = n;
+		if (heldc[i]) {
+			need = heldc[i]->nfw;
+		} else {
+			for (size_t j = 0; j < held[i]->nfields; j++)
+				if (held[i]->fields[j].kind == SPEC_FIELD &&
+				    held[i]->fields[j].high / 64 + 1 > need)
+					need = held[i]->fields[j].high / 64 + 1;
+		}
+		if (need > SPEC_MAX_BITS / 64)
+			need = SPEC_MAX_BITS / 64;
+		for (; n < need; n++)
+			bits[n] = 0;
+		if (heldc[i]) {
+			for (unsigned k = 0; k < heldc[i]->nfw && k < n; k++)
+				bits[k] |= heldc[i]->fields[k];
+			continue;
+		}
+		for (size_t j = 0; j < held[i]->nfields; j++) {
+			const spec_field *f = &held[i]->fields[j];
+			if (f->kind == SPEC_FIELD && f->high < SPEC_MAX_BITS)
+				set_range(bits, f->low, f->high);
+		}
+	}
+	return n;
 }
 
 /* Places the asserts of case k (false: a conflict; soft: skip bits
@@ -420,6 +454,11 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			}
 		}
 	}
+	/* The bits of the held cases' fields, for shadowed: one mask test a
+	 * value instead of one a value and held case (the largest cost of
+	 * encoding an instruction whose fields come from a parent's case). */
+	uint64_t heldbits[SPEC_MAX_BITS / 64];
+	unsigned hw = held_bits(held, heldc, nheld, heldbits);
 	const codec_decoded *d = e->d;
 	while (e->next < d->nvalues && d->values[e->next].depth >= depth) {
 		const codec_value *v = &d->values[e->next++];
@@ -429,7 +468,7 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 			            f ? f->name : "?");
 		if (!f || f->kind != SPEC_FIELD)
 			continue; /* derived values are computed, not placed */
-		if (shadowed(f, v->owner, v->kase, held, heldc, nheld)) {
+		if (shadowed(f, v->owner, v->kase, held, nheld, heldbits, hw)) {
 			/* with its sub-instruction's values */
 			while (e->next < d->nvalues && d->values[e->next].depth > depth)
 				e->next++;
@@ -472,7 +511,15 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
                   size_t errlen)
 {
-	encoder e = {.c = c, .d = d, .err = err, .errlen = errlen};
+	/* field by field: an initializer would clear ids, a kilobyte, on
+	 * every call (they are written before they are read: ids_made) */
+	encoder e;
+	e.c = c;
+	e.d = d;
+	e.next = 0;
+	e.err = err;
+	e.errlen = errlen;
+	e.ids_made = e.ids_ok = false;
 	if (err && errlen)
 		err[0] = 0;
 	if (!d->leaf)

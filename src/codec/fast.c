@@ -470,14 +470,9 @@ static bool fast_eval_as(const cx *x, const fscope *s, int k, unsigned depth, bo
 	if (depth > 16 || (!ce->pure[s->v] && ce->is_case && !as_case))
 		return false;
 	const cref *refs = lf->refs + ce->ref0;
-	if (ce->tab[s->v]) {
-		uint64_t idx = 0;
-		unsigned sh = 0;
-		for (uint32_t i = 0; i < ce->nrefs; i++) {
-			const spec_field *f = lf->steps[refs[i].sstep[s->v]].field->f;
-			idx |= cx_get64(s->val, x->c->nw, f->low, f->high) << sh;
-			sh += f->high - f->low + 1;
-		}
+	uint64_t idx;
+	if (ce->tab[s->v] &&
+	    cx_tab_index(lf, ce, s->v, s->val, x->c->nw, s->pval, s->pbound, &idx)) {
 		*out = ce->tab[s->v][idx];
 		return true;
 	}

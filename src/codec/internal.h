@@ -151,7 +151,20 @@ typedef struct cref {
 	int sstep[2];
 	bool param[2];            /* ... or straight to the params */
 	int pslot;                /* variant 1: its index in cleaf.pnames */
+	/* Per variant, where its expression has a table: the bits it takes
+	 * of the table's index (a field's width; a bound param's value is
+	 * looked up when below 1 << CODEC_TAB_PARAM_BITS), and a field's
+	 * lowest bit (so that a look-up reads nothing but the references) */
+	uint8_t tbits[2];
+	uint16_t tlow[2];
 } cref;
+
+/* The bits a bound param takes of a table's index: a2xx's operands get
+ * their swizzle (8 bits) and negation through params, and their derived
+ * channels, each a small program, are read on every decoding. */
+#define CODEC_TAB_PARAM_BITS 8u
+/* The bits of a table's index, at most */
+#define CODEC_TAB_BITS 10u
 
 /* An expression compiled for a small stack machine (codec.c), checked
  * against spec_expr_eval when compiled; run by decode.c, which falls
@@ -195,7 +208,8 @@ typedef struct cexpr {
 	 * overrides, and evaluation cannot fail; so when (or whether) it is
 	 * evaluated cannot be observed, and the references are read
 	 * directly.  With a table: the value for each combination of the
-	 * (plain field) references' bits, concatenated low ref first. */
+	 * references' bits (cref.tbits), concatenated low ref first; a
+	 * bound param's value past its bits is computed (cx_tab_index). */
 	bool pure[2];             /* per variant */
 	bool is_case;             /* an override's expression in this leaf */
 	int case_bit;             /* is_case: its bit in a plan's truth vector (-1: past 64) */
@@ -225,14 +239,23 @@ typedef struct cdstep {
 	uint32_t nops;
 } cdstep;
 
-/* One field of the value list codec_decode produces, in order. */
+/* One field of the value list codec_decode produces, in order.  What
+ * listing a value reads of its field (kind, bits, type, whether every
+ * value of an enum is named) is copied here: reaching it through field
+ * and the model's spec_field, two dependent loads a value, was the
+ * largest cost of listing the values (docs/benchmarks.md). */
 typedef struct cvstep {
 	const cfield *field;
+	const spec_field *f;      /* field->f */
 	const spec_bitset *owner;
 	const spec_case *kase;    /* the case of owner that defines it */
 	int cex, fex;
 	uint32_t case_id;         /* consecutive steps of one case share it */
 	int prev_same;            /* the step before with the same name; -1: none */
+	uint16_t low, high, width;/* f's bits; field->width (SPEC_MAX_BITS fits) */
+	uint8_t type;             /* field->type */
+	bool derived;             /* f is SPEC_DERIVED */
+	bool check_enum;          /* an enum some value of whose width is not named */
 } cvstep;
 
 /* A leaf, compiled: everything a decoding in its scope needs. */
@@ -775,6 +798,49 @@ static inline uint64_t cx_get64(const uint64_t *w, unsigned nw, unsigned low, un
 	if (width < 64)
 		v &= ((uint64_t)1 << width) - 1;
 	return v;
+}
+
+/* The index into a pure expression's table (variant v) of the values of
+ * a scope (its words val, nw of them; its bound params pval, pbound):
+ * false when a param is not bound or its value is past the bits the
+ * table gives it, for the caller to compute it instead. */
+static inline bool cx_tab_index(const cleaf *lf, const cexpr *ce, unsigned v, const uint64_t *val,
+                                unsigned nw, const uint64_t *pval, uint32_t pbound, uint64_t *idx)
+{
+	const cref *refs = lf->refs + ce->ref0;
+	uint64_t i = 0;
+	unsigned sh = 0;
+	for (uint32_t k = 0; k < ce->nrefs; k++) {
+		unsigned bits = refs[k].tbits[v];
+		uint64_t u;
+		if (refs[k].sstep[v] < 0) {
+			int slot = refs[k].pslot;
+			if (slot < 0 || (unsigned)slot >= CODEC_MAX_PNAMES || !((pbound >> slot) & 1u))
+				return false;
+			u = pval[slot];
+			if (u >> bits)
+				return false;
+		} else {
+			u = cx_get64(val, nw, refs[k].tlow[v], refs[k].tlow[v] + bits - 1);
+		}
+		i |= u << sh;
+		sh += bits;
+	}
+	*idx = i;
+	return true;
+}
+
+/* An instruction of root (bitset size bits) read from w into iw: the
+ * codec's nw words, bits past the root's size cleared.  Only nw words
+ * are written (clearing all CODEC_MAX_WORDS, 512 bytes, was a tenth of
+ * a decoding's own time); nothing reads iw past them. */
+static inline void cx_root_words(const codec *c, unsigned size, const uint64_t *w, uint64_t *iw)
+{
+	unsigned rw = (size + 63) / 64;
+	for (unsigned i = 0; i < c->nw; i++)
+		iw[i] = i < rw ? w[i] : 0;
+	if (rw && size % 64 && rw <= c->nw)
+		iw[rw - 1] &= ((uint64_t)1 << (size % 64)) - 1;
 }
 
 /* Where the next scope's words will live (NULL: no room). */
