@@ -23,3 +23,19 @@ foreach(input ${ISACHECK_FUZZ_OPEN})
              COMMAND sh -c "! \"$<TARGET_FILE:repro_${target}>\" \"${input}\" >/dev/null 2>&1")
   endif()
 endforeach()
+
+# repro's --bench (bench/fuzz-body reads its line): every seed read, the
+# passes and the five rounds reported; --bench=0 only reads; a bad count
+# is refused with exit 2.
+if(TARGET repro_roundtrip_etnaviv)
+  add_test(NAME fuzz_repro_bench
+           COMMAND repro_roundtrip_etnaviv --bench=1 ${PROJECT_SOURCE_DIR}/corpus/roundtrip_etnaviv)
+  set_tests_properties(fuzz_repro_bench PROPERTIES PASS_REGULAR_EXPRESSION
+    "^[1-9][0-9]* inputs, 1 passes a round, best of 5 rounds: [0-9]+ ns an input \\(rounds:( [0-9]+)( [0-9]+)( [0-9]+)( [0-9]+)( [0-9]+)\\)\n$")
+  add_test(NAME fuzz_repro_bench_read_only
+           COMMAND repro_roundtrip_etnaviv --bench=0 ${PROJECT_SOURCE_DIR}/corpus/roundtrip_etnaviv)
+  set_tests_properties(fuzz_repro_bench_read_only PROPERTIES PASS_REGULAR_EXPRESSION
+    "^[1-9][0-9]* inputs, 0 passes a round\n$")
+  add_test(NAME fuzz_repro_bench_bad
+           COMMAND sh -c "\"$<TARGET_FILE:repro_roundtrip_etnaviv>\" --bench=x; test $? = 2")
+endif()
