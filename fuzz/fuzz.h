@@ -76,6 +76,10 @@ typedef struct fuzz_spec {
 	/* per bitset index, where its masks are in bits (see support.c) */
 	const struct fuzz_bitset_bits *bits_index;
 	const uint64_t *bits;
+	/* The bitset-typed fields whose value the encoder can read: those
+	 * whose name an expression or a param names (sorted by address). */
+	const spec_field **read_subs;
+	size_t nread_subs;
 } fuzz_spec;
 
 /* Loads and compiles spec (as for fuzz_find_spec).  Returns 0, or
@@ -188,8 +192,12 @@ bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why
 /* Whether two decodings are equal in everything codec_encode reads: the
  * leaf and generation, and per value its field, owner, case, depth, sub
  * leaf, value, and raw bits where no sub leaf stands for them.  Then
- * they encode alike, the encoder being a function of those. */
-bool fuzz_same_encoder_input(const codec_decoded *a, const codec_decoded *b);
+ * they encode alike, the encoder being a function of those.  The value
+ * of a bitset-typed field with a sub leaf (its bits, don't-care bits of
+ * the sub leaf among them) is read only by expressions and params that
+ * name the field: it counts only for the fields s->read_subs lists. */
+bool fuzz_same_encoder_input(const fuzz_spec *s, const codec_decoded *a,
+                             const codec_decoded *b);
 
 /* ---------------------------------------------------------------- report */
 

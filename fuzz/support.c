@@ -97,6 +97,84 @@ static void collect_gens(fuzz_spec *s)
 
 static bool build_bits(fuzz_spec *s);
 
+/* A growing array of pointers (false: out of memory). */
+static bool push_ptr(const void ***a, size_t *n, size_t *cap, const void *p)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		const void **grown = realloc(*a, c * sizeof *grown);
+		if (!grown)
+			return false;
+		*a = grown;
+		*cap = c;
+	}
+	(*a)[(*n)++] = p;
+	return true;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_field_ptr(const void *a, const void *b)
+{
+	const spec_field *x = *(const spec_field *const *)a, *y = *(const spec_field *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool push_refs(const void ***a, size_t *n, size_t *cap, const spec_expr *x)
+{
+	for (size_t r = 0; x && r < spec_expr_ref_count(x); r++)
+		if (!push_ptr(a, n, cap, spec_expr_ref(x, r)))
+			return false;
+	return true;
+}
+
+/* s->read_subs (see fuzz.h): the names every expression reads and every
+ * param passes on, sorted, then each bitset-typed field looked up. */
+static bool find_read_subs(fuzz_spec *s)
+{
+	const spec_model *m = s->m;
+	const void **names = NULL, **subs = NULL;
+	size_t nn = 0, capn = 0, ns = 0, caps = 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < m->nexprs; i++)
+		ok = push_refs(&names, &nn, &capn, m->exprs[i].expr);
+	for (size_t i = 0; ok && i < m->nbitsets; i++)
+		for (size_t c = 0; ok && c < m->bitsets[i]->ncases; c++) {
+			const spec_case *k = &m->bitsets[i]->cases[c];
+			ok = push_refs(&names, &nn, &capn, k->expr);
+			for (size_t f = 0; ok && f < k->nfields; f++) {
+				ok = push_refs(&names, &nn, &capn, k->fields[f].expr);
+				for (size_t p = 0; ok && p < k->fields[f].nparams; p++)
+					ok = push_ptr(&names, &nn, &capn, k->fields[f].params[p].name);
+			}
+		}
+	if (ok && nn)
+		qsort(names, nn, sizeof *names, cmp_name);
+	for (size_t i = 0; ok && nn && i < m->nbitsets; i++)
+		for (size_t c = 0; ok && c < m->bitsets[i]->ncases; c++) {
+			const spec_case *k = &m->bitsets[i]->cases[c];
+			for (size_t f = 0; ok && f < k->nfields; f++) {
+				const spec_field *fd = &k->fields[f];
+				if (fd->kind == SPEC_FIELD && fd->type == SPEC_TYPE_BITSET &&
+				    bsearch(&fd->name, names, nn, sizeof *names, cmp_name))
+					ok = push_ptr(&subs, &ns, &caps, fd);
+			}
+		}
+	free(names);
+	if (!ok) {
+		free(subs);
+		return false;
+	}
+	if (ns)
+		qsort(subs, ns, sizeof *subs, cmp_field_ptr);
+	s->read_subs = (const spec_field **)subs;
+	s->nread_subs = ns;
+	return true;
+}
+
 int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match)
 {
 	memset(s, 0, sizeof *s);
@@ -128,7 +206,7 @@ int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match
 			s->nbytes = bits / 8;
 			s->nwords = (bits + 63) / 64;
 			collect_gens(s);
-			if (!build_bits(s)) {
+			if (!build_bits(s) || !find_read_subs(s)) {
 				fprintf(stderr, "fuzz: %s: out of memory\n", s->path);
 				rc = 2;
 			}
@@ -162,6 +240,9 @@ void fuzz_spec_free(fuzz_spec *s)
 	spec_model_free(s->m);
 	free((void *)s->bits_index);
 	free((void *)s->bits);
+	free(s->read_subs);
+	s->read_subs = NULL;
+	s->nread_subs = 0;
 	s->c = NULL;
 	s->m = NULL;
 	s->bits_index = NULL;
@@ -574,15 +655,25 @@ bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why
 	return true;
 }
 
-bool fuzz_same_encoder_input(const codec_decoded *a, const codec_decoded *b)
+static bool sub_value_read(const fuzz_spec *s, const spec_field *f)
+{
+	return s->nread_subs &&
+	       bsearch(&f, s->read_subs, s->nread_subs, sizeof *s->read_subs, cmp_field_ptr);
+}
+
+bool fuzz_same_encoder_input(const fuzz_spec *s, const codec_decoded *a,
+                             const codec_decoded *b)
 {
 	if (a->leaf != b->leaf || a->gen != b->gen || a->nvalues != b->nvalues)
 		return false;
 	for (size_t i = 0; i < a->nvalues; i++) {
 		const codec_value *x = &a->values[i], *y = &b->values[i];
 		if (x->field != y->field || x->owner != y->owner || x->kase != y->kase ||
-		    x->depth != y->depth || x->sub != y->sub || x->value != y->value ||
-		    (!x->sub && x->raw != y->raw))
+		    x->depth != y->depth || x->sub != y->sub)
+			return false;
+		/* a sub leaf stands for its field's bits, unless a name reads them */
+		if (x->sub ? x->value != y->value && sub_value_read(s, x->field)
+		           : x->value != y->value || x->raw != y->raw)
 			return false;
 	}
 	return true;
