@@ -180,7 +180,9 @@ void fuzz_spec_coverage_reset(void);
  *             fields).  A bit outside it is a hole in the spec: words
  *             differing there decode alike.
  *
- * Each bitset's own share is worked out once, when the spec is loaded. */
+ * Each bitset's own share is worked out once, when the spec is loaded.
+ * accounted may be NULL (not wanted: the values' bits are then not
+ * gathered, which is most of the work). */
 void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *dontcare,
                          uint64_t *asserts, uint64_t *accounted);
 

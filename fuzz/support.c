@@ -599,7 +599,8 @@ static void chain_bits(const fuzz_spec *s, const spec_bitset *b, unsigned at, un
 	const fuzz_bitset_bits *ix = &s->bits_index[b->index];
 	const uint64_t *row = s->bits + ix->off;
 	for (int kind = 0; kind < BITS_KINDS; kind++)
-		or_at(s, mask[kind], row + (size_t)kind * ix->nw, ix->nw, at, width);
+		if (mask[kind])
+			or_at(s, mask[kind], row + (size_t)kind * ix->nw, ix->nw, at, width);
 }
 
 void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *dontcare,
@@ -607,7 +608,8 @@ void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *d
 {
 	uint64_t *const mask[BITS_KINDS] = {dontcare, asserts, accounted};
 	for (int kind = 0; kind < BITS_KINDS; kind++)
-		memset(mask[kind], 0, s->nwords * sizeof *mask[kind]);
+		if (mask[kind])
+			memset(mask[kind], 0, s->nwords * sizeof *mask[kind]);
 	if (!d->leaf)
 		return;
 	chain_bits(s, d->leaf, 0, d->leaf->size, mask);
@@ -622,7 +624,7 @@ void fuzz_decoding_masks(const fuzz_spec *s, const codec_decoded *d, uint64_t *d
 		if (v->sub) {
 			base[v->depth + 1] = at;
 			chain_bits(s, v->sub, at, width, mask);
-		} else {
+		} else if (accounted) {
 			set_bits(accounted, s->nwords, at, at + width - 1);
 		}
 	}

@@ -887,9 +887,10 @@ static bool decode_walk(const codec *c, const spec_root *root, const uint64_t *w
 	if (!b && x.issues) /* an ambiguity, already said */
 		return false;
 	if (!b) {
+		/* random words often match nothing: joined, not formatted */
 		char hex[CODEC_MAX_WORDS * 16 + 1];
-		cx_hex(&x, iw, hex, sizeof hex);
-		cx_issue(&x, CODEC_NO_MATCH, NULL, NULL, NULL, iw[0], "no match: %s", hex);
+		const piece parts[] = {PIECE("no match: "), {hex, cx_hex(&x, iw, hex, sizeof hex)}};
+		issue_joined(&x, CODEC_NO_MATCH, NULL, NULL, NULL, iw[0], parts, 2);
 		return false;
 	}
 	out->leaf = b;
