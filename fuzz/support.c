@@ -381,12 +381,18 @@ static void spec_show(size_t slot)
  * process, but libFuzzer works features out anew in each process (and for
  * each input it loads), so only its own order counts. */
 #define SPEC_KEYS (2 * FUZZ_SPEC_COUNTERS) /* open addressing, half full at most */
+/* The table grows from SPEC_KEYS_MIN as things are seen: a spec reaches
+ * a few hundred (a2xx) to a few thousand (ir3) things, and probes spread
+ * over all of a 2 MiB table miss the caches on every mark. */
+#define SPEC_KEYS_MIN 1024u
+_Static_assert(SPEC_KEYS >= SPEC_KEYS_MIN && (SPEC_KEYS & (SPEC_KEYS - 1)) == 0,
+               "the table's sizes are powers of two");
 /* key and counter side by side: a probe reads one cache line, not two */
 static struct spec_key {
 	uint64_t key; /* 0: empty */
 	uint16_t slot;
-} spec_keys[SPEC_KEYS];
-static size_t spec_nkeys;
+} spec_keys[SPEC_KEYS], spec_keys_old[SPEC_KEYS / 2];
+static size_t spec_nkeys, spec_cap = SPEC_KEYS_MIN; /* spec_cap: entries in use */
 /* The counters of the values' shapes (type, sign, length in bits: a
  * dozen types, 65 lengths), found without hashing: every value of every
  * decoding has one.  0: not taken yet; else the counter + 1. */
@@ -397,7 +403,29 @@ void fuzz_spec_coverage_reset(void)
 	memset(spec_keys, 0, sizeof spec_keys);
 	memset(spec_shape_slot, 0, sizeof spec_shape_slot);
 	spec_nkeys = 0;
+	spec_cap = SPEC_KEYS_MIN;
 	memset(spec_counters, 0, sizeof spec_counters);
+}
+
+/* The entry holding key, or the empty one its probe stops at. */
+static size_t spec_find(uint64_t key)
+{
+	size_t i = (size_t)(key >> 17) & (spec_cap - 1);
+	while (spec_keys[i].key && spec_keys[i].key != key)
+		i = (i + 1) & (spec_cap - 1);
+	return i;
+}
+
+/* Doubles the table, every key keeping its counter. */
+static void spec_keys_grow(void)
+{
+	size_t old = spec_cap;
+	memcpy(spec_keys_old, spec_keys, old * sizeof *spec_keys);
+	spec_cap = 2 * old;
+	memset(spec_keys, 0, spec_cap * sizeof *spec_keys);
+	for (size_t j = 0; j < old; j++)
+		if (spec_keys_old[j].key)
+			spec_keys[spec_find(spec_keys_old[j].key)] = spec_keys_old[j];
 }
 
 /* The counter of the thing keyed (a, b). */
@@ -408,9 +436,7 @@ static size_t spec_take(uint64_t a, uint64_t b)
 	h *= 0xFF51AFD7ED558CCDull;
 	h ^= h >> 33;
 	uint64_t key = h | 1; /* 0: an empty slot */
-	size_t i = (size_t)(h >> 17) % SPEC_KEYS;
-	while (spec_keys[i].key && spec_keys[i].key != key)
-		i = (i + 1) % SPEC_KEYS;
+	size_t i = spec_find(key);
 	if (!spec_keys[i].key) {
 		if (spec_nkeys >= FUZZ_SPEC_COUNTERS) {
 			static bool said;
@@ -420,6 +446,10 @@ static size_t spec_take(uint64_t a, uint64_t b)
 				        FUZZ_SPEC_COUNTERS);
 			said = true;
 			return h % FUZZ_SPEC_COUNTERS; /* no counter left */
+		}
+		if (2 * (spec_nkeys + 1) > spec_cap) {
+			spec_keys_grow();
+			i = spec_find(key);
 		}
 		spec_keys[i] = (struct spec_key){key, (uint16_t)spec_nkeys++};
 		spec_show(spec_keys[i].slot);
