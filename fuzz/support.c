@@ -100,15 +100,11 @@ static bool build_bits(fuzz_spec *s);
 /* A growing array of pointers (false: out of memory). */
 static bool push_ptr(const void ***a, size_t *n, size_t *cap, const void *p)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		const void **grown = realloc(*a, c * sizeof *grown);
-		if (!grown)
-			return false;
-		*a = grown;
-		*cap = c;
-	}
-	(*a)[(*n)++] = p;
+	const void **grown = spec_grow(*a, *n + 1, cap, sizeof *grown, 64);
+	if (!grown)
+		return false;
+	*a = grown;
+	grown[(*n)++] = p;
 	return true;
 }
 
