@@ -80,6 +80,9 @@ typedef struct fuzz_spec {
 	 * whose name an expression or a param names (sorted by address). */
 	const spec_field **read_subs;
 	size_t nread_subs;
+	/* the encoder the targets encode with: codec_encode's answers, with
+	 * its templates kept across runs (views share it) */
+	codec_encoder *enc;
 } fuzz_spec;
 
 /* Loads and compiles spec (as for fuzz_find_spec).  Returns 0, or

@@ -153,7 +153,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	uint64_t x[FUZZ_MAX_WORDS];
 	char err[256] = "";
 	char what[512];
-	if (!codec_encode(S->c, &d1.d, w2, err, sizeof err)) {
+	if (!codec_encoder_encode(S->enc, &d1.d, w2, err, sizeof err)) {
 		snprintf(what, sizeof what, "codec_encode refuses a decoded %s: %s",
 		         d1.d.leaf->name, err);
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &in, NULL);
@@ -237,7 +237,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	}
 	if (same_words || fuzz_same_encoder_input(S, &d1.d, r2))
 		return; /* encodes as d1 did: to w2 */
-	if (!codec_encode(S->c, r2, w3, err, sizeof err) ||
+	if (!codec_encoder_encode(S->enc, r2, w3, err, sizeof err) ||
 	    memcmp(w2, w3, S->nwords * sizeof *w2)) {
 		fuzz_decode_again(S, w3, gen, &d3);
 		snprintf(what, sizeof what, "encoding %s is not idempotent%s%s", d1.d.leaf->name,

@@ -202,7 +202,8 @@ int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match
 			s->nbytes = bits / 8;
 			s->nwords = (bits + 63) / 64;
 			collect_gens(s);
-			if (!build_bits(s) || !find_read_subs(s)) {
+			s->enc = codec_encoder_new(s->c);
+			if (!s->enc || !build_bits(s) || !find_read_subs(s)) {
 				fprintf(stderr, "fuzz: %s: out of memory\n", s->path);
 				rc = 2;
 			}
@@ -232,6 +233,8 @@ fuzz_spec fuzz_spec_view(const fuzz_spec *s, const spec_root *root)
 
 void fuzz_spec_free(fuzz_spec *s)
 {
+	codec_encoder_free(s->enc);
+	s->enc = NULL;
 	codec_free(s->c);
 	spec_model_free(s->m);
 	free((void *)s->bits_index);

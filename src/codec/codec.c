@@ -2253,6 +2253,8 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	free(state);
 	free(depth);
 	free(slots);
+	if (fast && B.ok)
+		B.ok = codec_build_afuc_quiet(c);
 	/* issue texts first: fast.c's ops point at them */
 	if (fast && B.ok)
 		B.ok = codec_build_itexts(c);

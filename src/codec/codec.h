@@ -186,6 +186,28 @@ size_t codec_describe_difference(const codec *c, const spec_root *root, const ui
 bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
                   size_t errlen);
 
+/* An encoder that remembers, per leaf and set of cases that hold, what
+ * codec_encode decided (a template: the bits the pattern and asserts
+ * fix, and per value whether and where it goes), so that the next
+ * decoding of that shape is encoded without deciding again.  Its answers
+ * (result, words, message) are codec_encode's, always: a decoding the
+ * template does not fit goes codec_encode's way.  It keeps at most 64
+ * MiB of templates.  One thread at a time; NULL when out of memory. */
+typedef struct codec_encoder codec_encoder;
+codec_encoder *codec_encoder_new(const codec *c);
+void codec_encoder_free(codec_encoder *enc);
+bool codec_encoder_encode(codec_encoder *enc, const codec_decoded *d, uint64_t *w, char *err,
+                          size_t errlen);
+/* What an encoder keeps and how often it served: templates and shapes
+ * (the places of a leaf's values, which its overrides read) kept, their
+ * bytes, and leaves encoded by a template (hits) or the general way
+ * after a template did not fit (misses). */
+typedef struct codec_encoder_stats {
+	size_t templates, shapes, bytes;
+	unsigned long hits, misses;
+} codec_encoder_stats;
+codec_encoder_stats codec_encoder_get_stats(const codec_encoder *enc);
+
 /* Whether decoding d has a meaning: one leaf, and no issue but set
  * don't-care bits, enum values without a name and display problems (no
  * display, a name it cannot find). */

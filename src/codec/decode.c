@@ -939,9 +939,12 @@ bool codec_decode_text(const codec *c, const spec_root *root, const uint64_t *w,
 	bool ok = decode_walk(c, root, w, opt->gen, out, &o, &fast);
 	/* The straight-through text is the disassembler's own (it prints
 	 * with the same programs) where nothing else goes on the line: no
-	 * error suffix, labels or afuc-disasm's hooks. */
+	 * error suffix, labels or afuc-disasm's hooks (a quiet leaf gives
+	 * them nothing to act on). */
 	if (fast && out->leaf && !opt->show_errors && !opt->branch_labels &&
-	    opt->no_match != CODEC_NO_MATCH_AFUC) {
+	    (opt->no_match != CODEC_NO_MATCH_AFUC ||
+	     (c->afuc_quiet && out->leaf->index < c->m->nbitsets &&
+	      c->m->bitsets[out->leaf->index] == out->leaf && c->afuc_quiet[out->leaf->index]))) {
 		buf[o.len < len ? o.len : len - 1] = '\0';
 		*textlen = o.total;
 		return ok;

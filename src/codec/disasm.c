@@ -769,3 +769,128 @@ size_t codec_disasm_root(const codec *c, const spec_root *root, const uint64_t *
 	buf[o.len < len ? o.len : len - 1] = '\0';
 	return o.total;
 }
+
+/* ------------------------------------------------------- afuc, quietly
+ *
+ * afuc-disasm's hooks act on what a display prints under certain names:
+ * RIMMED (the immediate its comment reads; SHIFT and DST matter only
+ * with it) and fields of type custom (printed their own way, or not at
+ * all).  A leaf whose displays, its nested fields' included, can print
+ * none of those prints under afuc's style exactly as under Mesa's, with
+ * no comment: the straight-through text stands for it
+ * (codec_decode_text).  The names are taken as any display may reach
+ * them: every custom field's name anywhere in the model, and each name a
+ * param passes one of those on as. */
+
+static bool name_listed(const char *name, size_t len, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return true;
+	return false;
+}
+
+/* Whether display d has an op ({NAME} or {NAME:...}) named in names. */
+static bool display_names_one(const char *d, const char *const *names, size_t n)
+{
+	for (const char *p = d ? strchr(d, '{') : NULL; p; p = strchr(p, '{')) {
+		const char *end = ++p;
+		while (*end && *end != '}' && *end != ':')
+			end++;
+		if (name_listed(p, (size_t)(end - p), names, n))
+			return true;
+	}
+	return false;
+}
+
+static size_t root_of(const spec_model *m, const spec_bitset *b)
+{
+	for (size_t r = 0; r < m->nroots; r++)
+		if (m->roots[r].bitset == b)
+			return r;
+	return m->nroots;
+}
+
+/* Whether bitset b's own cases print a hooked name or nest a hooked
+ * root. */
+static bool cases_hooked(const spec_model *m, const spec_bitset *b, const char *const *names,
+                         size_t n, const bool *root_hooked)
+{
+	for (size_t ci = 0; ci < b->ncases; ci++) {
+		const spec_case *k = &b->cases[ci];
+		if (display_names_one(k->display, names, n))
+			return true;
+		for (size_t fi = 0; fi < k->nfields; fi++) {
+			const spec_field *f = &k->fields[fi];
+			size_t r = f->type == SPEC_TYPE_BITSET && f->bitset ? root_of(m, f->bitset) : m->nroots;
+			if (r < m->nroots && root_hooked[r])
+				return true;
+		}
+	}
+	return false;
+}
+
+bool codec_build_afuc_quiet(codec *c)
+{
+	const spec_model *m = c->m;
+	size_t cap = 16, n = 0;
+	const char **names = malloc(cap * sizeof *names);
+	bool *root_hooked = calloc(m->nroots + 1, sizeof *root_hooked);
+	bool *quiet = codec_alloc(c, (m->nbitsets + 1) * sizeof *quiet);
+	bool ok = names && root_hooked && quiet;
+	if (ok)
+		names[n++] = "RIMMED";
+	/* the names: custom fields', then what params pass them on as */
+	for (bool grew = true; ok && grew;) {
+		grew = false;
+		for (size_t i = 0; ok && i < m->nbitsets; i++)
+			for (size_t ci = 0; ok && ci < m->bitsets[i]->ncases; ci++) {
+				const spec_case *k = &m->bitsets[i]->cases[ci];
+				for (size_t fi = 0; ok && fi < k->nfields; fi++) {
+					const spec_field *f = &k->fields[fi];
+					const char *add[64];
+					size_t na = 0;
+					if (f->type == SPEC_TYPE_CUSTOM && f->name)
+						add[na++] = f->name;
+					for (size_t pi = 0; pi < f->nparams && na < 64; pi++) {
+						const spec_param *p = &f->params[pi];
+						if (p->name && name_listed(p->name, strlen(p->name), names, n))
+							add[na++] = p->as ? p->as : p->name;
+					}
+					for (size_t a = 0; ok && a < na; a++) {
+						if (name_listed(add[a], strlen(add[a]), names, n))
+							continue;
+						if (n == cap) {
+							const char **more = realloc(names, 2 * cap * sizeof *names);
+							ok = more != NULL;
+							if (!ok)
+								break;
+							names = more;
+							cap *= 2;
+						}
+						names[n++] = add[a];
+						grew = true;
+					}
+				}
+			}
+	}
+	/* the roots whose bitsets may print one, through nesting as well */
+	for (bool grew = true; ok && grew;) {
+		grew = false;
+		for (size_t i = 0; i < m->nbitsets; i++) {
+			const spec_bitset *b = m->bitsets[i];
+			size_t r = root_of(m, b->root);
+			if (r < m->nroots && !root_hooked[r] && cases_hooked(m, b, names, n, root_hooked))
+				root_hooked[r] = grew = true;
+		}
+	}
+	for (size_t i = 0; ok && i < m->nbitsets; i++) {
+		quiet[i] = true;
+		for (const spec_bitset *s = m->bitsets[i]; s && quiet[i]; s = s->parent)
+			quiet[i] = !cases_hooked(m, s, names, n, root_hooked);
+	}
+	free(names);
+	free(root_hooked);
+	c->afuc_quiet = ok ? quiet : NULL;
+	return ok;
+}

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Values whose name ids an encoding keeps at most; past it, overrides
@@ -25,7 +26,26 @@ typedef struct encoder {
 	 * model's, so that ids find what names would */
 	bool ids_made, ids_ok;
 	uint32_t ids[ENC_MAX_IDS];
+	codec_encoder *cache; /* NULL: no templates (codec_encode) */
 } encoder;
+
+/* What a leaf's overrides read, for one shape of its values (the
+ * fields at its depth, in order): per case of its chain (the leaf's
+ * cases, then its parent's, ...), the position among those values of
+ * each name its compiled override reads, in the program's order; NULL
+ * where the case has no override or one that is not settled that way (a
+ * name from a param, no program: case_holds decides).  The first value
+ * of a name is the one an override reads, as lookup_id finds it; the
+ * names of the values (ids) answer the look-ups of the scopes below
+ * through their params, without an index of the scope. */
+typedef struct eshape {
+	const spec_bitset *leaf;
+	uint32_t nvals, nchain;
+	bool ok;                  /* every field has its name id (else none is used) */
+	const spec_field **fields;
+	const uint32_t *ids;      /* per value, its field's name id */
+	const uint8_t **pos;
+} eshape;
 
 /* The values of one bitset being encoded, for the override expressions
  * that choose its case: those at its depth from first on (until the
@@ -47,6 +67,10 @@ typedef struct enc_scope {
 	 * A scope with more names than fit a sparse table is scanned. */
 	uint8_t indexed; /* 0: not yet, 1: slot holds them, 2: too many: scan */
 	uint16_t slot[ENC_SLOTS];
+	/* With an encoder, its shape and the index in the decoding of each
+	 * of its values (NULL: none; then ids and slot, as above). */
+	const eshape *shape;
+	const uint32_t *idx;
 } enc_scope;
 
 static bool scope_lookup(void *ctx, const char *name, unsigned depth, int64_t *value,
@@ -107,10 +131,42 @@ static void index_scope(enc_scope *sc)
 	}
 }
 
+/* The name id of every value (e->ids): false when some field has none
+ * (not the model's: then names decide) or there are too many values. */
+static bool make_ids(encoder *e)
+{
+	const codec_decoded *d = e->d;
+	if (d->nvalues > ENC_MAX_IDS)
+		return false;
+	if (!e->ids_made) {
+		e->ids_ok = true;
+		for (size_t i = 0; i < d->nvalues; i++) {
+			e->ids[i] = codec_field_name_id(e->c, d->values[i].field);
+			if (d->values[i].field && e->ids[i] == UINT32_MAX)
+				e->ids_ok = false;
+		}
+		e->ids_made = true;
+	}
+	return e->ids_ok;
+}
+
 static bool lookup_id(enc_scope *sc, uint32_t id, int64_t *value)
 {
-	const encoder *e = sc->e;
+	encoder *e = sc->e;
 	const codec_decoded *d = e->d;
+	const eshape *sh = sc->shape;
+	if (sh) {
+		if (!sh->ok)
+			return false;
+		for (uint32_t k = 0; k < sh->nvals; k++)
+			if (sh->ids[k] == id) {
+				*value = d->values[sc->idx[k]].value;
+				return true;
+			}
+		goto params;
+	}
+	if (!make_ids(e))
+		return false;
 	if (!sc->indexed)
 		index_scope(sc);
 	if (sc->indexed == 1) {
@@ -126,6 +182,7 @@ static bool lookup_id(enc_scope *sc, uint32_t id, int64_t *value)
 				return true;
 			}
 	}
+params:;
 	const uint32_t *pids = sc->opener && sc->parent
 	                       ? codec_field_param_ids(e->c, sc->opener) : NULL;
 	for (size_t j = 0; pids && j < sc->opener->nparams; j++)
@@ -142,18 +199,7 @@ static bool case_by_ids(enc_scope *sc, const cenc_case *ce, int64_t *r)
 {
 	encoder *e = sc->e;
 	const codec_decoded *d = e->d;
-	if (!ce->prog || ce->nrefs > 64 || d->nvalues > ENC_MAX_IDS)
-		return false;
-	if (!e->ids_made) {
-		e->ids_ok = true;
-		for (size_t i = 0; i < d->nvalues; i++) {
-			e->ids[i] = codec_field_name_id(e->c, d->values[i].field);
-			if (d->values[i].field && e->ids[i] == UINT32_MAX)
-				e->ids_ok = false;
-		}
-		e->ids_made = true;
-	}
-	if (!e->ids_ok)
+	if (!ce->prog || ce->nrefs > 64)
 		return false;
 	int64_t vals[64];
 	for (uint32_t j = 0; j < ce->nrefs; j++)
@@ -411,6 +457,423 @@ static bool place_asserts(encoder *e, const spec_case *k, const cenc_case *ce, u
 	return true;
 }
 
+/* ------------------------------------------------------------ templates
+ *
+ * What encode_leaf does for a leaf depends, besides the values, only on
+ * the cases that hold up its chain (the asserts placed, which values are
+ * shadowed) and on each value's field, owner and case: a template,
+ * recorded the first time the general way encodes a leaf with a set of
+ * held cases, is those decisions made once.  It holds the words and
+ * placed bits after the pattern and the held cases' asserts, one step a
+ * value (its field, owner and case, checked against the value's, and
+ * what to do: skip, skip with its sub values, encode its sub leaf, or
+ * place its bits at a precomputed word, shift and mask) and the default
+ * cases' asserts where no value claimed the bits.  Anything the template
+ * did not see (another field, a value that does not fit, a clash on a
+ * shared bit, a sub leaf that fails) sends the leaf back the general
+ * way, from its first value, which then says what is wrong: a template
+ * never changes what the encoder answers, only how fast
+ * (tests/test_codec_encoder.c compares the two on every spec). */
+
+enum { T_SKIP, T_SHADOW, T_SUB, T_PLACE1, T_PLACE };
+
+typedef struct tstep {
+	const spec_field *field;
+	const spec_bitset *owner;
+	const spec_case *kase;
+	uint8_t kind;
+	uint8_t word, shift;      /* T_PLACE1 */
+	bool sign;                /* T_PLACE1: a signed type */
+	unsigned width;           /* T_PLACE1 */
+	uint64_t mask;            /* T_PLACE1: the field's bits in word */
+} tstep;
+
+typedef struct etpl {
+	const spec_bitset *leaf;
+	uint32_t nheld, nsteps, nw;
+	const spec_case **held;
+	tstep *steps;
+	uint64_t *init_w, *init_p, *soft_w; /* nw words each */
+} etpl;
+
+/* A decoding's leaf rarely has more values than this at one depth; a
+ * longer one is encoded the general way, unrecorded. */
+#define TPL_MAX_STEPS 128u
+/* A leaf and set of held cases whose values come in several shapes (a
+ * derived value left out, a case that holds past the display) has a
+ * template for each, up to this many, tried in turn. */
+#define TPL_PER_KEY 4u
+/* Bounds on what an encoder keeps: past them it records nothing more. */
+#define TPL_MAX_COUNT 65536u
+#define TPL_MAX_BYTES ((size_t)64 << 20)
+
+/* Open addressing over entries with their hashes. */
+typedef struct etable {
+	struct eentry {
+		size_t hash;
+		void *p; /* NULL: empty */
+	} *slot;
+	size_t cap, n;
+} etable;
+
+struct codec_encoder {
+	const codec *c;
+	etable tpl, shape;
+	size_t bytes;             /* kept in both, with their headers */
+	unsigned long hits, misses;
+};
+
+codec_encoder_stats codec_encoder_get_stats(const codec_encoder *enc)
+{
+	return (codec_encoder_stats){enc->tpl.n, enc->shape.n, enc->bytes, enc->hits,
+	                             enc->misses};
+}
+
+codec_encoder *codec_encoder_new(const codec *c)
+{
+	codec_encoder *enc = calloc(1, sizeof *enc);
+	if (!enc)
+		return NULL;
+	enc->c = c;
+	return enc;
+}
+
+static void etable_free(etable *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slot[i].p);
+	free(t->slot);
+}
+
+void codec_encoder_free(codec_encoder *enc)
+{
+	if (!enc)
+		return;
+	etable_free(&enc->tpl);
+	etable_free(&enc->shape);
+	free(enc);
+}
+
+/* Adds p under hash (false: out of memory, nothing added). */
+static bool etable_add(etable *t, size_t hash, void *p)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+		struct eentry *slot = calloc(cap, sizeof *slot);
+		if (!slot)
+			return false;
+		for (size_t j = 0; j < t->cap; j++) {
+			if (!t->slot[j].p)
+				continue;
+			size_t i = t->slot[j].hash & (cap - 1);
+			while (slot[i].p)
+				i = (i + 1) & (cap - 1);
+			slot[i] = t->slot[j];
+		}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t i = hash & (t->cap - 1);
+	while (t->slot[i].p)
+		i = (i + 1) & (t->cap - 1);
+	t->slot[i] = (struct eentry){hash, p};
+	t->n++;
+	return true;
+}
+
+/* Room for size more bytes, within the encoder's bounds. */
+static bool encoder_room(const codec_encoder *enc, size_t size)
+{
+	return enc->tpl.n + enc->shape.n < TPL_MAX_COUNT && enc->bytes + size <= TPL_MAX_BYTES;
+}
+
+static size_t tpl_hash(const spec_bitset *leaf, const spec_case *const *held, size_t nheld)
+{
+	uint64_t h = (uint64_t)(uintptr_t)leaf * 0x9E3779B97F4A7C15ull;
+	for (size_t i = 0; i < nheld; i++)
+		h = (h ^ (uint64_t)(uintptr_t)held[i]) * 0xC2B2AE3D27D4EB4Full;
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool tpl_is(const etpl *t, const spec_bitset *leaf, const spec_case *const *held,
+                   size_t nheld)
+{
+	if (t->leaf != leaf || t->nheld != nheld)
+		return false;
+	for (size_t i = 0; i < nheld; i++)
+		if (t->held[i] != held[i])
+			return false;
+	return true;
+}
+
+/* The next template of leaf and held after slot *at (start: *at =
+ * SIZE_MAX), NULL past the last. */
+static const etpl *tpl_next(const codec_encoder *enc, const spec_bitset *leaf,
+                            const spec_case *const *held, size_t nheld, size_t h, size_t *at)
+{
+	const etable *t = &enc->tpl;
+	if (!t->n)
+		return NULL;
+	size_t i = *at == SIZE_MAX ? h & (t->cap - 1) : (*at + 1) & (t->cap - 1);
+	for (; t->slot[i].p; i = (i + 1) & (t->cap - 1))
+		if (t->slot[i].hash == h && tpl_is(t->slot[i].p, leaf, held, nheld)) {
+			*at = i;
+			return t->slot[i].p;
+		}
+	return NULL;
+}
+
+/* Keeps a template (one block: the header, its held cases, steps and
+ * words); out of memory or past the bounds, nothing is kept, and the
+ * leaf stays the general way's. */
+static void tpl_keep(codec_encoder *enc, const spec_bitset *leaf, const spec_case *const *held,
+                     size_t nheld, const tstep *steps, size_t nsteps, unsigned nw,
+                     const uint64_t *init_w, const uint64_t *init_p, const uint64_t *soft_w)
+{
+	size_t size = sizeof(etpl) + nsteps * sizeof(tstep) + 3 * nw * sizeof(uint64_t) +
+	              nheld * sizeof(const spec_case *);
+	if (!encoder_room(enc, size))
+		return;
+	/* the steps first (pointer-aligned), then the words, then the cases */
+	etpl *t = malloc(size);
+	if (!t)
+		return;
+	t->leaf = leaf;
+	t->nheld = (uint32_t)nheld;
+	t->nsteps = (uint32_t)nsteps;
+	t->nw = nw;
+	t->steps = (tstep *)(t + 1);
+	t->init_w = (uint64_t *)(t->steps + nsteps);
+	t->init_p = t->init_w + nw;
+	t->soft_w = t->init_p + nw;
+	t->held = (const spec_case **)(t->soft_w + nw);
+	memcpy(t->steps, steps, nsteps * sizeof *steps);
+	memcpy(t->init_w, init_w, nw * sizeof *init_w);
+	memcpy(t->init_p, init_p, nw * sizeof *init_p);
+	memcpy(t->soft_w, soft_w, nw * sizeof *soft_w);
+	memcpy(t->held, held, nheld * sizeof *held);
+	if (!etable_add(&enc->tpl, tpl_hash(leaf, held, nheld), t)) {
+		free(t);
+		return;
+	}
+	enc->bytes += size;
+}
+
+/* The cases of leaf's chain a shape covers at most. */
+#define SHAPE_MAX_CHAIN 64u
+
+static size_t shape_hash_step(size_t h, const spec_field *f)
+{
+	return (h ^ (size_t)(uintptr_t)f) * (size_t)0x9E3779B97F4A7C15ull;
+}
+
+/* Makes and keeps the shape of leaf's values fields[0..n) (NULL: out of
+ * memory or past the bounds). */
+static const eshape *shape_make(codec_encoder *enc, const spec_bitset *leaf,
+                                const spec_field *const *fields, uint32_t n, size_t hash)
+{
+	const codec *c = enc->c;
+	uint32_t nchain = 0;
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		nchain += (uint32_t)s->ncases;
+	if (nchain > SHAPE_MAX_CHAIN || !c || !c->enc)
+		return NULL;
+	/* the name ids of the values (UINT32_MAX: none, or not the model's:
+	 * then no case is settled by the shape, as case_by_ids gives up) */
+	uint32_t ids[TPL_MAX_STEPS];
+	bool ok = true;
+	for (uint32_t k = 0; k < n; k++) {
+		ids[k] = codec_field_name_id(c, fields[k]);
+		ok &= !fields[k] || ids[k] != UINT32_MAX;
+	}
+	/* the positions: per case with a usable program, nrefs bytes */
+	const uint8_t *pos[SHAPE_MAX_CHAIN];
+	uint8_t posv[SHAPE_MAX_CHAIN * 64];
+	size_t npos = 0;
+	uint32_t chain = 0;
+	for (const spec_bitset *s = leaf; s; s = s->parent)
+		for (size_t ci = 0; ci < s->ncases; ci++, chain++) {
+			pos[chain] = NULL;
+			const cenc_case *ce = s->cases[ci].expr && ok && s->index < c->m->nbitsets &&
+			                      c->m->bitsets[s->index] == s ? &c->enc[s->index][ci] : NULL;
+			if (!ce || !ce->prog || ce->nrefs > 64)
+				continue;
+			size_t at = npos;
+			uint32_t j = 0;
+			for (; j < ce->nrefs; j++) {
+				uint32_t k = 0;
+				while (k < n && ids[k] != ce->refs[j])
+					k++;
+				if (k == n)
+					break; /* from a param, or nowhere: case_holds */
+				posv[npos++] = (uint8_t)k;
+			}
+			if (j < ce->nrefs) {
+				npos = at;
+				continue;
+			}
+			pos[chain] = posv + at; /* made absolute below */
+		}
+	size_t size = sizeof(eshape) + n * sizeof(const spec_field *) +
+	              nchain * sizeof(const uint8_t *) + n * sizeof(uint32_t) + npos;
+	if (!encoder_room(enc, size))
+		return NULL;
+	eshape *sh = malloc(size);
+	if (!sh)
+		return NULL;
+	sh->leaf = leaf;
+	sh->nvals = n;
+	sh->nchain = nchain;
+	sh->ok = ok;
+	sh->fields = (const spec_field **)(sh + 1);
+	sh->pos = (const uint8_t **)(sh->fields + n);
+	uint32_t *iv = (uint32_t *)(sh->pos + nchain);
+	uint8_t *pv = (uint8_t *)(iv + n);
+	memcpy(iv, ids, n * sizeof *ids);
+	sh->ids = iv;
+	memcpy(sh->fields, fields, n * sizeof *fields);
+	memcpy(pv, posv, npos);
+	for (uint32_t k = 0; k < nchain; k++)
+		sh->pos[k] = pos[k] ? pv + (pos[k] - posv) : NULL;
+	if (!etable_add(&enc->shape, hash, sh)) {
+		free(sh);
+		return NULL;
+	}
+	enc->bytes += size;
+	return sh;
+}
+
+/* The shape of the values of leaf's scope (from e->next, at depth), and
+ * in idx the index in the decoding of each (NULL: more values than a
+ * shape holds, or none could be made). */
+static const eshape *scope_shape(encoder *e, const spec_bitset *leaf, unsigned depth,
+                                 uint32_t *idx)
+{
+	const codec_decoded *d = e->d;
+	const spec_field *fields[TPL_MAX_STEPS];
+	uint32_t n = 0;
+	size_t h = (size_t)(uintptr_t)leaf * (size_t)0xC2B2AE3D27D4EB4Full;
+	for (size_t i = e->next; i < d->nvalues && d->values[i].depth >= depth; i++) {
+		if (d->values[i].depth != depth)
+			continue;
+		if (n == TPL_MAX_STEPS)
+			return NULL;
+		idx[n] = (uint32_t)i;
+		fields[n++] = d->values[i].field;
+		h = shape_hash_step(h, d->values[i].field);
+	}
+	h ^= n;
+	const etable *t = &e->cache->shape;
+	for (size_t i = t->n ? h & (t->cap - 1) : 0; t->n && t->slot[i].p; i = (i + 1) & (t->cap - 1)) {
+		const eshape *sh = t->slot[i].p;
+		if (t->slot[i].hash == h && sh->leaf == leaf && sh->nvals == n &&
+		    !memcmp(sh->fields, fields, n * sizeof *fields))
+			return sh;
+	}
+	return shape_make(e->cache, leaf, fields, n, h);
+}
+
+/* Whether case ci of bitset s (chain index chain) holds, by the shape's
+ * positions where it has them, else as case_holds. */
+static bool shaped_holds(enc_scope *sc, const eshape *sh, const uint32_t *idx,
+                         const spec_bitset *s, size_t ci, uint32_t chain)
+{
+	const uint8_t *pos = sh && chain < sh->nchain ? sh->pos[chain] : NULL;
+	if (!pos)
+		return case_holds(sc, s, ci);
+	const codec_decoded *d = sc->e->d;
+	const cenc_case *ce = &sc->e->c->enc[s->index][ci];
+	int64_t vals[64], r;
+	for (uint32_t j = 0; j < ce->nrefs; j++)
+		vals[j] = d->values[idx[pos[j]]].value;
+	if (codec_vm_run(ce->prog, vals, (int64_t)d->gen, &r))
+		return r != 0;
+	return case_holds(sc, s, ci);
+}
+
+/* Runs template t over the values from e->next on: true when it
+ * encoded the leaf; false when the values are not what it saw or
+ * something failed (the caller goes the general way from the leaf's
+ * first value). */
+static bool tpl_run(encoder *e, const etpl *t, unsigned depth, uint64_t *w, enc_scope *scope)
+{
+	const codec_decoded *d = e->d;
+	uint64_t placed[SPEC_MAX_BITS / 64];
+	memcpy(w, t->init_w, t->nw * sizeof *w);
+	memcpy(placed, t->init_p, t->nw * sizeof *placed);
+	for (uint32_t i = 0; i < t->nsteps; i++) {
+		const tstep *st = &t->steps[i];
+		if (e->next >= d->nvalues)
+			return false;
+		const codec_value *v = &d->values[e->next];
+		if (v->depth != depth || v->field != st->field || v->owner != st->owner ||
+		    v->kase != st->kase)
+			return false;
+		e->next++;
+		switch (st->kind) {
+		case T_SKIP:
+			break;
+		case T_SHADOW:
+			while (e->next < d->nvalues && d->values[e->next].depth > depth)
+				e->next++;
+			break;
+		case T_SUB:
+			if (!encode_sub(e, v, depth, w, placed, scope))
+				return false;
+			break;
+		case T_PLACE1: {
+			/* fits, then the three operations of encode_leaf's word */
+			uint64_t u = (uint64_t)v->value, lim = (uint64_t)1 << st->width;
+			if (st->sign ? u + (lim >> 1) >= lim : u >= lim)
+				return false;
+			unsigned k = st->word;
+			uint64_t b = (u & (lim - 1)) << st->shift;
+			if (placed[k] & st->mask & (w[k] ^ b))
+				return false;
+			placed[k] |= st->mask;
+			w[k] = (w[k] & ~st->mask) | b;
+			break;
+		}
+		default: {
+			const spec_field *f = v->field;
+			unsigned width = f->high - f->low + 1;
+			if (!fits(v->value, width, f->type))
+				return false;
+			uint64_t bits = width >= 64 ? (uint64_t)v->value
+			                            : (uint64_t)v->value & (((uint64_t)1 << width) - 1);
+			if (!place(e, w, placed, &bits, width, f->low, f->name))
+				return false;
+			break;
+		}
+		}
+	}
+	if (e->next < d->nvalues && d->values[e->next].depth >= depth)
+		return false;
+	for (unsigned k = 0; k < t->nw; k++)
+		w[k] |= t->soft_w[k];
+	return true;
+}
+
+/* The step the general way takes for value v (see tstep). */
+static tstep tpl_step(const codec_value *v, uint8_t kind)
+{
+	tstep st = {.field = v->field, .owner = v->owner, .kase = v->kase, .kind = kind};
+	const spec_field *f = v->field;
+	if (kind == T_PLACE) {
+		unsigned width = f->high - f->low + 1;
+		if (width < 64 && f->low / 64 == f->high / 64) {
+			st.kind = T_PLACE1;
+			st.word = (uint8_t)(f->low / 64);
+			st.shift = (uint8_t)(f->low % 64);
+			st.width = width;
+			st.sign = signed_type(f->type);
+			st.mask = (((uint64_t)1 << width) - 1) << st.shift;
+		}
+	}
+	return st;
+}
+
 static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uint64_t *w,
                         const spec_field *opener, enc_scope *parent)
 {
@@ -420,16 +883,6 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 	uint64_t placed[SPEC_MAX_BITS / 64];
 	if (depth > SPEC_MAX_EXPR_DEPTH)
 		return fail(e, "bitset fields nested too deeply");
-	/* The pattern: 0/1 bits as merged over the ancestors, x bits 0. */
-	for (unsigned k = 0; k < nw; k++) {
-		uint64_t fixed = leaf->mask.w[k] & ~leaf->dontcare.w[k];
-		w[k] = leaf->match.w[k] & fixed;
-		placed[k] = fixed;
-	}
-	/* Asserts: the decoder checks those of the cases it visits while it
-	 * looks for the display (from the leaf up, each case that holds, until
-	 * one has a display), so those must hold; the default cases' asserts
-	 * further up are placed last, where no field claimed the bits. */
 	enc_scope scope;
 	scope.e = e;
 	scope.first = e->next;
@@ -437,27 +890,90 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 	scope.opener = opener;
 	scope.parent = parent;
 	scope.indexed = 0; /* slot is zeroed when it is first filled */
+	/* The cases whose asserts hold: the decoder checks those of the cases
+	 * it visits while it looks for the display (from the leaf up, each
+	 * case that holds, until one has a display), so those must hold; the
+	 * default cases' asserts further up are placed last, where no field
+	 * claimed the bits.  Whether a case holds reads the values only, so
+	 * all are known before any bit is placed. */
 	bool found_display = false;
 	const spec_case *held[ENC_MAX_HELD];
 	const cenc_case *heldc[ENC_MAX_HELD];
-	size_t nheld = 0;
+	size_t nheld = 0, nholding = 0;
 	const codec *c = e->c;
 	bool tables = c && c->enc && leaf->index < c->m->nbitsets && c->m->bitsets[leaf->index] == leaf;
-	for (const spec_bitset *s = leaf; s && !found_display; s = s->parent) {
+	/* with an encoder, the overrides read the values by their places in
+	 * the scope's shape */
+	uint32_t idx[TPL_MAX_STEPS];
+	const eshape *shape = e->cache ? scope_shape(e, leaf, depth, idx) : NULL;
+	scope.shape = shape;
+	scope.idx = idx;
+	uint32_t chain = 0;
+	for (const spec_bitset *s = leaf; s && !found_display; chain += (uint32_t)s->ncases, s = s->parent) {
 		for (size_t ci = 0; ci < s->ncases && !found_display; ci++) {
-			const spec_case *k = &s->cases[ci];
-			if (!case_holds(&scope, s, ci))
+			if (!shaped_holds(&scope, shape, idx, s, ci, chain + (uint32_t)ci))
 				continue;
-			const cenc_case *ce = tables ? &c->enc[s->index][ci] : NULL;
-			if (!place_asserts(e, k, ce, w, placed, false))
-				return false;
-			found_display = k->display != NULL;
+			found_display = s->cases[ci].display != NULL;
 			if (nheld < ENC_MAX_HELD) {
-				heldc[nheld] = ce;
-				held[nheld++] = k;
+				heldc[nheld] = tables ? &c->enc[s->index][ci] : NULL;
+				held[nheld++] = &s->cases[ci];
 			}
+			nholding++;
 		}
 	}
+	/* a template needs every held case in its key */
+	bool keyed = e->cache && nholding == nheld && nw <= SPEC_MAX_BITS / 64;
+	size_t ntpl = 0; /* of this key, all tried */
+	if (keyed) {
+		size_t h = tpl_hash(leaf, held, nheld), at = SIZE_MAX;
+		for (const etpl *t; (t = tpl_next(e->cache, leaf, held, nheld, h, &at)); ntpl++) {
+			if (tpl_run(e, t, depth, w, &scope)) {
+				e->cache->hits++;
+				return true;
+			}
+			e->next = scope.first; /* the next, or the general way, from the start */
+		}
+		e->cache->misses += ntpl > 0;
+	}
+	/* The pattern: 0/1 bits as merged over the ancestors, x bits 0. */
+	for (unsigned k = 0; k < nw; k++) {
+		uint64_t fixed = leaf->mask.w[k] & ~leaf->dontcare.w[k];
+		w[k] = leaf->match.w[k] & fixed;
+		placed[k] = fixed;
+	}
+	/* The held cases' asserts, in the order the cases were found; past
+	 * ENC_MAX_HELD, those of the rest (found again) as well. */
+	for (size_t i = 0; i < nheld; i++)
+		if (!place_asserts(e, held[i], heldc[i], w, placed, false))
+			return false;
+	if (nholding > nheld) {
+		size_t seen = 0;
+		found_display = false;
+		for (const spec_bitset *s = leaf; s && !found_display; s = s->parent)
+			for (size_t ci = 0; ci < s->ncases && !found_display; ci++) {
+				if (!case_holds(&scope, s, ci))
+					continue;
+				found_display = s->cases[ci].display != NULL;
+				if (seen++ >= nheld &&
+				    !place_asserts(e, &s->cases[ci], tables ? &c->enc[s->index][ci] : NULL,
+				                   w, placed, false))
+					return false;
+			}
+	}
+	/* what a template starts from, and its steps as they are taken */
+	tstep steps[TPL_MAX_STEPS];
+	size_t nsteps = 0;
+	uint64_t init_w[SPEC_MAX_BITS / 64], init_p[SPEC_MAX_BITS / 64];
+	if (keyed) {
+		memcpy(init_w, w, nw * sizeof *w);
+		memcpy(init_p, placed, nw * sizeof *placed);
+	}
+#define RECORD(v, kind)                                          \
+	do {                                                     \
+		if (keyed && nsteps < TPL_MAX_STEPS)             \
+			steps[nsteps] = tpl_step(v, kind);       \
+		nsteps++;                                        \
+	} while (0)
 	/* The bits of the held cases' fields, for shadowed: one mask test a
 	 * value instead of one a value and held case (the largest cost of
 	 * encoding an instruction whose fields come from a parent's case). */
@@ -470,9 +986,17 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 		if (v->depth > depth)
 			return fail(e, "value '%s' is nested deeper than any bitset field before it",
 			            f ? f->name : "?");
-		if (!f || f->kind != SPEC_FIELD)
+		if (!f || f->kind != SPEC_FIELD) {
+			RECORD(v, T_SKIP);
 			continue; /* derived values are computed, not placed */
+		}
+		/* a decoding made by hand can name any field of the model: one
+		 * past the leaf's bits would be placed outside its words */
+		if (f->high >= leaf->size || f->low > f->high)
+			return fail(e, "field '%s' (bits %u..%u) lies outside the %u-bit %s", f->name,
+			            f->low, f->high, leaf->size, leaf->name);
 		if (shadowed(f, v->owner, v->kase, held, nheld, heldbits, hw)) {
+			RECORD(v, T_SHADOW);
 			/* with its sub-instruction's values */
 			while (e->next < d->nvalues && d->values[e->next].depth > depth)
 				e->next++;
@@ -482,12 +1006,14 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 		if (f->type == SPEC_TYPE_BITSET) {
 			if (!encode_sub(e, v, depth, w, placed, &scope))
 				return false;
+			RECORD(v, T_SUB);
 			continue;
 		}
 		if (!fits(v->value, width, f->type))
 			return fail(e, "value %lld does not fit the %u-bit %s field '%s'",
 			            (long long)v->value, width,
 			            signed_type(f->type) ? "signed" : "unsigned", f->name);
+		RECORD(v, T_PLACE);
 		uint64_t bits = width >= 64 ? (uint64_t)v->value
 		                            : (uint64_t)v->value & (((uint64_t)1 << width) - 1);
 		if (width < 64 && f->low / 64 == f->high / 64) {
@@ -504,16 +1030,28 @@ static bool encode_leaf(encoder *e, const spec_bitset *leaf, unsigned depth, uin
 		if (!place(e, w, placed, &bits, width, f->low, f->name))
 			return false;
 	}
+#undef RECORD
+	uint64_t before[SPEC_MAX_BITS / 64];
+	if (keyed)
+		memcpy(before, placed, nw * sizeof *placed);
 	for (const spec_bitset *s = leaf; s; s = s->parent)
 		if (s->ncases && !place_asserts(e, &s->cases[s->ncases - 1],
 		                                tables ? &c->enc[s->index][s->ncases - 1] : NULL, w,
 		                                placed, true))
 			return false;
+	if (keyed && nsteps <= TPL_MAX_STEPS && ntpl < TPL_PER_KEY) {
+		/* the default cases' asserts took the bits no value had */
+		uint64_t soft_w[SPEC_MAX_BITS / 64];
+		for (unsigned k = 0; k < nw; k++)
+			soft_w[k] = w[k] & ~before[k];
+		tpl_keep(e->cache, leaf, held, nheld, steps, nsteps, nw, init_w, init_p, soft_w);
+	}
 	return true;
 }
 
-bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
-                  size_t errlen)
+/* One encoding, with templates (cache) or without (NULL). */
+static bool encode_with(const codec *c, codec_encoder *cache, const codec_decoded *d,
+                        uint64_t *w, char *err, size_t errlen)
 {
 	/* field by field: an initializer would clear ids, a kilobyte, on
 	 * every call (they are written before they are read: ids_made) */
@@ -524,6 +1062,7 @@ bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err
 	e.err = err;
 	e.errlen = errlen;
 	e.ids_made = e.ids_ok = false;
+	e.cache = cache;
 	if (err && errlen)
 		err[0] = 0;
 	if (!d->leaf)
@@ -533,7 +1072,21 @@ bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err
 		return false;
 	if (e.next != d->nvalues)
 		return fail(&e, "%zu values left over after the instruction", d->nvalues - e.next);
+	if (err && errlen)
+		err[0] = 0; /* a template that failed on the way said something */
 	return true;
+}
+
+bool codec_encode(const codec *c, const codec_decoded *d, uint64_t *w, char *err,
+                  size_t errlen)
+{
+	return encode_with(c, NULL, d, w, err, errlen);
+}
+
+bool codec_encoder_encode(codec_encoder *enc, const codec_decoded *d, uint64_t *w, char *err,
+                          size_t errlen)
+{
+	return encode_with(enc->c, enc, d, w, err, errlen);
 }
 
 bool codec_decoding_has_meaning(const codec_decoded *d)

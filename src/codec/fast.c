@@ -1459,7 +1459,8 @@ display_fast(cx *x, const spec_bitset *b, const uint64_t *w)
 	/* codec_decode walks the display for its issues alone: straight
 	 * through as well, unless it asks which cases were taken (the plans
 	 * do not say) */
-	if (!t || !t->lf || x->nsc || x->esp || !o->buf || x->afuc ||
+	if (!t || !t->lf || x->nsc || x->esp || !o->buf ||
+	    (x->afuc && !(c->afuc_quiet && bi < c->m->nbitsets && c->afuc_quiet[bi])) ||
 	    (x->mode == CX_DECODE && (!x->dec || x->dec->cases)))
 		return false;
 	if (o->f && o->cap - o->len < 1024)

@@ -401,6 +401,8 @@ codec_mark codec_arena_mark(const codec *c);
 void codec_arena_release(codec *c, codec_mark m);
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);
+/* Works out c->afuc_quiet (disasm.c); false when memory ran out. */
+bool codec_build_afuc_quiet(codec *c);
 /* Compiles every plan's display for printing straight through (fast.c),
  * once plans and memos are built; false when memory ran out. */
 bool codec_build_fast(codec *c);
@@ -579,6 +581,10 @@ struct codec {
 	uint32_t *enc_fids;
 	const uint32_t **enc_fparams; /* per slot: 2 ids a param (see below) */
 	size_t enc_fmask;
+	/* disasm.c: per bitset index, whether no display the leaf's walk
+	 * may print names what afuc-disasm's hooks act on (then its text
+	 * under afuc's style is that under Mesa's); NULL: not worked out */
+	const bool *afuc_quiet;
 };
 
 /* The name id of field f of the model (codec.names), or UINT32_MAX
