@@ -125,13 +125,11 @@ static void try_word(const codec *c, codec_encoder *enc, const spec_root *r, con
 
 static void hold_spec(const char *path, unsigned words)
 {
-	spec_diags diags = {0};
-	spec_model *m = spec_load(path, &diags);
-	codec *c = m ? codec_new(m, &diags) : NULL;
-	spec_diags_free(&diags);
-	CHECK(c != NULL);
+	testlib_codec l = testlib_load_codec(path);
+	const spec_model *m = l.m;
+	const codec *c = l.c;
 	if (!c) {
-		spec_model_free(m);
+		testlib_unload_codec(&l);
 		return;
 	}
 	codec_encoder *enc = codec_encoder_new(c);
@@ -178,8 +176,7 @@ static void hold_spec(const char *path, unsigned words)
 	CHECK(st.misses > 0);
 	CHECK(t.refused_changed > 0 && t.refused_changed < t.changed);
 	codec_encoder_free(enc);
-	codec_free(c);
-	spec_model_free(m);
+	testlib_unload_codec(&l);
 }
 
 TEST(ours_answer_alike)
@@ -205,13 +202,10 @@ TEST(mesas_answer_alike)
 /* A decoding without a leaf is refused alike. */
 TEST(null_leaf_is_refused_alike)
 {
-	spec_diags diags = {0};
-	spec_model *m = spec_load(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml", &diags);
-	codec *c = m ? codec_new(m, &diags) : NULL;
-	spec_diags_free(&diags);
-	CHECK(c != NULL);
+	testlib_codec l = testlib_load_codec(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml");
+	const codec *c = l.c;
 	if (!c) {
-		spec_model_free(m);
+		testlib_unload_codec(&l);
 		return;
 	}
 	codec_encoder *enc = codec_encoder_new(c);
@@ -223,8 +217,7 @@ TEST(null_leaf_is_refused_alike)
 	CHECK_STR(e1, e2);
 	codec_encoder_free(enc);
 	codec_encoder_free(NULL);
-	codec_free(c);
-	spec_model_free(m);
+	testlib_unload_codec(&l);
 }
 
 /* A value whose field lies past its leaf's bits (a decoding made by
@@ -232,13 +225,11 @@ TEST(null_leaf_is_refused_alike)
  * words (the caller's buffer may have no more). */
 TEST(field_outside_the_leaf_is_refused)
 {
-	spec_diags diags = {0};
-	spec_model *m = spec_load(ISACHECK_SOURCE_DIR "/isa/midgard.xml", &diags);
-	codec *c = m ? codec_new(m, &diags) : NULL;
-	spec_diags_free(&diags);
-	CHECK(c != NULL);
+	testlib_codec l = testlib_load_codec(ISACHECK_SOURCE_DIR "/isa/midgard.xml");
+	const spec_model *m = l.m;
+	const codec *c = l.c;
 	if (!c) {
-		spec_model_free(m);
+		testlib_unload_codec(&l);
 		return;
 	}
 	codec_encoder *enc = codec_encoder_new(c);
@@ -298,8 +289,7 @@ TEST(field_outside_the_leaf_is_refused)
 	}
 	CHECK(tried == 50);
 	codec_encoder_free(enc);
-	codec_free(c);
-	spec_model_free(m);
+	testlib_unload_codec(&l);
 }
 
 int main(void)

@@ -215,11 +215,7 @@ typedef struct builder {
 	vec tabs; /* tab_ent: expression tables, shared */
 	vec_pool pool; /* compile_leaf's vectors' buffers, from leaf to leaf */
 	/* compile_leaf's finished arrays by their bytes (share_bytes) */
-	struct shared_ent {
-		size_t h, n;
-		const void *p;
-	} *sh;
-	size_t shcap, shn;
+	codec_htab sh;
 	bool share; /* look for equal arrays at all (a big model: SHARE_LEAVES) */
 	bool fast;
 } builder;
@@ -237,6 +233,28 @@ static size_t hash_str(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * (1099511628211ull & SIZE_MAX);
 	return h;
+}
+
+bool codec_htab_room(codec_htab *t)
+{
+	if (2 * (t->n + 1) <= t->cap)
+		return true;
+	size_t cap = t->cap ? 2 * t->cap : 256;
+	codec_hent *slot = cap <= SIZE_MAX / sizeof *slot ? calloc(cap, sizeof *slot) : NULL;
+	if (!slot)
+		return false;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slot[i].p)
+			continue;
+		size_t j = t->slot[i].h & (cap - 1);
+		while (slot[j].p)
+			j = (j + 1) & (cap - 1);
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return true;
 }
 
 static size_t hash_ptr(const void *p)
@@ -267,24 +285,9 @@ static const void *share_bytes(builder *B, const void *src, size_t n)
 			memcpy(p, src, n);
 		return p;
 	}
-	if (2 * (B->shn + 1) > B->shcap) {
-		size_t cap = B->shcap ? 2 * B->shcap : 256;
-		struct shared_ent *t = cap <= SIZE_MAX / sizeof *t ? calloc(cap, sizeof *t) : NULL;
-		if (!t) {
-			B->ok = false;
-			return NULL;
-		}
-		for (size_t i = 0; i < B->shcap; i++) {
-			if (!B->sh[i].p)
-				continue;
-			size_t j = B->sh[i].h & (cap - 1);
-			while (t[j].p)
-				j = (j + 1) & (cap - 1);
-			t[j] = B->sh[i];
-		}
-		free(B->sh);
-		B->sh = t;
-		B->shcap = cap;
+	if (!codec_htab_room(&B->sh)) {
+		B->ok = false;
+		return NULL;
 	}
 	/* eight bytes a step: the arrays are a few hundred bytes, a million
 	 * leaves' worth */
@@ -296,10 +299,11 @@ static const void *share_bytes(builder *B, const void *src, size_t n)
 		h64 = (h64 ^ x) * 0x9e3779b97f4a7c15ull;
 		h64 ^= h64 >> 29;
 	}
-	size_t h = (size_t)h64 ^ hash_str((const char *)src + i, n - i), j = h & (B->shcap - 1);
-	for (; B->sh[j].p; j = (j + 1) & (B->shcap - 1))
-		if (B->sh[j].h == h && B->sh[j].n == n && !memcmp(B->sh[j].p, src, n))
-			return B->sh[j].p;
+	codec_hent *sh = B->sh.slot;
+	size_t h = (size_t)h64 ^ hash_str((const char *)src + i, n - i), j = h & (B->sh.cap - 1);
+	for (; sh[j].p; j = (j + 1) & (B->sh.cap - 1))
+		if (sh[j].h == h && sh[j].n == n && !memcmp(sh[j].p, src, n))
+			return sh[j].p;
 	void *p = arena_alloc(&B->c->arena, n);
 	if (!p) {
 		B->ok = false;
@@ -307,8 +311,8 @@ static const void *share_bytes(builder *B, const void *src, size_t n)
 	}
 	if (n)
 		memcpy(p, src, n);
-	B->sh[j] = (struct shared_ent){h, n, p};
-	B->shn++;
+	sh[j] = (codec_hent){h, n, p};
+	B->sh.n++;
 	return p;
 }
 
@@ -2263,7 +2267,7 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	if (fast && B.ok)
 		B.ok = codec_build_dontcare_itexts(c);
 	free(B.nh);
-	free(B.sh);
+	free(B.sh.slot);
 	free(B.fm);
 	free(B.em);
 	free(B.xm);

@@ -507,18 +507,9 @@ typedef struct etpl {
 #define TPL_MAX_COUNT 65536u
 #define TPL_MAX_BYTES ((size_t)64 << 20)
 
-/* Open addressing over entries with their hashes. */
-typedef struct etable {
-	struct eentry {
-		size_t hash;
-		void *p; /* NULL: empty */
-	} *slot;
-	size_t cap, n;
-} etable;
-
 struct codec_encoder {
 	const codec *c;
-	etable tpl, shape;
+	codec_htab tpl, shape;    /* p: an etpl, an eshape */
 	size_t bytes;             /* kept in both, with their headers */
 	unsigned long hits, misses;
 };
@@ -538,10 +529,10 @@ codec_encoder *codec_encoder_new(const codec *c)
 	return enc;
 }
 
-static void etable_free(etable *t)
+static void htab_free(codec_htab *t)
 {
 	for (size_t i = 0; i < t->cap; i++)
-		free(t->slot[i].p);
+		free((void *)t->slot[i].p);
 	free(t->slot);
 }
 
@@ -549,35 +540,20 @@ void codec_encoder_free(codec_encoder *enc)
 {
 	if (!enc)
 		return;
-	etable_free(&enc->tpl);
-	etable_free(&enc->shape);
+	htab_free(&enc->tpl);
+	htab_free(&enc->shape);
 	free(enc);
 }
 
 /* Adds p under hash (false: out of memory, nothing added). */
-static bool etable_add(etable *t, size_t hash, void *p)
+static bool htab_add(codec_htab *t, size_t hash, const void *p)
 {
-	if (2 * (t->n + 1) > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		struct eentry *slot = calloc(cap, sizeof *slot);
-		if (!slot)
-			return false;
-		for (size_t j = 0; j < t->cap; j++) {
-			if (!t->slot[j].p)
-				continue;
-			size_t i = t->slot[j].hash & (cap - 1);
-			while (slot[i].p)
-				i = (i + 1) & (cap - 1);
-			slot[i] = t->slot[j];
-		}
-		free(t->slot);
-		t->slot = slot;
-		t->cap = cap;
-	}
+	if (!codec_htab_room(t))
+		return false;
 	size_t i = hash & (t->cap - 1);
 	while (t->slot[i].p)
 		i = (i + 1) & (t->cap - 1);
-	t->slot[i] = (struct eentry){hash, p};
+	t->slot[i] = (codec_hent){hash, 0, p};
 	t->n++;
 	return true;
 }
@@ -612,12 +588,12 @@ static bool tpl_is(const etpl *t, const spec_bitset *leaf, const spec_case *cons
 static const etpl *tpl_next(const codec_encoder *enc, const spec_bitset *leaf,
                             const spec_case *const *held, size_t nheld, size_t h, size_t *at)
 {
-	const etable *t = &enc->tpl;
+	const codec_htab *t = &enc->tpl;
 	if (!t->n)
 		return NULL;
 	size_t i = *at == SIZE_MAX ? h & (t->cap - 1) : (*at + 1) & (t->cap - 1);
 	for (; t->slot[i].p; i = (i + 1) & (t->cap - 1))
-		if (t->slot[i].hash == h && tpl_is(t->slot[i].p, leaf, held, nheld)) {
+		if (t->slot[i].h == h && tpl_is(t->slot[i].p, leaf, held, nheld)) {
 			*at = i;
 			return t->slot[i].p;
 		}
@@ -653,7 +629,7 @@ static void tpl_keep(codec_encoder *enc, const spec_bitset *leaf, const spec_cas
 	memcpy(t->init_p, init_p, nw * sizeof *init_p);
 	memcpy(t->soft_w, soft_w, nw * sizeof *soft_w);
 	memcpy(t->held, held, nheld * sizeof *held);
-	if (!etable_add(&enc->tpl, tpl_hash(leaf, held, nheld), t)) {
+	if (!htab_add(&enc->tpl, tpl_hash(leaf, held, nheld), t)) {
 		free(t);
 		return;
 	}
@@ -736,7 +712,7 @@ static const eshape *shape_make(codec_encoder *enc, const spec_bitset *leaf,
 	memcpy(pv, posv, npos);
 	for (uint32_t k = 0; k < nchain; k++)
 		sh->pos[k] = pos[k] ? pv + (pos[k] - posv) : NULL;
-	if (!etable_add(&enc->shape, hash, sh)) {
+	if (!htab_add(&enc->shape, hash, sh)) {
 		free(sh);
 		return NULL;
 	}
@@ -764,10 +740,10 @@ static const eshape *scope_shape(encoder *e, const spec_bitset *leaf, unsigned d
 		h = shape_hash_step(h, d->values[i].field);
 	}
 	h ^= n;
-	const etable *t = &e->cache->shape;
+	const codec_htab *t = &e->cache->shape;
 	for (size_t i = t->n ? h & (t->cap - 1) : 0; t->n && t->slot[i].p; i = (i + 1) & (t->cap - 1)) {
 		const eshape *sh = t->slot[i].p;
-		if (t->slot[i].hash == h && sh->leaf == leaf && sh->nvals == n &&
+		if (t->slot[i].h == h && sh->leaf == leaf && sh->nvals == n &&
 		    !memcmp(sh->fields, fields, n * sizeof *fields))
 			return sh;
 	}

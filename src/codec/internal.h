@@ -399,6 +399,22 @@ typedef struct codec_mark {
 } codec_mark;
 codec_mark codec_arena_mark(const codec *c);
 void codec_arena_release(codec *c, codec_mark m);
+/* An open-addressed table of entries kept by their hashes (NULL p:
+ * empty): the builder's shared arrays (codec.c) and the encoder's
+ * templates and shapes (encode.c).  codec_htab_room makes room for one
+ * more entry, doubling the slots and placing the entries again by their
+ * hashes (false: out of memory, nothing changed); the caller probes from
+ * h & (cap - 1) and fills the empty slot it stops at. */
+typedef struct codec_hent {
+	size_t h, n;
+	const void *p;
+} codec_hent;
+typedef struct codec_htab {
+	codec_hent *slot;
+	size_t cap, n;
+} codec_htab;
+bool codec_htab_room(codec_htab *t);
+
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);
 /* Works out c->afuc_quiet (disasm.c); false when memory ran out. */
