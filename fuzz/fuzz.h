@@ -201,6 +201,18 @@ bool fuzz_same_meaning(const codec_decoded *a, const codec_decoded *b, char *why
  * of a bitset-typed field with a sub leaf (its bits, don't-care bits of
  * the sub leaf among them) is read only by expressions and params that
  * name the field: it counts only for the fields s->read_subs lists. */
+/* d changed as a decoding made by hand might be, r choosing how and
+ * where: another value (in range or not), one just past its field's
+ * range, another value's field (with its owner and case), a value left
+ * out, a value twice, its case unknown, one level deeper.  Into x, its
+ * values in vals (room for d->nvalues + 1; d has at least one value).
+ * Returns which of those seven (0..6). */
+unsigned fuzz_change_decoding(const codec_decoded *d, codec_decoded *x, codec_value *vals,
+                              uint64_t r);
+/* The encoder that remembers (s->enc) must answer as codec_encode: the
+ * same result, words and message, and nothing written past the leaf's
+ * words.  Why not, in why; false when they agree. */
+bool fuzz_encoders_differ(const fuzz_spec *s, const codec_decoded *d, char *why, size_t len);
 bool fuzz_same_encoder_input(const fuzz_spec *s, const codec_decoded *a,
                              const codec_decoded *b);
 

@@ -18,6 +18,13 @@
  * sub leaf, bits, value) and every issue (kind, text).  The unit tests
  * compare them on vectors, mutated, random and leaf-seeded words; this
  * keeps looking.
+ *
+ * The codec's two ways of encoding too: codec_encode and the encoder
+ * that remembers (codec_encoder: templates per leaf and held cases)
+ * must give the same result, words and message, and write nothing past
+ * the leaf's words, on the decoding and on it changed as a decoding
+ * made by hand might be (fuzz_change_decoding, chosen by the
+ * instruction's own bits).
  */
 #include "fuzz.h"
 
@@ -100,11 +107,14 @@ static bool decodings_differ(const codec_decoded *a, const codec_decoded *b, cha
 	return false;
 }
 
+/* The codec's decoding of the instruction at hand (decode_one). */
+static fuzz_decoding fast;
+
 /* One instruction decoded three ways (see the top); false after a
  * finding. */
 static bool decode_one(const uint8_t *data, size_t size, const uint64_t *w, uint32_t gen)
 {
-	static fuzz_decoding fast, interp;
+	static fuzz_decoding interp;
 	static codec_case_taken cases[64];
 	fuzz_decode(&spec, w, gen, &fast);
 	fuzz_decode_again(&plain_spec, w, gen, &interp);
@@ -127,6 +137,37 @@ static bool decode_one(const uint8_t *data, size_t size, const uint64_t *w, uint
 	return false;
 }
 
+/* The instruction's decoding (decode_one's) encoded both ways, as it
+ * is and changed (see the top); false after a finding. */
+static bool encode_one(const uint8_t *data, size_t size, const uint64_t *w, uint32_t gen)
+{
+	static codec_value changed[FUZZ_MAX_VALUES + 1];
+	const codec_decoded *d = &fast.d;
+	if (!d->leaf || !d->nvalues)
+		return true;
+	char why[512], what[640];
+	codec_decoded x;
+	/* the change from the word's bits: the fuzzer steers those */
+	uint64_t r = w[0] ^ (w[0] >> 31) * 0x9E3779B97F4A7C15ull;
+	unsigned how = fuzz_change_decoding(d, &x, changed, r);
+	const codec_decoded *bad = NULL;
+	if (fuzz_encoders_differ(&spec, d, why, sizeof why))
+		bad = d;
+	else if (fuzz_encoders_differ(&spec, &x, why, sizeof why))
+		bad = &x;
+	if (!bad)
+		return true;
+	if (bad == d)
+		snprintf(what, sizeof what, "codec_encode and the encoder that remembers differ on the "
+		         "decoding: %s", why);
+	else
+		snprintf(what, sizeof what, "codec_encode and the encoder that remembers differ on the "
+		         "decoding changed (kind %u): %s", how, why);
+	fuzz_side fa = {"decoded", w, d, NULL}, fb = {"encoded", w, bad, NULL};
+	fuzz_finding(FUZZ_TARGET, &spec, data, size, gen, what, &fa, &fb);
+	return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
@@ -139,7 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t u[FUZZ_MAX_WORDS * 2];
 	for (size_t i = 0; fuzz_input_instr(&spec, data, size, i, w, u); i++)
 		if (!straight_one(data, size, w, u, gen, labels, cut) ||
-		    !decode_one(data, size, w, gen))
+		    !decode_one(data, size, w, gen) || !encode_one(data, size, w, gen))
 			break;
 	return 0;
 }

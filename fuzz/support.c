@@ -710,6 +710,75 @@ bool fuzz_same_encoder_input(const fuzz_spec *s, const codec_decoded *a,
 	return true;
 }
 
+unsigned fuzz_change_decoding(const codec_decoded *d, codec_decoded *x, codec_value *vals,
+                              uint64_t r)
+{
+	*x = *d;
+	memcpy(vals, d->values, d->nvalues * sizeof *vals);
+	x->values = vals;
+	x->cap_values = d->nvalues + 1;
+	unsigned how = (unsigned)(r % 7);
+	size_t i = (size_t)((r >> 3) % d->nvalues);
+	codec_value *v = &vals[i];
+	switch (how) {
+	case 0: /* another value */
+		v->value = (int64_t)(r >> (r >> 20) % 64);
+		v->raw = (uint64_t)v->value;
+		break;
+	case 1: /* one past its field's range */
+		if (v->field && v->field->high >= v->field->low && v->field->high - v->field->low < 62)
+			v->value = (int64_t)1 << (v->field->high - v->field->low + 1);
+		break;
+	case 2: { /* another value's field, owner and case */
+		const codec_value *o = &d->values[(r >> 20) % d->nvalues];
+		v->field = o->field;
+		v->owner = o->owner;
+		v->kase = o->kase;
+		break;
+	}
+	case 3: /* a value left out */
+		memmove(v, v + 1, (d->nvalues - i - 1) * sizeof *v);
+		x->nvalues--;
+		break;
+	case 4: /* a value twice */
+		memmove(v + 1, v, (d->nvalues - i) * sizeof *v);
+		x->nvalues++;
+		break;
+	case 5: /* its case unknown */
+		v->kase = NULL;
+		break;
+	default: /* one level deeper */
+		v->depth++;
+		break;
+	}
+	return how;
+}
+
+bool fuzz_encoders_differ(const fuzz_spec *s, const codec_decoded *d, char *why, size_t len)
+{
+	/* one word past the widest leaf, to see that nothing is written there */
+	uint64_t w1[SPEC_MAX_BITS / 64 + 1], w2[SPEC_MAX_BITS / 64 + 1];
+	char e1[256], e2[256];
+	unsigned nw = d->leaf ? (d->leaf->size + 63) / 64 : 0;
+	if (nw > SPEC_MAX_BITS / 64)
+		nw = SPEC_MAX_BITS / 64;
+	memset(w1, 0xa5, (nw + 1) * sizeof *w1);
+	memset(w2, 0xa5, (nw + 1) * sizeof *w2);
+	bool r1 = codec_encode(s->c, d, w1, e1, sizeof e1);
+	bool r2 = codec_encoder_encode(s->enc, d, w2, e2, sizeof e2);
+	const uint64_t mark = 0xa5a5a5a5a5a5a5a5u;
+	if (r1 != r2 || strcmp(e1, e2))
+		snprintf(why, len, "codec_encode %s (\"%s\"), the encoder %s (\"%s\")",
+		         r1 ? "encodes" : "refuses", e1, r2 ? "encodes" : "refuses", e2);
+	else if (r1 && memcmp(w1, w2, nw * sizeof *w1))
+		snprintf(why, len, "the two encoders give other words");
+	else if (w1[nw] != mark || w2[nw] != mark)
+		snprintf(why, len, "an encoder wrote past the leaf's %u words", nw);
+	else
+		return false;
+	return true;
+}
+
 /* ---------------------------------------------------------------- report */
 
 void fuzz_appendf(char *buf, size_t len, const char *fmt, ...)

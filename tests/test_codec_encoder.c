@@ -13,13 +13,13 @@
  * or need not (another value that fits).
  */
 #include "codec.h"
+#include "fuzz.h"
 #include "spec.h"
 #include "testlib.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_VALUES 512
 #define MAX_WORDS (SPEC_MAX_BITS / 64)
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
@@ -36,106 +36,53 @@ typedef struct tally {
 	unsigned long decoded, changed, refused, refused_changed;
 } tally;
 
-/* Both encoders on d: the same answer, words and message. */
-static bool same_answer(const codec *c, codec_encoder *enc, const codec_decoded *d, bool *ok)
+/* Both encoders on d (fuzz_encoders_differ); whether codec_encode
+ * accepted it in *ok. */
+static bool same_answer(const fuzz_spec *S, const codec_decoded *d, bool *ok)
 {
-	uint64_t w1[MAX_WORDS], w2[MAX_WORDS];
-	char e1[256], e2[256];
-	unsigned nw = d->leaf ? (d->leaf->size + 63) / 64 : 0;
-	memset(w1, 0xa5, sizeof w1);
-	memset(w2, 0xa5, sizeof w2);
-	bool r1 = codec_encode(c, d, w1, e1, sizeof e1);
-	bool r2 = codec_encoder_encode(enc, d, w2, e2, sizeof e2);
-	*ok = r1;
-	bool same = r1 == r2 && !strcmp(e1, e2) && (!r1 || !memcmp(w1, w2, nw * sizeof *w1));
-	if (!same)
-		fprintf(stderr, "%s: codec_encode %s (%s), the encoder %s (%s)\n", d->leaf->name,
-		        r1 ? "encodes" : "refuses", e1, r2 ? "encodes" : "refuses", e2);
-	return same;
+	char why[512];
+	uint64_t w[MAX_WORDS];
+	*ok = codec_encode(S->c, d, w, NULL, 0);
+	bool differ = fuzz_encoders_differ(S, d, why, sizeof why);
+	if (differ)
+		fprintf(stderr, "%s: %s\n", d->leaf ? d->leaf->name : "(no leaf)", why);
+	return !differ;
 }
 
-/* d changed in one of the ways a template must notice or need not. */
-static void change(const codec_decoded *d, codec_decoded *x, codec_value *vals, unsigned how)
+static void try_word(const fuzz_spec *S, const spec_root *r, const uint64_t *w, tally *t)
 {
-	*x = *d;
-	memcpy(vals, d->values, d->nvalues * sizeof *vals);
-	x->values = vals;
-	size_t i = (size_t)(next_random() % d->nvalues);
-	codec_value *v = &vals[i];
-	switch (how) {
-	case 0: /* another value, in range or not */
-		v->value = (int64_t)(next_random() >> (next_random() % 64));
-		v->raw = (uint64_t)v->value;
-		break;
-	case 1: /* a value one past its field's range */
-		if (v->field && v->field->high >= v->field->low && v->field->high - v->field->low < 62)
-			v->value = (int64_t)1 << (v->field->high - v->field->low + 1);
-		break;
-	case 2: /* another value's field, owner and case */
-		{
-			const codec_value *o = &d->values[next_random() % d->nvalues];
-			v->field = o->field;
-			v->owner = o->owner;
-			v->kase = o->kase;
-		}
-		break;
-	case 3: /* a value left out */
-		memmove(v, v + 1, (d->nvalues - i - 1) * sizeof *v);
-		x->nvalues--;
-		break;
-	case 4: /* a value twice */
-		if (d->nvalues < MAX_VALUES) {
-			memmove(v + 1, v, (d->nvalues - i) * sizeof *v);
-			x->nvalues++;
-		}
-		break;
-	case 5: /* its case not known */
-		v->kase = NULL;
-		break;
-	default: /* one level deeper */
-		v->depth++;
-		break;
-	}
-}
-
-static void try_word(const codec *c, codec_encoder *enc, const spec_root *r, const uint64_t *w,
-                     tally *t)
-{
-	static codec_value values[MAX_VALUES], changed[MAX_VALUES];
-	static codec_issue issues[64];
-	codec_decoded d = {.values = values, .cap_values = MAX_VALUES, .issues = issues,
-	                   .cap_issues = 64};
+	static fuzz_decoding d;
+	static codec_value changed[FUZZ_MAX_VALUES + 1];
 	uint32_t gen = (uint32_t)(next_random() % 1000);
-	codec_decode(c, r, w, gen, &d);
-	if (!d.leaf || !d.nvalues || d.nvalues >= MAX_VALUES - 1)
+	fuzz_decoding_reset(&d);
+	codec_decode(S->c, r, w, gen, &d.d);
+	if (!d.d.leaf || !d.d.nvalues || d.d.nvalues >= FUZZ_MAX_VALUES)
 		return;
 	t->decoded++;
 	bool ok;
-	CHECK(same_answer(c, enc, &d, &ok)); /* recorded, or served */
-	CHECK(same_answer(c, enc, &d, &ok)); /* served */
+	CHECK(same_answer(S, &d.d, &ok)); /* recorded, or served */
+	CHECK(same_answer(S, &d.d, &ok)); /* served */
 	t->refused += !ok;
 	for (unsigned how = 0; how < 7; how++) {
 		codec_decoded x;
-		change(&d, &x, changed, how);
-		CHECK(same_answer(c, enc, &x, &ok));
+		/* each kind of change in turn, the rest of r at random */
+		fuzz_change_decoding(&d.d, &x, changed, next_random() / 7 * 7 + how);
+		CHECK(same_answer(S, &x, &ok));
 		t->changed++;
 		t->refused_changed += !ok;
 	}
 }
 
-static void hold_spec(const char *path, unsigned words)
+static void hold_spec(const char *name, unsigned words)
 {
-	testlib_codec l = testlib_load_codec(path);
-	const spec_model *m = l.m;
-	const codec *c = l.c;
-	if (!c) {
-		testlib_unload_codec(&l);
+	fuzz_spec S;
+	int rc = fuzz_spec_load(&S, name, CODEC_NO_MATCH_MESA);
+	CHECK_INT(rc, 0);
+	if (rc)
 		return;
-	}
-	codec_encoder *enc = codec_encoder_new(c);
-	CHECK(enc != NULL);
+	const spec_model *m = S.m;
 	tally t = {0};
-	for (size_t ri = 0; enc && ri < m->nroots; ri++) {
+	for (size_t ri = 0; ri < m->nroots; ri++) {
 		const spec_root *r = &m->roots[ri];
 		unsigned bits = r->bitset->size, nw = (bits + 63) / 64;
 		if (!bits || nw > MAX_WORDS)
@@ -147,7 +94,7 @@ static void hold_spec(const char *path, unsigned words)
 				w[k] = next_random();
 			if (bits % 64)
 				w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-			try_word(c, enc, r, w, &t);
+			try_word(&S, r, w, &t);
 		}
 		for (size_t bi = 0; bi < m->nbitsets; bi++) {
 			const spec_bitset *b = m->bitsets[bi];
@@ -161,63 +108,56 @@ static void hold_spec(const char *path, unsigned words)
 				}
 				if (bits % 64)
 					w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-				try_word(c, enc, r, w, &t);
+				try_word(&S, r, w, &t);
 			}
 		}
 	}
-	codec_encoder_stats st = enc ? codec_encoder_get_stats(enc) : (codec_encoder_stats){0};
+	codec_encoder_stats st = codec_encoder_get_stats(S.enc);
 	printf("%s: %lu decodings (%lu refused), %lu changed (%lu refused); %zu templates, %zu "
 	       "shapes, %zu bytes; %lu leaves by a template, %lu sent the general way\n",
-	       path, t.decoded, t.refused, t.changed, t.refused_changed, st.templates, st.shapes,
+	       S.path, t.decoded, t.refused, t.changed, t.refused_changed, st.templates, st.shapes,
 	       st.bytes, st.hits, st.misses);
 	/* both ways were taken, and the changes were refused and accepted */
 	CHECK(t.decoded > 100);
 	CHECK(st.templates > 0 && st.hits > t.decoded);
 	CHECK(st.misses > 0);
 	CHECK(t.refused_changed > 0 && t.refused_changed < t.changed);
-	codec_encoder_free(enc);
-	testlib_unload_codec(&l);
+	fuzz_spec_free(&S);
 }
 
 TEST(ours_answer_alike)
 {
-	hold_spec(ISACHECK_SOURCE_DIR "/isa/a2xx.xml", 3000);
-	hold_spec(ISACHECK_SOURCE_DIR "/isa/midgard.xml", 3000);
-	hold_spec(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml", 3000);
+	hold_spec("repo:isa/a2xx.xml", 3000);
+	hold_spec("repo:isa/midgard.xml", 3000);
+	hold_spec("repo:isa/etnaviv.xml", 3000);
 }
 
 TEST(mesas_answer_alike)
 {
-	char ir3[1024], etna[1024], afuc[1024];
-	testlib_shared_path(ir3, sizeof ir3, "mesa/src/freedreno/isa/ir3.xml");
-	testlib_shared_path(etna, sizeof etna, "mesa/src/etnaviv/isa/etnaviv.xml");
-	testlib_shared_path(afuc, sizeof afuc, "mesa/src/freedreno/afuc/afuc.xml");
-	if (!testlib_have_shared(ir3))
+	char probe[1024];
+	testlib_shared_path(probe, sizeof probe, "mesa/src/freedreno/isa/ir3.xml");
+	if (!testlib_have_shared(probe))
 		return;
-	hold_spec(ir3, 3000);
-	hold_spec(etna, 3000);
-	hold_spec(afuc, 3000);
+	hold_spec("shared:mesa/src/freedreno/isa/ir3.xml", 3000);
+	hold_spec("shared:mesa/src/etnaviv/isa/etnaviv.xml", 3000);
+	hold_spec("shared:mesa/src/freedreno/afuc/afuc.xml", 3000);
 }
 
 /* A decoding without a leaf is refused alike. */
 TEST(null_leaf_is_refused_alike)
 {
-	testlib_codec l = testlib_load_codec(ISACHECK_SOURCE_DIR "/isa/etnaviv.xml");
-	const codec *c = l.c;
-	if (!c) {
-		testlib_unload_codec(&l);
+	fuzz_spec S;
+	int rc = fuzz_spec_load(&S, "repo:isa/etnaviv.xml", CODEC_NO_MATCH_MESA);
+	CHECK_INT(rc, 0);
+	if (rc)
 		return;
-	}
-	codec_encoder *enc = codec_encoder_new(c);
 	codec_decoded d = {0};
 	uint64_t w[MAX_WORDS];
-	char e1[128], e2[128];
-	CHECK(!codec_encode(c, &d, w, e1, sizeof e1));
-	CHECK(!codec_encoder_encode(enc, &d, w, e2, sizeof e2));
-	CHECK_STR(e1, e2);
-	codec_encoder_free(enc);
+	char why[256];
+	CHECK(!codec_encode(S.c, &d, w, NULL, 0));
+	CHECK(!fuzz_encoders_differ(&S, &d, why, sizeof why));
 	codec_encoder_free(NULL);
-	testlib_unload_codec(&l);
+	fuzz_spec_free(&S);
 }
 
 /* A value whose field lies past its leaf's bits (a decoding made by
@@ -225,14 +165,12 @@ TEST(null_leaf_is_refused_alike)
  * words (the caller's buffer may have no more). */
 TEST(field_outside_the_leaf_is_refused)
 {
-	testlib_codec l = testlib_load_codec(ISACHECK_SOURCE_DIR "/isa/midgard.xml");
-	const spec_model *m = l.m;
-	const codec *c = l.c;
-	if (!c) {
-		testlib_unload_codec(&l);
+	fuzz_spec S;
+	int rc = fuzz_spec_load(&S, "repo:isa/midgard.xml", CODEC_NO_MATCH_MESA);
+	CHECK_INT(rc, 0);
+	if (rc)
 		return;
-	}
-	codec_encoder *enc = codec_encoder_new(c);
+	const spec_model *m = S.m;
 	/* the narrowest root, and a field of the model past its size */
 	const spec_root *r = NULL;
 	for (size_t i = 0; i < m->nroots; i++)
@@ -248,48 +186,33 @@ TEST(field_outside_the_leaf_is_refused)
 					far = f;
 			}
 	CHECK(r != NULL && far != NULL);
-	static codec_value values[MAX_VALUES];
-	static codec_issue issues[64];
+	static fuzz_decoding d;
 	unsigned tried = 0;
 	for (unsigned i = 0; r && far && i < 2000 && tried < 50; i++) {
-		codec_decoded d = {.values = values, .cap_values = MAX_VALUES, .issues = issues,
-		                   .cap_issues = 64};
 		uint64_t w[MAX_WORDS] = {next_random()};
 		if (r->bitset->size < 64)
 			w[0] &= ((uint64_t)1 << r->bitset->size) - 1;
-		codec_decode(c, r, w, 0, &d);
+		fuzz_decoding_reset(&d);
+		codec_decode(S.c, r, w, 0, &d.d);
 		size_t vi = 0;
-		while (vi < d.nvalues && (!d.values[vi].field || d.values[vi].depth ||
-		                          d.values[vi].field->kind != SPEC_FIELD))
+		while (vi < d.d.nvalues && (!d.d.values[vi].field || d.d.values[vi].depth ||
+		                            d.d.values[vi].field->kind != SPEC_FIELD))
 			vi++;
-		if (!d.leaf || vi == d.nvalues)
+		if (!d.d.leaf || vi == d.d.nvalues)
 			continue;
 		tried++;
-		for (int pass = 0; pass < 2; pass++) {
-			/* the first pass records the leaf's template, the second
-			 * changes the value (a template serves it, or not) */
-			if (pass)
-				d.values[vi].field = far;
-			uint64_t w1[MAX_WORDS + 1], w2[MAX_WORDS + 1];
-			unsigned nw = (d.leaf->size + 63) / 64;
-			memset(w1, 0xa5, sizeof w1);
-			memset(w2, 0xa5, sizeof w2);
-			char e1[256], e2[256];
-			bool r1 = codec_encode(c, &d, w1, e1, sizeof e1);
-			bool r2 = codec_encoder_encode(enc, &d, w2, e2, sizeof e2);
-			CHECK(r1 == r2);
-			CHECK_STR(e1, e2);
-			if (pass) {
-				CHECK(!r1);
-				CHECK(strstr(e1, "lies outside") != NULL);
-			}
-			/* nothing past the leaf's words */
-			CHECK(w1[nw] == 0xa5a5a5a5a5a5a5a5u && w2[nw] == 0xa5a5a5a5a5a5a5a5u);
-		}
+		char why[512], err[256];
+		/* the first pass records the leaf's template, the second
+		 * changes the value (a template serves it, or not) */
+		CHECK(!fuzz_encoders_differ(&S, &d.d, why, sizeof why));
+		d.d.values[vi].field = far;
+		CHECK(!fuzz_encoders_differ(&S, &d.d, why, sizeof why));
+		uint64_t out[MAX_WORDS];
+		CHECK(!codec_encode(S.c, &d.d, out, err, sizeof err));
+		CHECK(strstr(err, "lies outside") != NULL);
 	}
 	CHECK(tried == 50);
-	codec_encoder_free(enc);
-	testlib_unload_codec(&l);
+	fuzz_spec_free(&S);
 }
 
 int main(void)
