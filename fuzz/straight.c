@@ -53,6 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	plain_spec = spec;
 	plain_spec.c = plain;
+	plain_spec.enc = NULL; /* spec's encoder is spec.c's (and replaced: encode_one) */
 	return 0;
 }
 
@@ -145,6 +146,18 @@ static bool encode_one(const uint8_t *data, size_t size, const uint64_t *w, uint
 	const codec_decoded *d = &fast.d;
 	if (!d->leaf || !d->nvalues)
 		return true;
+	/* Changed decodings bring shapes no decoder makes; an encoder that
+	 * has kept its fill records nothing more, and the leaves reached
+	 * after that would be compared the general way on both sides: start
+	 * a new one before then. */
+	codec_encoder_stats st = codec_encoder_get_stats(spec.enc);
+	if (st.templates + st.shapes >= 32768) {
+		codec_encoder *fresh = codec_encoder_new(spec.c);
+		if (fresh) {
+			codec_encoder_free(spec.enc);
+			spec.enc = fresh;
+		}
+	}
 	char why[512], what[640];
 	codec_decoded x;
 	/* the change from the word's bits: the fuzzer steers those */
