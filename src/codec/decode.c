@@ -44,6 +44,39 @@ static char *issue_text(cx *x, size_t *cap)
 	return x->err[x->nerr];
 }
 
+/* Whether text a is t, whose length is len (< the issue's 160 bytes):
+ * eight bytes at a time, without strcmp, which libFuzzer intercepts
+ * process-wide and traces on every call that differs (the issues of one
+ * decoding share long heads: "dontcare bits in ").  A word past either
+ * terminator may differ without the texts differing, so the words
+ * compared stop before len and the bytes after are compared one by one. */
+static bool same_text(const char *a, const char *t, size_t len)
+{
+	if (a[len] != '\0')
+		return false;
+	if (len >= 8) {
+		/* texts of one kind share their heads and differ in their ends
+		 * (the bits, in hex): the last word first */
+		uint64_t u, v;
+		memcpy(&u, a + len - 8, 8);
+		memcpy(&v, t + len - 8, 8);
+		if (u != v)
+			return false;
+	}
+	size_t k = 0;
+	for (; k + 8 <= len; k += 8) {
+		uint64_t u, v;
+		memcpy(&u, a + k, 8);
+		memcpy(&v, t + k, 8);
+		if (u != v)
+			return false;
+	}
+	for (; k < len; k++)
+		if (a[k] != t[k])
+			return false;
+	return true;
+}
+
 /* Keeps the issue whose text (len characters) was just written. */
 static void issue_keep(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
                        const spec_bitset *other, const spec_field *f, uint64_t bits, size_t len)
@@ -56,7 +89,7 @@ static void issue_keep(cx *x, codec_issue_kind kind, const spec_bitset *leaf,
 	codec_issue *is = &d->issues[d->nissues];
 	/* the display walk and the value list may meet the same issue */
 	for (size_t i = 0; i < d->nissues; i++)
-		if (d->issues[i].kind == kind && !strcmp(d->issues[i].text, is->text))
+		if (d->issues[i].kind == kind && same_text(d->issues[i].text, is->text, len))
 			return;
 	is->kind = kind;
 	is->leaf = leaf;
@@ -757,10 +790,95 @@ static int64_t sign_extend(uint64_t v, unsigned width)
 	return (int64_t)((v ^ m) - m);
 }
 
+/* What listing one value did. */
+typedef enum { LISTED, LEFT_OUT, FULL } list_step;
+
+static void list_values(cx *x, cx_scope *s);
+
+/* Lists the value of step v (index i) of scope s, with the values of
+ * its sub-instruction after it. */
+static inline __attribute__((always_inline)) list_step list_one(cx *x, cx_scope *s,
+                                                                const cvstep *v)
+{
+	codec_decoded *d = x->dec;
+	const cleaf *lf = s->lf;
+	const cfield *f = v->field;
+	uint64_t raw;
+	if (v->derived) {
+		/* Mesa evaluates a derived value only where it is printed or
+		 * read; one that fails here (it names a field this leaf does
+		 * not have) is not part of this instruction: leave it out,
+		 * and raise nothing the disassembler would not. */
+		unsigned issues0 = x->issues;
+		size_t n0 = d->nissues;
+		raw = cx_eval(x, s, v->fex);
+		if (x->issues != issues0) {
+			x->issues = issues0;
+			d->nissues = n0;
+			return LEFT_OUT;
+		}
+	} else {
+		raw = cx_get64(s->val, x->c->nw, v->low, v->high);
+	}
+	if (d->nvalues >= d->cap_values || !d->values)
+		return FULL;
+	codec_value *cv = &d->values[d->nvalues++];
+	cv->field = v->f;
+	cv->owner = v->owner;
+	cv->kase = v->kase;
+	cv->raw = raw;
+	cv->depth = s->depth;
+	cv->sub = NULL;
+	switch (v->type) {
+	case SPEC_TYPE_INT:
+	case SPEC_TYPE_OFFSET:
+	case SPEC_TYPE_BRANCH:
+		cv->value = sign_extend(raw, v->width);
+		break;
+	default:
+		cv->value = (int64_t)raw;
+		break;
+	}
+	/* a value with a display below 256 is named: no search */
+	if (v->check_enum && !(raw < 256 && f->en->dense[raw]) &&
+	    !spec_enum_lookup(f->en->e, (int64_t)raw))
+		cx_enum_missing(x, lf->b, f, raw);
+	if (v->type == SPEC_TYPE_BITSET) {
+		uint64_t w[CODEC_MAX_WORDS];
+		if (v->derived) {
+			memset(w, 0, x->c->nw * sizeof *w);
+			w[0] = raw;
+		} else {
+			cx_extract(s->val, v->low, v->high, w, x->c->nw);
+		}
+		size_t vi = d->nvalues - 1;
+		const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
+		if (!b) {
+			cx_no_match_field(x, s, f->f, w);
+			return LISTED;
+		}
+		d->values[vi].sub = b;
+		cx_scope *ns = cx_push(x, b, f, w, NULL);
+		if (ns) {
+			list_values(x, ns);
+			cx_pop(x);
+		}
+	}
+	return LISTED;
+}
+
 static void list_values(cx *x, cx_scope *s)
 {
 	codec_decoded *d = x->dec;
 	const cleaf *lf = s->lf;
+	const cplan *pl = cx_scope_plan(x, s);
+	if (pl && pl->vlist) {
+		/* the steps the plan fixed (plan_values) */
+		for (uint32_t k = 0; k < pl->nvlist; k++)
+			if (list_one(x, s, &lf->vs[pl->vlist[k]]) == FULL)
+				return;
+		return;
+	}
 	size_t first = d->nvalues;
 	uint32_t skip_case = 0;
 	/* The steps listed so far: a name is listed once, by the first step
@@ -770,7 +888,6 @@ static void list_values(cx *x, cx_scope *s)
 	size_t nl = lf->nvs < CODEC_LIST_STEPS ? lf->nvs : CODEC_LIST_STEPS;
 	for (size_t j = 0; j < (nl + 63) / 64; j++)
 		listed[j] = 0;
-	const cplan *pl = cx_scope_plan(x, s);
 	for (size_t i = 0; i < lf->nvs; i++) {
 		const cvstep *v = &lf->vs[i];
 		if (v->case_id == skip_case)
@@ -790,70 +907,11 @@ static void list_values(cx *x, cx_scope *s)
 		}
 		if (seen)
 			continue;
-		const cfield *f = v->field;
-		uint64_t raw;
-		if (v->derived) {
-			/* Mesa evaluates a derived value only where it is printed or
-			 * read; one that fails here (it names a field this leaf does
-			 * not have) is not part of this instruction: leave it out,
-			 * and raise nothing the disassembler would not. */
-			unsigned issues0 = x->issues;
-			size_t n0 = d->nissues;
-			raw = cx_eval(x, s, v->fex);
-			if (x->issues != issues0) {
-				x->issues = issues0;
-				d->nissues = n0;
-				continue;
-			}
-		} else {
-			raw = cx_get64(s->val, x->c->nw, v->low, v->high);
-		}
-		if (d->nvalues >= d->cap_values || !d->values)
+		list_step r = list_one(x, s, v);
+		if (r == FULL)
 			return;
-		codec_value *cv = &d->values[d->nvalues++];
-		if (i < CODEC_LIST_STEPS)
+		if (r == LISTED && i < CODEC_LIST_STEPS)
 			listed[i / 64] |= (uint64_t)1 << (i % 64);
-		cv->field = v->f;
-		cv->owner = v->owner;
-		cv->kase = v->kase;
-		cv->raw = raw;
-		cv->depth = s->depth;
-		cv->sub = NULL;
-		switch (v->type) {
-		case SPEC_TYPE_INT:
-		case SPEC_TYPE_OFFSET:
-		case SPEC_TYPE_BRANCH:
-			cv->value = sign_extend(raw, v->width);
-			break;
-		default:
-			cv->value = (int64_t)raw;
-			break;
-		}
-		/* a value with a display below 256 is named: no search */
-		if (v->check_enum && !(raw < 256 && f->en->dense[raw]) &&
-		    !spec_enum_lookup(f->en->e, (int64_t)raw))
-			cx_enum_missing(x, lf->b, f, raw);
-		if (v->type == SPEC_TYPE_BITSET) {
-			uint64_t w[CODEC_MAX_WORDS];
-			if (v->derived) {
-				memset(w, 0, x->c->nw * sizeof *w);
-				w[0] = raw;
-			} else {
-				cx_extract(s->val, v->low, v->high, w, x->c->nw);
-			}
-			size_t vi = d->nvalues - 1;
-			const spec_bitset *b = cx_find_bitset(x, f->root_index, w);
-			if (!b) {
-				cx_no_match_field(x, s, f->f, w);
-				continue;
-			}
-			d->values[vi].sub = b;
-			cx_scope *ns = cx_push(x, b, f, w, NULL);
-			if (ns) {
-				list_values(x, ns);
-				cx_pop(x);
-			}
-		}
 	}
 }
 

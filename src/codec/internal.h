@@ -333,6 +333,12 @@ typedef struct cplan {
 	int ds;                   /* the display's cdstep */
 	bool asserts;             /* a case visited on the way has asserts */
 	const cpop *ops;          /* per op of the display */
+	/* The value-list steps (cleaf.vs) listed under this truth vector, in
+	 * order: those whose case holds, each name by the first of them
+	 * (list_values).  NULL: list the general way (a derived value that
+	 * fails to evaluate would let a later step of its name be listed). */
+	const uint16_t *vlist;
+	uint32_t nvlist;
 	/* The display compiled for printing straight through (fast.c);
 	 * NULL: not compiled. */
 	const struct fop *fops;

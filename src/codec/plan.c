@@ -445,6 +445,50 @@ static cpop specialise(const cleaf *lf, const cop *op, cpop po)
 	return po;
 }
 
+/* The value-list steps listed under truth (list_values' choice, made
+ * once): NULL with P->ok when a plan cannot fix them. */
+static const uint16_t *plan_values(plan_build *P, uint64_t truth, uint32_t *n)
+{
+	const cleaf *lf = P->lf;
+	*n = 0;
+	if (lf->nvs > CODEC_LIST_STEPS || lf->nvs > UINT16_MAX)
+		return NULL;
+	uint64_t listed[CODEC_LIST_STEPS / 64] = {0};
+	uint16_t steps[CODEC_LIST_STEPS];
+	uint32_t ns = 0, skip_case = 0;
+	for (size_t i = 0; i < lf->nvs; i++) {
+		const cvstep *v = &lf->vs[i];
+		if (v->case_id == skip_case)
+			continue;
+		if (!holds(lf, truth, v->cex)) {
+			skip_case = v->case_id;
+			continue;
+		}
+		bool seen = false;
+		for (int j = v->prev_same; j >= 0 && !seen; j = lf->vs[j].prev_same)
+			seen = (listed[j / 64] >> (j % 64)) & 1u;
+		if (seen)
+			continue;
+		/* a derived value left out when it fails lets a later step of
+		 * its name be listed: that depends on the words */
+		if (v->derived)
+			for (size_t k = i + 1; k < lf->nvs; k++)
+				for (int j = lf->vs[k].prev_same; j >= (int)i; j = lf->vs[j].prev_same)
+					if (j == (int)i)
+						return NULL;
+		listed[i / 64] |= (uint64_t)1 << (i % 64);
+		steps[ns++] = (uint16_t)i;
+	}
+	uint16_t *out = codec_alloc(P->c, (ns ? ns : 1) * sizeof *out);
+	if (!out) {
+		P->ok = false;
+		return NULL;
+	}
+	memcpy(out, steps, ns * sizeof *out);
+	*n = ns;
+	return out;
+}
+
 /* The plan of one truth vector: false (no plan) when no case displays. */
 static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 {
@@ -487,7 +531,8 @@ static bool make_plan(plan_build *P, uint64_t truth, cplan *pl)
 		}
 	}
 	pl->ops = ops;
-	return true;
+	pl->vlist = plan_values(P, truth, &pl->nvlist);
+	return P->ok;
 }
 
 /* Plans for a leaf whose overrides read too many bits for a table (ir3's
