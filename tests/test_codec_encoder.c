@@ -24,14 +24,6 @@
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
 
-static uint64_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 typedef struct tally {
 	unsigned long decoded, changed, refused, refused_changed;
 } tally;
@@ -53,7 +45,7 @@ static void try_word(const fuzz_spec *S, const spec_root *r, const uint64_t *w, 
 {
 	static fuzz_decoding d;
 	static codec_value changed[FUZZ_MAX_VALUES + 1];
-	uint32_t gen = (uint32_t)(next_random() % 1000);
+	uint32_t gen = (uint32_t)(testlib_random(&rng) % 1000);
 	fuzz_decoding_reset(&d);
 	codec_decode(S->c, r, w, gen, &d.d);
 	if (!d.d.leaf || !d.d.nvalues || d.d.nvalues >= FUZZ_MAX_VALUES)
@@ -66,7 +58,7 @@ static void try_word(const fuzz_spec *S, const spec_root *r, const uint64_t *w, 
 	for (unsigned how = 0; how < 7; how++) {
 		codec_decoded x;
 		/* each kind of change in turn, the rest of r at random */
-		fuzz_change_decoding(&d.d, &x, changed, next_random() / 7 * 7 + how);
+		fuzz_change_decoding(&d.d, &x, changed, testlib_random(&rng) / 7 * 7 + how);
 		CHECK(same_answer(S, &x, &ok));
 		t->changed++;
 		t->refused_changed += !ok;
@@ -76,9 +68,7 @@ static void try_word(const fuzz_spec *S, const spec_root *r, const uint64_t *w, 
 static void hold_spec(const char *name, unsigned words)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, name, CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, name))
 		return;
 	const spec_model *m = S.m;
 	tally t = {0};
@@ -90,10 +80,7 @@ static void hold_spec(const char *name, unsigned words)
 		uint64_t w[MAX_WORDS] = {0};
 		/* random words, then every bitset's pattern over random bits */
 		for (unsigned i = 0; i < words; i++) {
-			for (unsigned k = 0; k < nw; k++)
-				w[k] = next_random();
-			if (bits % 64)
-				w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+			testlib_random_instr(&rng, w, bits, NULL);
 			try_word(&S, r, w, &t);
 		}
 		for (size_t bi = 0; bi < m->nbitsets; bi++) {
@@ -101,13 +88,7 @@ static void hold_spec(const char *name, unsigned words)
 			if (b->root != r->bitset)
 				continue;
 			for (unsigned rep = 0; rep < 4; rep++) {
-				for (unsigned k = 0; k < nw; k++) {
-					uint64_t mask = k < b->mask.nwords ? b->mask.w[k] : 0;
-					uint64_t match = k < b->match.nwords ? b->match.w[k] : 0;
-					w[k] = (next_random() & ~mask) | (match & mask);
-				}
-				if (bits % 64)
-					w[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+				testlib_random_instr(&rng, w, bits, b);
 				try_word(&S, r, w, &t);
 			}
 		}
@@ -147,9 +128,7 @@ TEST(mesas_answer_alike)
 TEST(null_leaf_is_refused_alike)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, "repo:isa/etnaviv.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/etnaviv.xml"))
 		return;
 	codec_decoded d = {0};
 	uint64_t w[MAX_WORDS];
@@ -166,9 +145,7 @@ TEST(null_leaf_is_refused_alike)
 TEST(field_outside_the_leaf_is_refused)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, "repo:isa/midgard.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/midgard.xml"))
 		return;
 	const spec_model *m = S.m;
 	/* the narrowest root, and a field of the model past its size */
@@ -189,7 +166,7 @@ TEST(field_outside_the_leaf_is_refused)
 	static fuzz_decoding d;
 	unsigned tried = 0;
 	for (unsigned i = 0; r && far && i < 2000 && tried < 50; i++) {
-		uint64_t w[MAX_WORDS] = {next_random()};
+		uint64_t w[MAX_WORDS] = {testlib_random(&rng)};
 		if (r->bitset->size < 64)
 			w[0] &= ((uint64_t)1 << r->bitset->size) - 1;
 		fuzz_decoding_reset(&d);

@@ -25,14 +25,6 @@
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
-static uint64_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 typedef struct skip_tally {
 	unsigned long decoded, implied, same_words;
 } skip_tally;
@@ -69,25 +61,18 @@ static void hold_skip(const fuzz_spec *S, const spec_root *r, const uint64_t *w,
 static void hold_spec(const char *name, unsigned words)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, name, CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, name))
 		return;
 	skip_tally t = {0};
 	for (unsigned i = 0; i < words; i++) {
 		uint64_t w[FUZZ_MAX_WORDS];
-		for (unsigned k = 0; k < FUZZ_MAX_WORDS; k++)
-			w[k] = next_random();
+		testlib_random_instr(&rng, w, 64 * FUZZ_MAX_WORDS, NULL);
 		for (size_t r = 0; r < S.m->nroots; r++) {
 			unsigned bits = S.m->roots[r].bitset->size;
 			if (!bits || bits > 64 * FUZZ_MAX_WORDS)
 				continue;
 			uint64_t v[FUZZ_MAX_WORDS];
-			memcpy(v, w, sizeof v);
-			if (bits % 64)
-				v[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
-			for (unsigned k = (bits + 63) / 64; k < FUZZ_MAX_WORDS; k++)
-				v[k] = 0;
+			testlib_instr_bits(w, bits, v, FUZZ_MAX_WORDS);
 			hold_skip(&S, &S.m->roots[r], v, &t);
 		}
 	}
@@ -113,8 +98,7 @@ static bool find_decoding(const fuzz_spec *S, fuzz_decoding *d)
 {
 	for (unsigned i = 0; i < 100000; i++) {
 		uint64_t w[FUZZ_MAX_WORDS] = {0};
-		for (unsigned k = 0; k < S->nwords; k++)
-			w[k] = next_random();
+		testlib_random_instr(&rng, w, 64 * S->nwords, NULL);
 		fuzz_decode(S, w, 0, d);
 		if (!codec_decoding_has_meaning(&d->d))
 			continue;
@@ -132,9 +116,7 @@ static bool find_decoding(const fuzz_spec *S, fuzz_decoding *d)
 TEST(each_encoder_input_tells_decodings_apart)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, "repo:isa/etnaviv.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/etnaviv.xml"))
 		return;
 	static fuzz_decoding a, b;
 	CHECK(find_decoding(&S, &a));
@@ -207,16 +189,12 @@ static size_t count_read(const fuzz_spec *S, const char *name)
 TEST(bitset_values_read_by_name)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, "repo:isa/etnaviv.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/etnaviv.xml"))
 		return;
 	CHECK(count_read(&S, "SWZ") > 0);
 	CHECK_INT(count_read(&S, "DEST"), 0);
 	fuzz_spec_free(&S);
-	rc = fuzz_spec_load(&S, "repo:isa/a2xx.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/a2xx.xml"))
 		return;
 	CHECK_INT(count_read(&S, "CF0") + count_read(&S, "CF1"), 0);
 	fuzz_spec_free(&S);
@@ -377,9 +355,7 @@ static int by_counters(const void *a, const void *b)
 static void hold_coverage(const char *name, unsigned words)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, name, CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, name))
 		return;
 	static fuzz_decoding d;
 	static reach_pair pairs[60000];
@@ -391,20 +367,15 @@ static void hold_coverage(const char *name, unsigned words)
 	nall = 0;
 	for (unsigned i = 0; i < words; i++) {
 		uint64_t w[FUZZ_MAX_WORDS];
-		for (unsigned k = 0; k < FUZZ_MAX_WORDS; k++)
-			w[k] = next_random();
-		const spec_bitset *aim = i % 2 ? S.m->bitsets[i / 2 % S.m->nbitsets] : NULL;
-		for (unsigned k = 0; aim && k < aim->mask.nwords && k < aim->match.nwords; k++)
-			w[k] = (w[k] & ~aim->mask.w[k]) | (aim->match.w[k] & aim->mask.w[k]);
+		testlib_random_instr(&rng, w, 64 * FUZZ_MAX_WORDS,
+		                     i % 2 ? S.m->bitsets[i / 2 % S.m->nbitsets] : NULL);
 		for (size_t r = 0; r < S.m->nroots && np < sizeof pairs / sizeof *pairs; r++) {
 			unsigned bits = S.m->roots[r].bitset->size;
 			if (!bits || bits > 64 * FUZZ_MAX_WORDS)
 				continue;
 			fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[r]);
-			uint64_t v[FUZZ_MAX_WORDS] = {0};
-			memcpy(v, w, ((bits + 63) / 64) * sizeof *v);
-			if (bits % 64)
-				v[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
+			uint64_t v[FUZZ_MAX_WORDS];
+			testlib_instr_bits(w, bits, v, FUZZ_MAX_WORDS);
 			memset(c, 0, FUZZ_SPEC_COUNTERS);
 			fuzz_decode(&V, v, 0, &d);
 			size_t n1, n2;
@@ -474,9 +445,7 @@ TEST(spec_coverage_tells_what_was_reached)
 TEST(spec_counters_are_shown_as_taken)
 {
 	fuzz_spec S;
-	int rc = fuzz_spec_load(&S, "repo:isa/midgard.xml", CODEC_NO_MATCH_MESA);
-	CHECK_INT(rc, 0);
-	if (rc)
+	if (!testlib_fuzz_spec(&S, "repo:isa/midgard.xml"))
 		return;
 	static fuzz_decoding d;
 	const uint8_t *c = fuzz_spec_counters();
@@ -484,11 +453,7 @@ TEST(spec_counters_are_shown_as_taken)
 	size_t taken = 0;
 	for (unsigned i = 0; i < 20000; i++) {
 		uint64_t w[FUZZ_MAX_WORDS];
-		for (unsigned k = 0; k < FUZZ_MAX_WORDS; k++)
-			w[k] = next_random();
-		const spec_bitset *aim = S.m->bitsets[i % S.m->nbitsets];
-		for (unsigned k = 0; k < aim->mask.nwords && k < aim->match.nwords; k++)
-			w[k] = (w[k] & ~aim->mask.w[k]) | (aim->match.w[k] & aim->mask.w[k]);
+		testlib_random_instr(&rng, w, 64 * FUZZ_MAX_WORDS, S.m->bitsets[i % S.m->nbitsets]);
 		fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[i % S.m->nroots]);
 		fuzz_decode(&V, w, 0, &d);
 		/* counters are taken in order and set when taken (never cleared here) */

@@ -77,6 +77,27 @@ static inline double testlib_now(void)
 		}                                                      \
 	} while (0)
 
+/* Reproducible random numbers (xorshift64): *state is the test's seed,
+ * never 0, and each call's number. */
+static inline uint64_t testlib_random(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+/* Copies an instruction of bits bits from w to v (FUZZ_MAX_WORDS-like
+ * room of nv words): its words, the bits past it clear. */
+static inline void testlib_instr_bits(const uint64_t *w, unsigned bits, uint64_t *v, unsigned nv)
+{
+	for (unsigned k = 0; k < nv; k++)
+		v[k] = 64 * k < bits ? w[k] : 0;
+	if (bits % 64 && bits / 64 < nv)
+		v[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
+}
+
 /* Marks the whole test program as skipped, with the reason on stdout. */
 #define SKIP(...)                                                      \
 	do {                                                           \
@@ -314,7 +335,34 @@ static inline size_t testlib_parse_words(const char *s, uint32_t *w, size_t max)
 	return n;
 }
 
+#ifdef ISACHECK_FUZZ_H
+/* Loads spec name for a fuzz target's harness (fuzz_spec_load, Mesa's
+ * no-match style) as a check: false, the load's error printed, when it
+ * failed (when fuzz.h is included before this header). */
+static inline bool testlib_fuzz_spec(fuzz_spec *s, const char *name)
+{
+	int rc = fuzz_spec_load(s, name, CODEC_NO_MATCH_MESA);
+	CHECK_INT(rc, 0);
+	return rc == 0;
+}
+#endif
+
 #ifdef ISACHECK_CODEC_H
+/* Random words w for an instruction of bits bits, aimed at bitset aim
+ * (its pattern bits set as it matches; NULL: left random): one number
+ * a word, the bits past the instruction clear. */
+static inline void testlib_random_instr(uint64_t *state, uint64_t *w, unsigned bits,
+                                        const spec_bitset *aim)
+{
+	unsigned nw = (bits + 63) / 64;
+	for (unsigned k = 0; k < nw; k++) {
+		uint64_t mask = aim && k < aim->mask.nwords ? aim->mask.w[k] : 0;
+		uint64_t match = aim && k < aim->match.nwords ? aim->match.w[k] : 0;
+		w[k] = (testlib_random(state) & ~mask) | (match & mask);
+	}
+	testlib_instr_bits(w, bits, w, nw);
+}
+
 /* A spec and its codec, for tests of src/codec and what uses it (when
  * codec.h is included before this header).  Failing to load is a failed
  * check (the fatal diagnostics printed); the fields are then NULL. */
