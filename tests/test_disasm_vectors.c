@@ -1532,8 +1532,8 @@ static void leaf_seeded_words(const char *path, const uint32_t *gens, size_t nge
 				size_t na = codec_disasm_root(fast, root, w, &o, a, sizeof a);
 				size_t nb = codec_disasm_root(slow, root, w, &o, b, sizeof b);
 				bool leaf_found;
-				bool same = na == nb && !strcmp(a, b) &&
-				            decode_alike(fast, slow, root, w, gen, &leaf_found);
+				bool alike = decode_alike(fast, slow, root, w, gen, &leaf_found);
+				bool same = na == nb && !strcmp(a, b) && alike;
 				/* and the decoding with its text in one walk, with
 				 * and without the error suffix */
 				codec_disasm_options ot = {.gen = gen, .show_errors = k % 4 == 3,

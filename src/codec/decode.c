@@ -795,7 +795,7 @@ typedef enum { LISTED, LEFT_OUT, FULL } list_step;
 
 static void list_values(cx *x, cx_scope *s);
 
-/* Lists the value of step v (index i) of scope s, with the values of
+/* Lists the value of step v of scope s, with the values of
  * its sub-instruction after it. */
 static inline __attribute__((always_inline)) list_step list_one(cx *x, cx_scope *s,
                                                                 const cvstep *v)

@@ -446,15 +446,24 @@ static cpop specialise(const cleaf *lf, const cop *op, cpop po)
 }
 
 /* The value-list steps listed under truth (list_values' choice, made
- * once): NULL with P->ok when a plan cannot fix them. */
+ * once): NULL with P->ok when a plan cannot fix them.  Linear in the
+ * leaf's steps: each step's name is known by the first step of it, and a
+ * step has a later one of its name when some step's prev_same is it. */
 static const uint16_t *plan_values(plan_build *P, uint64_t truth, uint32_t *n)
 {
 	const cleaf *lf = P->lf;
 	*n = 0;
-	if (lf->nvs > CODEC_LIST_STEPS || lf->nvs > UINT16_MAX)
+	if (lf->nvs > CODEC_LIST_STEPS)
 		return NULL;
-	uint64_t listed[CODEC_LIST_STEPS / 64] = {0};
-	uint16_t steps[CODEC_LIST_STEPS];
+	uint16_t first[CODEC_LIST_STEPS], steps[CODEC_LIST_STEPS];
+	bool later[CODEC_LIST_STEPS], listed[CODEC_LIST_STEPS];
+	for (size_t i = 0; i < lf->nvs; i++) {
+		int p = lf->vs[i].prev_same;
+		first[i] = p >= 0 ? first[p] : (uint16_t)i;
+		later[i] = listed[i] = false;
+		if (p >= 0)
+			later[p] = true;
+	}
 	uint32_t ns = 0, skip_case = 0;
 	for (size_t i = 0; i < lf->nvs; i++) {
 		const cvstep *v = &lf->vs[i];
@@ -464,19 +473,13 @@ static const uint16_t *plan_values(plan_build *P, uint64_t truth, uint32_t *n)
 			skip_case = v->case_id;
 			continue;
 		}
-		bool seen = false;
-		for (int j = v->prev_same; j >= 0 && !seen; j = lf->vs[j].prev_same)
-			seen = (listed[j / 64] >> (j % 64)) & 1u;
-		if (seen)
-			continue;
+		if (listed[first[i]])
+			continue; /* a step of its name was listed before */
 		/* a derived value left out when it fails lets a later step of
 		 * its name be listed: that depends on the words */
-		if (v->derived)
-			for (size_t k = i + 1; k < lf->nvs; k++)
-				for (int j = lf->vs[k].prev_same; j >= (int)i; j = lf->vs[j].prev_same)
-					if (j == (int)i)
-						return NULL;
-		listed[i / 64] |= (uint64_t)1 << (i % 64);
+		if (v->derived && later[i])
+			return NULL;
+		listed[first[i]] = true;
 		steps[ns++] = (uint16_t)i;
 	}
 	uint16_t *out = codec_alloc(P->c, (ns ? ns : 1) * sizeof *out);
