@@ -113,12 +113,19 @@ bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size
 
 /* ------------------------------------------------------------- decodings */
 
-/* A decoding with its own storage. */
+/* The spec's counters one decoding may list (fuzz_decoding.marks). */
+#define FUZZ_MAX_MARKS 52
+/* A decoding with its own storage, and the spec's counters marking it
+ * set (fuzz_decode, fuzz_decode_text; see fuzz_spec_coverage below):
+ * each once, in the order set; nmarks past FUZZ_MAX_MARKS says that it
+ * set more than are listed. */
 typedef struct fuzz_decoding {
 	codec_value values[FUZZ_MAX_VALUES];
 	codec_issue issues[FUZZ_MAX_ISSUES];
 	codec_decoded d;
 	bool ok;
+	size_t nmarks;
+	uint16_t marks[FUZZ_MAX_MARKS];
 } fuzz_decoding;
 /* out->d emptied over out's own storage (no cases recorded), for a
  * codec call of the caller's: returns &out->d. */
@@ -160,6 +167,12 @@ size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disas
 #define FUZZ_SPEC_COUNTERS 65536u
 #endif
 void fuzz_spec_coverage(const codec_decoded *d);
+/* fuzz_spec_coverage, listing the counters it set in marks (room for
+ * cap), each once: returns how many it set (more than cap: the list is
+ * cut).  Nothing listed without FUZZ_SPEC_COVERAGE. */
+size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap);
+/* Sets the counters of such a list again, as the decoding did. */
+void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n);
 /* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and
  * fuzz_spec_coverage does nothing unless the target is built with
  * FUZZ_SPEC_COVERAGE: the row's SPEC_COVERAGE in fuzz/targets.cmake, in a
@@ -167,6 +180,41 @@ void fuzz_spec_coverage(const codec_decoded *d);
 uint8_t *fuzz_spec_counters(void);
 /* Forgets which counter each thing took, and clears them (for the tests). */
 void fuzz_spec_coverage_reset(void);
+
+/* A memory of instructions a target has checked and found nothing in:
+ * each instruction (its words, generation and the view of the spec it
+ * was read through) with the spec's counters its decoding set.  A target
+ * whose check of an instruction is a function of those (the round trips)
+ * asks it first: an instruction recalled is not checked again, its
+ * counters are set again instead, so the spec's coverage of an input is
+ * what checking all of it would mark.  What libFuzzer also reads, the
+ * edges of the target's file and of the classifier, a recalled
+ * instruction does not set again: they were set when it was checked, so
+ * no input is new for them, but a recalled instruction adds nothing to
+ * their hit counts (docs/fuzzing.md, "The round trips' memory").
+ *
+ * Instructions of up to FUZZ_MEMO_WORDS words; 2^log2_slots of them at
+ * most (FUZZ_MEMO_LOG2_SLOTS: 128 bytes each), a newer one taking an
+ * older one's slot.  One thread at a time. */
+#define FUZZ_MEMO_WORDS 2
+#define FUZZ_MEMO_LOG2_SLOTS 14
+typedef struct fuzz_memo fuzz_memo;
+typedef struct fuzz_memo_stats {
+	unsigned long long asked, recalled, kept;
+} fuzz_memo_stats;
+/* NULL when out of memory, or log2_slots is 0 or over 24. */
+fuzz_memo *fuzz_memo_new(unsigned log2_slots);
+void fuzz_memo_free(fuzz_memo *m);
+/* Whether w (nw words) at gen through view was kept; then its counters
+ * are set (fuzz_spec_coverage_replay). */
+bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
+                      uint32_t gen);
+/* Keeps w at gen through view with d's counters (d: its decoding by
+ * fuzz_decode or fuzz_decode_text); false where it cannot (more than
+ * FUZZ_MEMO_WORDS words, or more counters than d lists). */
+bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
+                    const fuzz_decoding *d);
+fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m);
 
 /* The three masks of a decoding, each s->nwords words:
  *

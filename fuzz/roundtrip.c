@@ -33,17 +33,54 @@
 #include <string.h>
 
 /* libFuzzer's interface gives a target no context argument: the spec is
- * loaded once per process into this, as every fuzz target must. */
+ * loaded once per process into this, as every fuzz target must; so are
+ * the decodings of an instruction (the input's, the re-encoding's, the
+ * second encoding's) and the memory of instructions checked. */
 static fuzz_spec spec;
+static fuzz_decoding d1, d2, d3;
+
+/* Under libFuzzer, where the spec's coverage steers (FUZZ_SPEC_COVERAGE),
+ * an instruction this process has round-tripped without a finding is
+ * recalled (fuzz.h, fuzz_memo) rather than checked again: decoding and
+ * encoding are functions of the words, the generation and the root, so
+ * the check would find what it found then.  A mutated input repeats
+ * most of its parent's instructions: about three in five of those an
+ * a2xx or ir3 run reads were checked before.  The encoder's templates
+ * are the one state a check leaves behind: an instruction is kept only
+ * once its round trip added no template and took no template that did
+ * not fit, so that checking it again would take the same way.
+ * FUZZ_NO_MEMO=1 in the environment checks every instruction (the
+ * reproducers and AFL++ builds always do). */
+#ifdef FUZZ_SPEC_COVERAGE
+static fuzz_memo *memo;
+
+static void print_memo_stats(void)
+{
+	fuzz_memo_stats st = fuzz_memo_get_stats(memo);
+	fprintf(stderr, "stat::roundtrip_instructions:  %llu\n", st.asked);
+	fprintf(stderr, "stat::roundtrip_recalled:      %llu\n", st.recalled);
+	fprintf(stderr, "stat::roundtrip_kept:          %llu\n", st.kept);
+}
+#endif
 
 static void find_tops(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
 	fuzz_spec_load_or_exit(&spec, FUZZ_SPEC, FUZZ_NO_MATCH);
 	find_tops();
+#ifdef FUZZ_SPEC_COVERAGE
+	const char *off = getenv("FUZZ_NO_MEMO");
+	if (!off || strcmp(off, "1"))
+		memo = fuzz_memo_new(FUZZ_MEMO_LOG2_SLOTS);
+	/* with libFuzzer's own figures, in their form */
+	for (int i = 1; memo && i < *argc; i++)
+		if (!strcmp((*argv)[i], "-print_final_stats=1"))
+			atexit(print_memo_stats);
+#else
+	(void)argc;
+	(void)argv;
+#endif
 	return 0;
 }
 
@@ -125,10 +162,9 @@ static size_t disasm(const fuzz_spec *S, const uint64_t *w, const codec_disasm_o
 	return codec_disasm_one(S->c, u, opt, buf, len);
 }
 
-static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
+static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
                           const uint64_t *w, uint32_t gen)
 {
-	static fuzz_decoding d1, d2, d3;
 	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = S->no_match};
 	char t1[1024], t2[1024];
 	/* the decoding and the text, in one walk where the display prints
@@ -138,10 +174,10 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, "the disassembler returned "
 		             "less than the text's length",
 		             &(fuzz_side){"input", w, NULL, t1}, NULL);
-		return;
+		return false;
 	}
 	if (!fuzz_has_meaning(&d1.d))
-		return;
+		return true;
 	fuzz_side in = {"input", w, &d1.d, t1};
 
 	/* the instruction's words only (zeroing all FUZZ_MAX_WORDS, twice,
@@ -157,7 +193,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		snprintf(what, sizeof what, "codec_encode refuses a decoded %s: %s",
 		         d1.d.leaf->name, err);
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &in, NULL);
-		return;
+		return false;
 	}
 	uint64_t am[FUZZ_MAX_WORDS], acc[FUZZ_MAX_WORDS], mask[FUZZ_MAX_WORDS];
 	fuzz_decoding_masks(S, &d1.d, x, am, NULL);
@@ -184,7 +220,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	do {                                                                         \
 		disasm(S, w2, &opt, t2, sizeof t2);                                  \
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, left, right); \
-		return;                                                               \
+		return false;                                                         \
 	} while (0)
 	/* Two kinds of difference are the spec's, not the codec's.  A word
 	 * that breaks an assert Mesa does not check (outside the display's
@@ -195,7 +231,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	 * `isacheck check` reports and tests/test_prove.c pins. */
 	for (unsigned k = 0; k < S->nwords; k++) {
 		if ((w[k] ^ w2[k]) & ~x[k] & am[k])
-			return;
+			return true;
 		uint64_t hole = (w[k] ^ w2[k]) & ~acc[k] & ~x[k];
 #ifdef FUZZ_STRICT_SPEC
 		if (hole) {
@@ -236,7 +272,7 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		RT_FINDING(&in, &re);
 	}
 	if (same_words || fuzz_same_encoder_input(S, &d1.d, r2))
-		return; /* encodes as d1 did: to w2 */
+		return true; /* encodes as d1 did: to w2 */
 	if (!codec_encoder_encode(S->enc, r2, w3, err, sizeof err) ||
 	    memcmp(w2, w3, S->nwords * sizeof *w2)) {
 		fuzz_decode_again(S, w3, gen, &d3);
@@ -244,8 +280,9 @@ static void roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		         *err ? ": " : "", err);
 		fuzz_finding(FUZZ_TARGET, S, data, size, gen, what, &re,
 		             &(fuzz_side){"encoded again", w3, &d3.d, NULL});
-		return;
+		return false;
 	}
+	return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -255,7 +292,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const fuzz_spec *S = pick_root(data);
 	uint32_t gen = fuzz_spec_gen(S, (uint16_t)(data[0] | data[1] << 8));
 	uint64_t w[FUZZ_MAX_WORDS];
+#ifdef FUZZ_SPEC_COVERAGE
+	uint32_t view = S == &spec ? 0 : (uint32_t)(S - views) + 1;
+	for (size_t i = 0; input_instr(S, data, size, i, w); i++) {
+		if (!memo) {
+			roundtrip_one(S, data, size, w, gen);
+			continue;
+		}
+		if (fuzz_memo_recall(memo, view, w, S->nwords, gen))
+			continue;
+		codec_encoder_stats was = codec_encoder_get_stats(S->enc);
+		if (!roundtrip_one(S, data, size, w, gen))
+			continue;
+		codec_encoder_stats is = codec_encoder_get_stats(S->enc);
+		if (is.templates == was.templates && is.shapes == was.shapes &&
+		    is.misses == was.misses)
+			fuzz_memo_keep(memo, view, w, S->nwords, gen, &d1);
+	}
+#else
 	for (size_t i = 0; input_instr(S, data, size, i, w); i++)
 		roundtrip_one(S, data, size, w, gen);
+#endif
 	return 0;
 }

@@ -306,7 +306,7 @@ void fuzz_decode_again(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz
 void fuzz_decode(const fuzz_spec *s, const uint64_t *w, uint32_t gen, fuzz_decoding *out)
 {
 	fuzz_decode_again(s, w, gen, out);
-	fuzz_spec_coverage(&out->d);
+	out->nmarks = fuzz_spec_coverage_list(&out->d, out->marks, FUZZ_MAX_MARKS);
 }
 
 size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disasm_options *opt,
@@ -314,7 +314,7 @@ size_t fuzz_decode_text(const fuzz_spec *s, const uint64_t *w, const codec_disas
 {
 	size_t n;
 	out->ok = codec_decode_text(s->c, s->root, w, opt, fuzz_decoding_reset(out), text, len, &n);
-	fuzz_spec_coverage(&out->d);
+	out->nmarks = fuzz_spec_coverage_list(&out->d, out->marks, FUZZ_MAX_MARKS);
 	return n;
 }
 
@@ -480,9 +480,30 @@ static size_t spec_take(uint64_t a, uint64_t b)
 	return slot;
 }
 
-static void spec_mark(uint64_t a, uint64_t b)
+/* The counters one decoding sets, each listed once: a counter is listed
+ * by the decoding whose stamp it bears (a scan of the list for repeats
+ * took a tenth of a2xx's runs). */
+typedef struct spec_list {
+	uint16_t *marks;
+	size_t cap, n;
+	uint32_t stamp;
+} spec_list;
+static uint32_t spec_stamp[FUZZ_SPEC_COUNTERS], spec_stamps;
+
+static void spec_set(spec_list *l, size_t slot)
 {
-	spec_counters[spec_take(a, b)] = 1;
+	spec_counters[slot] = 1;
+	if (spec_stamp[slot] == l->stamp)
+		return;
+	spec_stamp[slot] = l->stamp;
+	if (l->n < l->cap)
+		l->marks[l->n] = (uint16_t)slot;
+	l->n++;
+}
+
+static void spec_mark(spec_list *l, uint64_t a, uint64_t b)
+{
+	spec_set(l, spec_take(a, b));
 }
 
 static uint64_t bitset_id(const spec_bitset *b)
@@ -490,14 +511,19 @@ static uint64_t bitset_id(const spec_bitset *b)
 	return b ? b->index + 1 : 0;
 }
 
-void fuzz_spec_coverage(const codec_decoded *d)
+size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap)
 {
+	if (++spec_stamps == 0) { /* after 2^32 decodings: no stamp is current */
+		memset(spec_stamp, 0, sizeof spec_stamp);
+		spec_stamps = 1;
+	}
+	spec_list list = {marks, marks ? cap : 0, 0, spec_stamps}, *l = &list;
 	if (!d->leaf) {
-		spec_mark(0, d->nissues ? d->issues[0].kind : 0); /* no match, ambiguous */
-		return;
+		spec_mark(l, 0, d->nissues ? d->issues[0].kind : 0); /* no match, ambiguous */
+		return l->n;
 	}
 	uint64_t leaf = bitset_id(d->leaf);
-	spec_mark(1, leaf);
+	spec_mark(l, 1, leaf);
 	for (size_t i = 0; i < d->nvalues; i++) {
 		const codec_value *v = &d->values[i];
 		const spec_bitset *o = v->owner;
@@ -509,7 +535,7 @@ void fuzz_spec_coverage(const codec_decoded *d)
 		if (v->sub || (o && o->ncases > 1)) {
 			uint64_t kase = o && v->kase >= o->cases && v->kase < o->cases + o->ncases
 			                ? (uint64_t)(v->kase - o->cases) + 1 : 0;
-			spec_mark(2 + (leaf << 8),
+			spec_mark(l, 2 + (leaf << 8),
 			          bitset_id(v->owner) << 24 ^ kase << 48 ^ bitset_id(v->sub));
 		}
 		if (!v->field)
@@ -523,14 +549,26 @@ void fuzz_spec_coverage(const codec_decoded *d)
 		uint32_t *slot = &spec_shape_slot[type][v->value < 0][len];
 		if (!*slot)
 			*slot = (uint32_t)spec_take(4, (uint64_t)type << 8 ^ (uint64_t)(v->value < 0) << 7 ^ len) + 1;
-		spec_counters[*slot - 1] = 1;
+		spec_set(l, *slot - 1);
 	}
 	for (size_t i = 0; i < d->nissues; i++) {
 		const codec_issue *is = &d->issues[i];
-		spec_mark(3 + (leaf << 8), (uint64_t)is->kind << 40 ^ bitset_id(is->leaf) << 20 ^
-		                                  (is->field ? (uint64_t)(is->field->high + 1) << 8 ^
-		                                                   is->field->low : 0));
+		spec_mark(l, 3 + (leaf << 8), (uint64_t)is->kind << 40 ^ bitset_id(is->leaf) << 20 ^
+		                                     (is->field ? (uint64_t)(is->field->high + 1) << 8 ^
+		                                                      is->field->low : 0));
 	}
+	return l->n;
+}
+
+void fuzz_spec_coverage(const codec_decoded *d)
+{
+	fuzz_spec_coverage_list(d, NULL, 0);
+}
+
+void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		spec_counters[marks[i]] = 1;
 }
 #else
 uint8_t *fuzz_spec_counters(void)
@@ -546,7 +584,120 @@ void fuzz_spec_coverage(const codec_decoded *d)
 {
 	(void)d;
 }
+
+size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap)
+{
+	(void)d;
+	(void)marks;
+	(void)cap;
+	return 0;
+}
+
+void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n)
+{
+	(void)marks;
+	(void)n;
+}
 #endif
+
+/* The memory of instructions checked (fuzz.h).  Slots are found by a
+ * hash of the instruction and hold its words in full (a hit is the very
+ * instruction, never one with the same hash) and its list of counters.
+ * Most instructions a run recalls were read a few runs before: libFuzzer
+ * mutates an input several times over, running each step, and a step
+ * changes one instruction or two (a2xx, 2^12 slots recalled 54% of the
+ * instructions, 2^20 slots 65%). */
+typedef struct memo_slot {
+	uint64_t w[FUZZ_MEMO_WORDS];
+	uint32_t gen;
+	uint16_t view; /* the view + 1; 0: empty */
+	uint16_t nmarks;
+	uint16_t marks[FUZZ_MAX_MARKS];
+} memo_slot;
+
+struct fuzz_memo {
+	memo_slot *slots;
+	size_t nslots;
+	fuzz_memo_stats st;
+};
+
+fuzz_memo *fuzz_memo_new(unsigned log2_slots)
+{
+	if (!log2_slots || log2_slots > 24)
+		return NULL;
+	fuzz_memo *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->nslots = (size_t)1 << log2_slots;
+	m->slots = calloc(m->nslots, sizeof *m->slots);
+	if (!m->slots) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void fuzz_memo_free(fuzz_memo *m)
+{
+	if (m)
+		free(m->slots);
+	free(m);
+}
+
+static uint64_t memo_mix(uint64_t h)
+{
+	h ^= h >> 32;
+	h *= 0xD6E8FEB86659FD93ull;
+	h ^= h >> 32;
+	return h;
+}
+
+static memo_slot *memo_find(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
+                            uint32_t gen)
+{
+	uint64_t h = memo_mix((uint64_t)gen << 32 ^ view);
+	for (unsigned k = 0; k < nw; k++)
+		h = memo_mix(h ^ w[k]);
+	return &m->slots[h >> 40 & (m->nslots - 1)];
+}
+
+bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
+                      uint32_t gen)
+{
+	m->st.asked++;
+	if (nw > FUZZ_MEMO_WORDS || view >= UINT16_MAX)
+		return false;
+	const memo_slot *s = memo_find(m, view, w, nw, gen);
+	if (s->view != view + 1 || s->gen != gen)
+		return false;
+	for (unsigned k = 0; k < FUZZ_MEMO_WORDS; k++)
+		if (s->w[k] != (k < nw ? w[k] : 0))
+			return false;
+	fuzz_spec_coverage_replay(s->marks, s->nmarks);
+	m->st.recalled++;
+	return true;
+}
+
+bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
+                    const fuzz_decoding *d)
+{
+	if (nw > FUZZ_MEMO_WORDS || view >= UINT16_MAX || d->nmarks > FUZZ_MAX_MARKS)
+		return false;
+	memo_slot *s = memo_find(m, view, w, nw, gen);
+	s->gen = gen;
+	s->view = (uint16_t)(view + 1);
+	s->nmarks = (uint16_t)d->nmarks;
+	for (unsigned k = 0; k < FUZZ_MEMO_WORDS; k++)
+		s->w[k] = k < nw ? w[k] : 0;
+	memcpy(s->marks, d->marks, d->nmarks * sizeof *d->marks);
+	m->st.kept++;
+	return true;
+}
+
+fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m)
+{
+	return m->st;
+}
 
 /* The three kinds of bits of one bitset with its ancestors, in its own
  * numbering, worked out once per spec (fuzz_spec_load) rather than bit

@@ -383,9 +383,23 @@ static void hold_coverage(const char *name, unsigned words)
 			if (!d.d.leaf)
 				continue;
 			CHECK(n1 >= 1 && n1 <= 1 + 2 * d.d.nvalues + d.d.nissues);
-			/* the same word again, counters kept: nothing new */
+			/* the decoding lists what it set, each once (the memory of
+			 * instructions sets them again from the list) */
+			CHECK_INT(d.nmarks, n1);
+			if (d.nmarks <= FUZZ_MAX_MARKS) {
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_spec_coverage_replay(d.marks, d.nmarks);
+				CHECK(counters_digest(&n2, NULL) == c1 && n2 == n1);
+			}
+			/* the same word again, counters kept: nothing new, and
+			 * the list the same though every counter was set */
+			uint16_t first[FUZZ_MAX_MARKS];
+			memcpy(first, d.marks, sizeof first);
 			fuzz_decode(&V, v, 0, &d);
 			CHECK(counters_digest(&n2, any) == c1 && n2 == n1);
+			CHECK_INT(d.nmarks, n1);
+			CHECK(!memcmp(first, d.marks, (n1 < FUZZ_MAX_MARKS ? n1 : FUZZ_MAX_MARKS) *
+			                                      sizeof *first));
 			/* decoded again unmarked: the same decoding, no counter set */
 			static fuzz_decoding again;
 			memset(c, 0, FUZZ_SPEC_COUNTERS);
@@ -477,6 +491,99 @@ TEST(spec_counters_are_shown_as_taken)
 	fuzz_spec_free(&S);
 }
 
+/* The memory of instructions (fuzz_memo): an instruction kept is
+ * recalled by its words, generation and view exactly (never a neighbour
+ * one bit away, at another generation or through another view), and
+ * recalling it sets the counters its decoding set, no more and no
+ * fewer; a newer instruction takes an older one's slot; what cannot be
+ * kept (too many words, a list of counters cut short) is refused. */
+TEST(memo_recalls_what_it_kept)
+{
+	CHECK(fuzz_memo_new(0) == NULL);
+	CHECK(fuzz_memo_new(25) == NULL);
+	fuzz_spec S;
+	if (!testlib_fuzz_spec(&S, "repo:isa/a2xx.xml"))
+		return;
+	CHECK_INT(S.nwords, 2); /* 96 bits: the memory's words, the last in part */
+	fuzz_memo *m = fuzz_memo_new(4);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	uint8_t *c = fuzz_spec_counters();
+	static fuzz_decoding d;
+	unsigned long long kept = 0, recalled = 0, asked = 0;
+	size_t listed = 0;
+	for (unsigned i = 0; i < 2000; i++) {
+		uint64_t w[FUZZ_MAX_WORDS] = {0};
+		testlib_random_instr(&rng, w, S.root->bitset->size,
+		                     i % 2 ? S.m->bitsets[i / 2 % S.m->nbitsets] : NULL);
+		uint32_t gen = (uint32_t)(i % 3);
+		memset(c, 0, FUZZ_SPEC_COUNTERS);
+		fuzz_decode(&S, w, gen, &d);
+		size_t n1;
+		uint64_t c1 = counters_digest(&n1, NULL);
+		CHECK(!fuzz_memo_recall(m, 0, w, S.nwords, gen)); /* random: new */
+		asked++;
+		if (!fuzz_memo_keep(m, 0, w, S.nwords, gen, &d)) {
+			CHECK(d.nmarks > FUZZ_MAX_MARKS);
+			continue;
+		}
+		kept++;
+		listed += d.nmarks;
+		memset(c, 0, FUZZ_SPEC_COUNTERS);
+		CHECK(fuzz_memo_recall(m, 0, w, S.nwords, gen));
+		asked++, recalled++;
+		size_t n2;
+		CHECK(counters_digest(&n2, NULL) == c1 && n2 == n1);
+		/* not one bit away, not at another generation or view */
+		uint64_t x[FUZZ_MAX_WORDS];
+		memcpy(x, w, sizeof x);
+		unsigned bit = (unsigned)(testlib_random(&rng) % S.root->bitset->size);
+		x[bit / 64] ^= (uint64_t)1 << (bit % 64);
+		memset(c, 0, FUZZ_SPEC_COUNTERS);
+		CHECK(!fuzz_memo_recall(m, 0, x, S.nwords, gen));
+		CHECK(!fuzz_memo_recall(m, 0, w, S.nwords, gen + 1));
+		CHECK(!fuzz_memo_recall(m, 1, w, S.nwords, gen));
+		CHECK(!fuzz_memo_recall(m, 0, w, 1, gen)); /* the first word alone */
+		asked += 4;
+		counters_digest(&n2, NULL);
+		CHECK_INT(n2, 0); /* and nothing set */
+		/* more words than it keeps */
+		CHECK(!fuzz_memo_keep(m, 0, w, FUZZ_MEMO_WORDS + 1, gen, &d));
+		CHECK(!fuzz_memo_recall(m, 0, w, FUZZ_MEMO_WORDS + 1, gen));
+		asked++;
+	}
+	CHECK(kept > 1500);
+	CHECK(listed > kept); /* lists of more than one counter were kept */
+	/* 16 slots: of the last 100 kept, at most 16 are still there, and
+	 * the very last is */
+	uint64_t last[100][FUZZ_MAX_WORDS];
+	for (unsigned i = 0; i < 100; i++) {
+		memset(last[i], 0, sizeof last[i]);
+		testlib_random_instr(&rng, last[i], S.root->bitset->size, NULL);
+		fuzz_decode(&S, last[i], 0, &d);
+		CHECK(fuzz_memo_keep(m, 0, last[i], S.nwords, 0, &d) || d.nmarks > FUZZ_MAX_MARKS);
+		kept += d.nmarks <= FUZZ_MAX_MARKS;
+	}
+	unsigned still = 0;
+	for (unsigned i = 0; i < 100; i++)
+		still += fuzz_memo_recall(m, 0, last[i], S.nwords, 0);
+	asked += 100, recalled += still;
+	CHECK(still >= 1 && still <= 16);
+	CHECK(fuzz_memo_recall(m, 0, last[99], S.nwords, 0));
+	asked++, recalled++;
+	/* a list cut short is refused */
+	d.nmarks = FUZZ_MAX_MARKS + 1;
+	CHECK(!fuzz_memo_keep(m, 0, last[0], S.nwords, 0, &d));
+	fuzz_memo_stats st = fuzz_memo_get_stats(m);
+	CHECK(st.asked == asked && st.recalled == recalled && st.kept == kept);
+	printf("repo:isa/a2xx.xml: %llu kept, %zu counters listed, %u of the last 100 "
+	       "still recalled from 16 slots\n", kept, listed, still);
+	fuzz_memo_free(m);
+	fuzz_memo_free(NULL);
+	fuzz_spec_free(&S);
+}
+
 int main(void)
 {
 	RUN(spec_counters_are_shown_as_taken);
@@ -484,5 +591,6 @@ int main(void)
 	RUN(each_encoder_input_tells_decodings_apart);
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
+	RUN(memo_recalls_what_it_kept);
 	return testlib_finish();
 }
