@@ -44,8 +44,8 @@ static fuzz_decoding d1, d2, d3;
  * recalled (fuzz.h, fuzz_memo) rather than checked again: decoding and
  * encoding are functions of the words, the generation and the root, so
  * the check would find what it found then.  A mutated input repeats
- * most of its parent's instructions: about three in five of those an
- * a2xx or ir3 run reads were checked before.  The encoder's templates
+ * most of its parent's instructions: about half of those an a2xx or ir3
+ * run reads were checked a few runs before.  The encoder's templates
  * are the one state a check leaves behind: an instruction is kept only
  * once its round trip added no template and took no template that did
  * not fit, so that checking it again would take the same way.
@@ -162,6 +162,9 @@ static size_t disasm(const fuzz_spec *S, const uint64_t *w, const codec_disasm_o
 	return codec_disasm_one(S->c, u, opt, buf, len);
 }
 
+/* Round-trips one instruction (the contract at the top); false when it
+ * reported a finding (under FUZZ_KEEP_GOING=1 it returns), true when it
+ * found nothing.  The input's decoding is left in d1. */
 static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
                           const uint64_t *w, uint32_t gen)
 {
