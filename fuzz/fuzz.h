@@ -193,9 +193,10 @@ void fuzz_spec_coverage_reset(void);
  * no input is new for them, but a recalled instruction adds nothing to
  * their hit counts (docs/fuzzing.md, "The round trips' memory").
  *
- * Instructions of up to FUZZ_MEMO_WORDS words; 2^log2_slots of them at
- * most (FUZZ_MEMO_LOG2_SLOTS: 128 bytes each), a newer one taking an
- * older one's slot.  One thread at a time. */
+ * Instructions of up to FUZZ_MEMO_WORDS words, those of one view all of
+ * one size (the words are compared, not their number); 2^log2_slots of
+ * them at most (FUZZ_MEMO_LOG2_SLOTS: 128 bytes each), a newer one
+ * taking an older one's slot; views 0 to 65,534.  One thread at a time. */
 #define FUZZ_MEMO_WORDS 2
 #define FUZZ_MEMO_LOG2_SLOTS 14
 typedef struct fuzz_memo fuzz_memo;
@@ -211,7 +212,8 @@ bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned n
                       uint32_t gen);
 /* Keeps w at gen through view with d's counters (d: its decoding by
  * fuzz_decode or fuzz_decode_text); false where it cannot (more than
- * FUZZ_MEMO_WORDS words, or more counters than d lists). */
+ * FUZZ_MEMO_WORDS words, a view past 65,534, or more counters than d
+ * lists). */
 bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
                     const fuzz_decoding *d);
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m);
