@@ -1,9 +1,11 @@
 /*
  * support.c - what the fuzz targets share (fuzz.h): finding and loading
  * spec files, reading inputs as instructions, comparing decodings, and
- * the finding report.  Compiled into every target binary, with that
- * target's FUZZ_TARGET, FUZZ_REPRO (the reproducer's path) and
- * ISACHECK_BINARY.
+ * the finding report.  Compiled once per build and kind of binary
+ * (fuzz/targets.cmake), so it knows no target: a target names itself in
+ * each call that reports.  What it knows of the build: FUZZ_REPRO_DIR
+ * (where the reproducers are), ISACHECK_BINARY, ISACHECK_SOURCE_DIR and
+ * ISACHECK_SHARED_DIR.
  */
 #include "fuzz.h"
 
@@ -14,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef FUZZ_REPRO
-#define FUZZ_REPRO "repro_" FUZZ_TARGET
+#ifndef FUZZ_REPRO_DIR
+#define FUZZ_REPRO_DIR "."
 #endif
 #ifndef ISACHECK_BINARY
 #define ISACHECK_BINARY "isacheck"
@@ -452,9 +454,8 @@ static size_t spec_take_new(uint64_t h)
 		if (spec_nkeys >= FUZZ_SPEC_COUNTERS) {
 			static bool said;
 			if (!said)
-				fprintf(stderr, "%s: all %u counters of the spec's coverage are taken: "
-				        "things reached from now on share them\n", FUZZ_TARGET,
-				        FUZZ_SPEC_COUNTERS);
+				fprintf(stderr, "fuzz: all %u counters of the spec's coverage are taken: "
+				        "things reached from now on share them\n", FUZZ_SPEC_COUNTERS);
 			said = true;
 			return h % FUZZ_SPEC_COUNTERS; /* no counter left */
 		}
@@ -976,11 +977,10 @@ void fuzz_print_hex(FILE *f, const uint8_t *data, size_t size)
 
 void fuzz_print_repro(FILE *f, const char *target, const uint8_t *data, size_t size)
 {
-	(void)target;
 	fprintf(f, "printf '");
 	for (size_t i = 0; i < size; i++)
 		fprintf(f, "\\x%02x", data[i]);
-	fprintf(f, "' | %s\n", FUZZ_REPRO);
+	fprintf(f, "' | %s/repro_%s\n", FUZZ_REPRO_DIR, target);
 }
 
 /* One side of the report as lines, in three sections (head: label,

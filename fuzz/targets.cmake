@@ -22,8 +22,12 @@
 # etnaviv, afuc, a2xx, midgard: FUZZ_ORACLE_ISA), linking the mesa_oracle
 # library built from ../shared/oracles/mesa; the row is left out where
 # that is absent (ISACHECK_HAVE_ORACLE, top CMakeLists.txt).
-# SOURCES: more files of fuzz/ compiled into the target (e.g. the
-# reference mapping a test shares, fuzz/refmap_<isa>.c).
+# SOURCES: more files of fuzz/ linked into the target (e.g. the
+# reference mapping a test shares, fuzz/refmap_<isa>.c); like
+# fuzz/support.c they are compiled once for all the targets of a kind,
+# so they may not use a row's definitions (isacheck_fuzz_shared_objects).
+# Only SOURCE, the target's own file, sees FUZZ_TARGET, FUZZ_SPEC, ...
+# (until 2026-12-04 support.c was compiled 74 times in a fuzz build).
 # SPEC_COVERAGE: the input is words or text of the one spec; under
 # libFuzzer the target steers by what of the spec its decodings reached
 # (fuzz_spec_coverage in fuzz/fuzz.h, FUZZ_SPEC_COVERAGE) instead of by
@@ -56,10 +60,61 @@ set(ISACHECK_FUZZ_TARGETS "" CACHE INTERNAL "")
 file(READ ${PROJECT_SOURCE_DIR}/src/codec/codec.h ISACHECK_CODEC_H)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${PROJECT_SOURCE_DIR}/src/codec/codec.h)
-set(ISACHECK_FUZZ_DEFS "")
+set(ISACHECK_FUZZ_BUILD_DEFS "")
 if(ISACHECK_CODEC_H MATCHES "codec_display_invertible")
-  list(APPEND ISACHECK_FUZZ_DEFS FUZZ_HAVE_DISPLAY_INVERTIBLE)
+  list(APPEND ISACHECK_FUZZ_BUILD_DEFS FUZZ_HAVE_DISPLAY_INVERTIBLE)
 endif()
+# The reproducers' directory (a finding's report names its reproducer),
+# the CLI and where specs are found: the same for every target.
+set(ISACHECK_FUZZ_REPRO_DIR ${CMAKE_CURRENT_BINARY_DIR})
+list(APPEND ISACHECK_FUZZ_BUILD_DEFS
+     FUZZ_REPRO_DIR="${ISACHECK_FUZZ_REPRO_DIR}"
+     ISACHECK_BINARY="$<TARGET_FILE:isacheck>"
+     ISACHECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+     ISACHECK_SHARED_DIR="${ISACHECK_SHARED_DIR}")
+
+# What every target of a build and kind shares, compiled once: the
+# harness (fuzz/support.c), the SOURCES rows name (reference and oracle
+# mappings, generators) and the engine's main (repro.c, afl_driver.c).
+# They may use only the build's definitions (ISACHECK_FUZZ_BUILD_DEFS),
+# never a row's (FUZZ_TARGET, FUZZ_SPEC, ...): configuring fails if one
+# does.  A kind: repro, afl, fuzz (libFuzzer's edge counters), fuzz_nocov
+# (the harness of SPEC_COVERAGE rows: FUZZ_SPEC_COVERAGE, no counters).
+# Sets out_var to the objects of files, each its own object library
+# fuzzobj_<kind>_<file>, which links libs for their headers (the first
+# row to use a file decides them: a file needs the same ones wherever
+# it goes).
+function(isacheck_fuzz_shared_objects kind out_var libs)
+  set(objects "")
+  foreach(file ${ARGN})
+    string(REGEX REPLACE "[^A-Za-z0-9_]" "_" stem "${file}")
+    set(lib fuzzobj_${kind}_${stem})
+    if(NOT TARGET ${lib})
+      set(path ${ISACHECK_FUZZ_DIR}/${file})
+      file(STRINGS ${path} own REGEX
+           "FUZZ_(TARGET|SPEC|SPEC2|NO_MATCH|STRICT_SPEC|ORACLE_ISA|REPRO)([^A-Z_]|$)")
+      if(own)
+        list(GET own 0 line)
+        message(FATAL_ERROR "fuzz/${file} is shared by fuzz targets (compiled once) but "
+                "uses a row's own definition: ${line}")
+      endif()
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${path})
+      add_library(${lib} OBJECT ${path})
+      target_include_directories(${lib} PRIVATE ${ISACHECK_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/src)
+      target_link_libraries(${lib} PRIVATE ${libs})
+      target_compile_definitions(${lib} PRIVATE ${ISACHECK_FUZZ_BUILD_DEFS})
+      target_compile_options(${lib} PRIVATE ${ISACHECK_WARNINGS})
+      if(kind STREQUAL "fuzz_nocov")
+        target_compile_definitions(${lib} PRIVATE FUZZ_SPEC_COVERAGE)
+        target_compile_options(${lib} PRIVATE ${ISACHECK_FUZZ_NO_COV_FLAGS})
+      elseif(kind STREQUAL "fuzz" AND NOT ISACHECK_FUZZ_ENGINE)
+        target_compile_options(${lib} PRIVATE -fsanitize=fuzzer)
+      endif()
+    endif()
+    list(APPEND objects $<TARGET_OBJECTS:${lib}>)
+  endforeach()
+  set(${out_var} ${objects} PARENT_SCOPE)
+endfunction()
 
 function(isacheck_fuzz_target name)
   cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE"
@@ -76,13 +131,9 @@ function(isacheck_fuzz_target name)
   if(NOT T_NO_MATCH)
     set(T_NO_MATCH MESA)
   endif()
-  set(defs ${ISACHECK_FUZZ_DEFS}
+  set(defs ${ISACHECK_FUZZ_BUILD_DEFS}
       FUZZ_TARGET="${name}"
-      FUZZ_NO_MATCH=CODEC_NO_MATCH_${T_NO_MATCH}
-      FUZZ_REPRO="$<TARGET_FILE:repro_${name}>"
-      ISACHECK_BINARY="$<TARGET_FILE:isacheck>"
-      ISACHECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-      ISACHECK_SHARED_DIR="${ISACHECK_SHARED_DIR}")
+      FUZZ_NO_MATCH=CODEC_NO_MATCH_${T_NO_MATCH})
   if(T_STRICT_SPEC)
     list(APPEND defs FUZZ_STRICT_SPEC)
   endif()
@@ -96,10 +147,6 @@ function(isacheck_fuzz_target name)
     list(APPEND defs FUZZ_ORACLE_ISA="${T_ORACLE}")
     list(APPEND T_LIBS mesa_oracle)
   endif()
-  set(sources ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${ISACHECK_FUZZ_DIR}/support.c)
-  foreach(extra ${T_SOURCES})
-    list(APPEND sources ${ISACHECK_FUZZ_DIR}/${extra})
-  endforeach()
   set(libs isaspec isacheck_check isacheck_codec ${T_LIBS})
 
   set(kinds repro)
@@ -112,30 +159,33 @@ function(isacheck_fuzz_target name)
   foreach(kind ${kinds})
     set(exe ${kind}_${name})
     set(kind_libs ${libs})
+    # The target's own file is compiled for it; what targets share
+    # (fuzz/support.c, the SOURCES, the engine's main) once per kind of
+    # binary (isacheck_fuzz_shared_objects).
+    set(shared_kind ${kind})
+    set(main "")
     if(kind STREQUAL "repro")
-      add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/repro.c)
+      set(main repro.c)
     elseif(kind STREQUAL "afl")
-      add_executable(${exe} ${sources} ${ISACHECK_FUZZ_DIR}/afl_driver.c)
+      set(main afl_driver.c)
+    endif()
+    set(harness_kind ${kind})
+    if(kind STREQUAL "fuzz" AND T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
+      # our libraries without their edge counters (top CMakeLists.txt),
+      # and the harness (the checks, the report) without them too
+      list(TRANSFORM libs REPLACE "^(isaspec|isacheck_check|isacheck_codec)$" "\\1_nocov"
+           OUTPUT_VARIABLE kind_libs)
+      set(harness_kind fuzz_nocov)
+    endif()
+    isacheck_fuzz_shared_objects(${harness_kind} harness "${kind_libs}" support.c)
+    isacheck_fuzz_shared_objects(${kind} extras "${kind_libs}" ${T_SOURCES} ${main})
+    add_executable(${exe} ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${harness} ${extras})
+    if(kind STREQUAL "afl")
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    elseif(kind STREQUAL "repro")
+      set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${ISACHECK_FUZZ_REPRO_DIR})
     else()
-      set(fuzz_sources ${sources})
-      if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
-        # our libraries without their edge counters (top CMakeLists.txt)
-        list(TRANSFORM libs REPLACE "^(isaspec|isacheck_check|isacheck_codec)$" "\\1_nocov"
-             OUTPUT_VARIABLE kind_libs)
-        # the harness (the checks, the report) without coverage too
-        list(REMOVE_ITEM fuzz_sources ${ISACHECK_FUZZ_DIR}/support.c)
-        add_library(${exe}_support OBJECT ${ISACHECK_FUZZ_DIR}/support.c)
-        target_include_directories(${exe}_support PRIVATE ${ISACHECK_FUZZ_DIR}
-                                   ${PROJECT_SOURCE_DIR}/src)
-        target_link_libraries(${exe}_support PRIVATE ${kind_libs})
-        target_compile_definitions(${exe}_support PRIVATE ${defs} FUZZ_SPEC_COVERAGE)
-        target_compile_options(${exe}_support PRIVATE ${ISACHECK_WARNINGS}
-                               ${ISACHECK_FUZZ_NO_COV_FLAGS})
-        list(APPEND fuzz_sources $<TARGET_OBJECTS:${exe}_support>)
-      endif()
-      add_executable(${exe} ${fuzz_sources})
-      if(T_SPEC_COVERAGE AND TARGET isacheck_codec_nocov)
+      if(harness_kind STREQUAL "fuzz_nocov")
         # the target knows (fuzz/roundtrip.c: the memory of instructions)
         target_compile_definitions(${exe} PRIVATE FUZZ_SPEC_COVERAGE)
       endif()

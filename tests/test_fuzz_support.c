@@ -311,16 +311,26 @@ static uint64_t reached_digest(const codec_decoded *d)
 
 /* The counters fuzz_spec_coverage set, as a digest; *n gets how many;
  * each is set in any too (unless NULL). */
+_Static_assert(FUZZ_SPEC_COUNTERS % 8 == 0, "counters_digest reads eight at a time");
 static uint64_t counters_digest(size_t *n, uint8_t *any)
 {
 	static uint64_t set[FUZZ_SPEC_COUNTERS];
 	const uint8_t *c = fuzz_spec_counters();
 	size_t above_one = 0;
 	*n = 0;
-	for (size_t i = 0; i < FUZZ_SPEC_COUNTERS; i++) {
-		above_one += c[i] > 1;
-		if (c[i])
-			set[(*n)++] = i;
+	/* eight counters at a time: almost all are 0, and this runs four
+	 * times a decoding (a byte at a time it was four fifths of the
+	 * test's time under ASan) */
+	for (size_t i = 0; i < FUZZ_SPEC_COUNTERS; i += 8) {
+		uint64_t eight;
+		memcpy(&eight, c + i, sizeof eight);
+		if (!eight)
+			continue;
+		for (size_t j = i; j < i + 8; j++) {
+			above_one += c[j] > 1;
+			if (c[j])
+				set[(*n)++] = j;
+		}
 	}
 	for (size_t i = 0; any && i < *n; i++)
 		any[set[i]] = 1;
