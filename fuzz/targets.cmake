@@ -91,8 +91,13 @@ function(isacheck_fuzz_shared_objects kind out_var libs)
     set(lib fuzzobj_${kind}_${stem})
     if(NOT TARGET ${lib})
       set(path ${ISACHECK_FUZZ_DIR}/${file})
-      file(STRINGS ${path} own REGEX
-           "FUZZ_(TARGET|SPEC|SPEC2|NO_MATCH|STRICT_SPEC|ORACLE_ISA|REPRO)([^A-Z_]|$)")
+      # (the harness alone is built both with FUZZ_SPEC_COVERAGE and
+      # without; the others once for both)
+      set(row "TARGET|SPEC|SPEC2|NO_MATCH|STRICT_SPEC|ORACLE_ISA|REPRO")
+      if(NOT file STREQUAL "support.c")
+        string(APPEND row "|SPEC_COVERAGE")
+      endif()
+      file(STRINGS ${path} own REGEX "FUZZ_(${row})([^A-Z_]|$)")
       if(own)
         list(GET own 0 line)
         message(FATAL_ERROR "fuzz/${file} is shared by fuzz targets (compiled once) but "
@@ -162,7 +167,6 @@ function(isacheck_fuzz_target name)
     # The target's own file is compiled for it; what targets share
     # (fuzz/support.c, the SOURCES, the engine's main) once per kind of
     # binary (isacheck_fuzz_shared_objects).
-    set(shared_kind ${kind})
     set(main "")
     if(kind STREQUAL "repro")
       set(main repro.c)
