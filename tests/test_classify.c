@@ -28,6 +28,14 @@
 #define RANDOM_BIG (1u << 21)
 #endif
 #define RANDOM_SMALL (1u << 15)
+/* leaf_words checks each leaf's words against the linear reference, which
+ * walks every leaf: quadratic in the leaves.  The sanitizer build walks
+ * every fourth leaf of a root of more than 256 (the plain build, all). */
+#ifdef ISACHECK_SANITIZED
+#define LEAF_STRIDE_BIG 4u
+#else
+#define LEAF_STRIDE_BIG 1u
+#endif
 
 /* ---------------------------------------------------------- helpers */
 
@@ -73,6 +81,7 @@ typedef struct subject {
 	classifier *c;
 	unsigned nwords;
 	bool *hit;         /* per leaf: returned by classifier_run at least once */
+	size_t leaf_stride; /* leaf_words visited every leaf_stride-th leaf */
 	unsigned long words, bad;
 	unsigned long matched, ambiguous;
 } subject;
@@ -210,7 +219,9 @@ static bool leaf_in(const subject *s, const spec_bitset *l, const uint64_t *w, u
 static void leaf_words(subject *s, uint64_t seed)
 {
 	uint64_t w[MAX_WORDS], st = seed;
-	for (size_t i = 0; i < s->root->nleaves; i++) {
+	size_t stride = s->root->nleaves > 256 ? LEAF_STRIDE_BIG : 1;
+	s->leaf_stride = stride;
+	for (size_t i = 0; i < s->root->nleaves; i += stride) {
 		const spec_bitset *l = s->root->leaves[i];
 		bool live = can_match(l, s->nwords);
 		uint32_t gens[3] = {l->gen.min, l->gen.max,
@@ -243,6 +254,10 @@ static void subject_finish(subject *s)
 	for (size_t i = 0; i < s->root->nleaves; i++) {
 		const spec_bitset *l = s->root->leaves[i];
 		bool live = can_match(l, s->nwords);
+		/* a leaf leaf_words passed over need not have been returned */
+		bool visited = !s->leaf_stride || i % s->leaf_stride == 0;
+		if (!visited && live)
+			continue;
 		CHECK(s->hit[i] == live);
 		if (s->hit[i] != live)
 			fprintf(stderr, "  %s: leaf %s (#%zu) %s\n", s->root->bitset->name, l->name,
