@@ -502,11 +502,51 @@ TEST(a2xx_errors)
 
 /* Random words of random lengths against both models: the walk always
  * ends, within its budget, reading nothing outside the input. */
+/* cover="true" worked out bit by bit, as the oracle of the codec's
+ * word-wise check: the items that overlap an earlier one (the first
+ * eight, at their first bit) and then each run of bits no item covers,
+ * as (kind, bit) in the order the walk reports them.  True when pr's
+ * OVERLAP and UNCOVERED errors are exactly these. */
+static bool cover_agrees(const codec_program *pr, size_t nbits)
+{
+	uint8_t *seen = calloc(nbits + 1, 1);
+	size_t want[2 * CODEC_PROGRAM_MAX_ERRORS][2], nwant = 0;
+	unsigned overlaps = 0;
+	for (size_t i = 0; i < pr->nitems; i++) {
+		const codec_item *it = &pr->items[i];
+		bool hit = false;
+		for (size_t b = it->bit; b < it->bit + it->bits && b < nbits; b++) {
+			hit |= seen[b];
+			seen[b] = 1;
+		}
+		if (hit && overlaps++ < 8 && nwant < 2 * CODEC_PROGRAM_MAX_ERRORS) {
+			want[nwant][0] = CODEC_FRAME_OVERLAP;
+			want[nwant++][1] = it->bit;
+		}
+	}
+	for (size_t b = 0; b < nbits; b++)
+		if (!seen[b] && (b == 0 || seen[b - 1]) && nwant < 2 * CODEC_PROGRAM_MAX_ERRORS) {
+			want[nwant][0] = CODEC_FRAME_UNCOVERED;
+			want[nwant++][1] = b;
+		}
+	free(seen);
+	size_t k = 0;
+	for (size_t i = 0; i < pr->nerrors; i++) {
+		const codec_frame_error *e = &pr->errors[i];
+		if (e->kind != CODEC_FRAME_OVERLAP && e->kind != CODEC_FRAME_UNCOVERED)
+			continue;
+		if (k >= nwant || want[k][0] != e->kind || want[k][1] != e->bit)
+			return false;
+		k++;
+	}
+	return k == nwant;
+}
+
 TEST(garbage_terminates)
 {
 	const char *models[] = {"a2xx-model.xml", "midgard-model.xml", "loops.xml"};
 	uint64_t seed = 0x9e3779b97f4a7c15u;
-	size_t walks = 0, stopped = 0;
+	size_t walks = 0, stopped = 0, covered = 0, cover_errors = 0;
 	for (size_t m = 0; m < 3; m++) {
 		loaded l;
 		if (!load(&l, models[m]))
@@ -532,13 +572,24 @@ TEST(garbage_terminates)
 					CHECK(pr->items[i].bit + pr->items[i].bits <= n * 32);
 				CHECK(pr->nerrors <= CODEC_PROGRAM_MAX_ERRORS);
 				CHECK_INT(strlen(pr->text), pr->textlen);
+				/* (a full error list may have lost some of them) */
+				if (spec_program_at(l.m, p)->cover && !pr->stopped &&
+				    pr->nerrors < CODEC_PROGRAM_MAX_ERRORS) {
+					covered++;
+					for (size_t i = 0; i < pr->nerrors; i++)
+						cover_errors += pr->errors[i].kind == CODEC_FRAME_OVERLAP ||
+						                pr->errors[i].kind == CODEC_FRAME_UNCOVERED;
+					CHECK(cover_agrees(pr, n * 32));
+				}
 				codec_program_free(pr);
 			}
 		}
 		unload(&l);
 	}
-	printf("garbage: %zu walks, %zu stopped by a framing error\n", walks, stopped);
+	printf("garbage: %zu walks, %zu stopped by a framing error; %zu checked for cover, "
+	       "%zu overlaps or gaps\n", walks, stopped, covered, cover_errors);
 	CHECK(walks >= 1200);
+	CHECK(covered > 0 && cover_errors > 0);
 	CHECK(stopped > 0 && stopped < walks);
 }
 
@@ -862,6 +913,90 @@ TEST(cli_exit_codes)
 	CHECK_INT(run_cli(args), 2); /* several programs: name one */
 }
 
+/* An inner binding hides an outer one of the same name until its scope
+ * (group, repeat iteration) ends; builtins and :hex in texts.  The "names" program is walked by the codec of another model
+ * too (its names resolved for that walk alone), to the same text. */
+TEST(scopes_and_names)
+{
+	loaded l, other;
+	if (!load(&l, "scopes.xml"))
+		return;
+	if (!load(&other, "scopes.xml")) {
+		unload(&l);
+		return;
+	}
+	uint32_t w[2] = {5, 6};
+	codec_disasm_options opt = {.show_errors = true};
+	codec_program *pr = codec_program_walk(l.c, spec_find_program(l.m, "scopes"), w, 2, &opt);
+	CHECK(pr && !pr->nerrors);
+	if (pr)
+		CHECK_STR(pr->text, "outer n=1 pos=0 left=0x40 end=64\n"
+		                    "iteration 0: n=10\n"
+		                    "w 5 n=0x14 pos=32\n"
+		                    "after the group: n=10\n"
+		                    "iteration 1: n=11\n"
+		                    "w 6 n=0x16 pos=64\n"
+		                    "after the group: n=11\n"
+		                    "after the repeat: n=1\n");
+	codec_program_free(pr);
+	const char *want = "k=0 a=3 a*2=0x3\nk=1 a=4 a*2=0x4\nk=2 a=5 a*2=0x5\na=3 end=0\n";
+	const spec_program *names = spec_find_program(other.m, "names");
+	codec_program *mine = codec_program_walk(other.c, names, NULL, 0, &opt);
+	codec_program *foreign = codec_program_walk(l.c, names, NULL, 0, &opt);
+	CHECK(mine && foreign);
+	if (mine && foreign) {
+		CHECK_STR(mine->text, want);
+		CHECK_STR(foreign->text, want);
+	}
+	codec_program_free(mine);
+	codec_program_free(foreign);
+	unload(&other);
+	unload(&l);
+}
+
+/* A part's text comes from the walk that decodes it (codec_decode_text)
+ * where a leaf matched; the walk printed it apart before, as
+ * codec_disasm_root does: the two agree on random words of every root
+ * of our a2xx and Midgard, with and without error suffixes. */
+TEST(part_text_one_walk)
+{
+	const char *isas[] = {"a2xx.xml", "midgard.xml"};
+	uint64_t seed = 0x2545F4914F6CDD1Du;
+	size_t compared = 0;
+	for (size_t k = 0; k < 2; k++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/isa/%s", ISACHECK_SOURCE_DIR, isas[k]);
+		loaded l;
+		if (!load_real(&l, NULL, path))
+			continue;
+		static codec_value values[512];
+		codec_issue issues[16];
+		for (size_t r = 0; r < l.m->nroots; r++)
+			for (int i = 0; i < 3000; i++) {
+				uint64_t w[SPEC_MAX_BITS / 64] = {0};
+				for (unsigned j = 0; j < (l.m->roots[r].bitset->size + 63) / 64; j++) {
+					seed = seed * 6364136223846793005u + 1442695040888963407u;
+					w[j] = seed ^ seed >> 29;
+				}
+				codec_disasm_options opt = {.show_errors = i % 2};
+				codec_decoded d = {.values = values, .cap_values = 512, .issues = issues,
+				                   .cap_issues = 16};
+				char one[4096], apart[4096];
+				size_t n1 = 0;
+				codec_decode_text(l.c, &l.m->roots[r], w, &opt, &d, one, sizeof one, &n1);
+				if (!d.leaf)
+					continue;
+				size_t n2 = codec_disasm_root(l.c, &l.m->roots[r], w, &opt, apart, sizeof apart);
+				compared++;
+				CHECK_INT(n1, n2);
+				CHECK_STR(one, apart);
+			}
+		unload(&l);
+	}
+	printf("part texts: %zu compared\n", compared);
+	CHECK(compared > 1000);
+}
+
 int main(void)
 {
 	RUN(model_loads);
@@ -871,6 +1006,8 @@ int main(void)
 	RUN(midgard_items_and_text);
 	RUN(midgard_errors);
 	RUN(loops_are_cut);
+	RUN(scopes_and_names);
+	RUN(part_text_one_walk);
 	RUN(garbage_terminates);
 	RUN(a2xx_blob_programs);
 	RUN(a2xx_real_isa);

@@ -227,7 +227,7 @@ typedef struct builder {
 
 static const cins no_prog[1] = {{VI_END, 0, 0}};
 
-static size_t hash_str(const char *s, size_t n)
+size_t codec_hash_str(const char *s, size_t n)
 {
 	size_t h = 1469598103934665603ull & SIZE_MAX;
 	for (size_t i = 0; i < n; i++)
@@ -257,7 +257,7 @@ bool codec_htab_room(codec_htab *t)
 	return true;
 }
 
-static size_t hash_ptr(const void *p)
+size_t codec_hash_ptr(const void *p)
 {
 	uint64_t x = (uint64_t)(uintptr_t)p;
 	x ^= x >> 33;
@@ -300,7 +300,8 @@ static const void *share_bytes(builder *B, const void *src, size_t n)
 		h64 ^= h64 >> 29;
 	}
 	codec_hent *sh = B->sh.slot;
-	size_t h = (size_t)h64 ^ hash_str((const char *)src + i, n - i), j = h & (B->sh.cap - 1);
+	size_t h = (size_t)h64 ^ codec_hash_str((const char *)src + i, n - i);
+	size_t j = h & (B->sh.cap - 1);
 	for (; sh[j].p; j = (j + 1) & (B->sh.cap - 1))
 		if (sh[j].h == h && sh[j].n == n && !memcmp(sh[j].p, src, n))
 			return sh[j].p;
@@ -355,7 +356,7 @@ static uint32_t intern(builder *B, const char *s, size_t n)
 		}
 		for (size_t i = 0; i < B->names.n; i++) {
 			const char *t = ((const char **)B->names.v)[i];
-			size_t h = hash_str(t, strlen(t)) & (cap - 1);
+			size_t h = codec_hash_str(t, strlen(t)) & (cap - 1);
 			while (nh[h])
 				h = (h + 1) & (cap - 1);
 			nh[h] = (uint32_t)i + 1;
@@ -364,7 +365,7 @@ static uint32_t intern(builder *B, const char *s, size_t n)
 		B->nh = nh;
 		B->nhcap = cap;
 	}
-	size_t h = hash_str(s, n) & (B->nhcap - 1);
+	size_t h = codec_hash_str(s, n) & (B->nhcap - 1);
 	while (B->nh[h]) {
 		const char *t = ((const char **)B->names.v)[B->nh[h] - 1];
 		if (!strncmp(t, s, n) && t[n] == '\0')
@@ -399,7 +400,7 @@ static void **pmap_slot(builder *B, pmap_ent **m, size_t *cap, size_t *n, const 
 		}
 		for (size_t i = 0; i < *cap; i++)
 			if ((*m)[i].key) {
-				size_t h = hash_ptr((*m)[i].key) & (ncap - 1);
+				size_t h = codec_hash_ptr((*m)[i].key) & (ncap - 1);
 				while (nm[h].key)
 					h = (h + 1) & (ncap - 1);
 				nm[h] = (*m)[i];
@@ -408,7 +409,7 @@ static void **pmap_slot(builder *B, pmap_ent **m, size_t *cap, size_t *n, const 
 		*m = nm;
 		*cap = ncap;
 	}
-	size_t h = hash_ptr(key) & (*cap - 1);
+	size_t h = codec_hash_ptr(key) & (*cap - 1);
 	while ((*m)[h].key && (*m)[h].key != key)
 		h = (h + 1) & (*cap - 1);
 	if (!(*m)[h].key) {
@@ -960,7 +961,7 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 
 static size_t field_slot(const codec *c, const spec_field *f)
 {
-	size_t h = hash_ptr(f) & c->enc_fmask;
+	size_t h = codec_hash_ptr(f) & c->enc_fmask;
 	while (c->enc_fkeys[h] && c->enc_fkeys[h] != f)
 		h = (h + 1) & c->enc_fmask;
 	return h;
@@ -2257,6 +2258,8 @@ static codec *codec_build(const spec_model *m, spec_diags *diags, bool fast, siz
 	free(state);
 	free(depth);
 	free(slots);
+	if (B.ok)
+		B.ok = codec_build_programs(c);
 	if (fast && B.ok)
 		B.ok = codec_build_afuc_quiet(c);
 	/* issue texts first: fast.c's ops point at them */
@@ -2292,6 +2295,7 @@ void codec_free(codec *c)
 	free(c->cls);
 	free(c->leaf);
 	free((void *)c->memo);
+	codec_programs_free(c->programs);
 	arena_free(c->arena);
 	free(c);
 }

@@ -420,9 +420,17 @@ typedef struct codec_htab {
 	size_t cap, n;
 } codec_htab;
 bool codec_htab_room(codec_htab *t);
+/* The hashes the tables use: of n bytes of text (FNV-1a), of an address. */
+size_t codec_hash_str(const char *s, size_t n);
+size_t codec_hash_ptr(const void *p);
 
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);
+/* Resolves the <program>s' names and compiles their texts into
+ * c->programs (program.c); false when memory ran out. */
+typedef struct codec_programs codec_programs;
+bool codec_build_programs(codec *c);
+void codec_programs_free(codec_programs *P);
 /* Works out c->afuc_quiet (disasm.c); false when memory ran out. */
 bool codec_build_afuc_quiet(codec *c);
 /* Compiles every plan's display for printing straight through (fast.c),
@@ -607,6 +615,9 @@ struct codec {
 	 * may print names what afuc-disasm's hooks act on (then its text
 	 * under afuc's style is that under Mesa's); NULL: not worked out */
 	const bool *afuc_quiet;
+	/* program.c: the model's <program>s with their names resolved to
+	 * numbers and their texts compiled; NULL: the model has none */
+	struct codec_programs *programs;
 };
 
 /* The name id of field f of the model (codec.names), or UINT32_MAX

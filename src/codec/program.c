@@ -20,8 +20,11 @@
 #define PROGRAM_TEXT_MAX   (64u << 20) /* disassembly text of one program */
 #define PROGRAM_INSTR_TEXT 65536u      /* one instruction's text */
 
+/* A variable bound by a step: its name's number in the codec's
+ * programs (below), and the binding of that name it hides. */
 typedef struct pvar {
-	const char *name;
+	uint32_t id;
+	uint32_t hides;   /* the index + 1 of the binding it hides; 0: none */
 	int64_t value;
 	bool set;         /* an export of a field the decoded leaf lacks is unset */
 } pvar;
@@ -42,6 +45,8 @@ struct codec_program_private {
 typedef struct walk {
 	const codec *c;
 	const spec_program *p;
+	const codec_programs *P;  /* p's names and texts */
+	uint32_t *top;    /* per name's number: its binding's index + 1; 0: none */
 	const uint32_t *in;
 	size_t nbits;
 	uint32_t gen;
@@ -56,9 +61,11 @@ typedef struct walk {
 	cx *x;
 	char *ibuf;       /* one instruction's text */
 	sbuf text;
-	codec_value values[512];
+	codec_value *values; /* WALK_VALUES, a decoding's */
 	codec_issue issues[16];
 } walk;
+
+#define WALK_VALUES 512u
 
 /* ------------------------------------------------------------ helpers */
 
@@ -86,6 +93,325 @@ static void sb_put(sbuf *b, const char *s, size_t n)
 static void sb_str(sbuf *b, const char *s)
 {
 	sb_put(b, s, strlen(s));
+}
+
+/* ----------------------------------------------------- names, texts */
+
+/* The names of a spec's <program>s, resolved once when the codec is
+ * built: every name a step binds or an expression, export or text uses
+ * gets a number, so that the walk finds a variable by the address of the
+ * name it holds (a table of addresses) and never compares strings.  The
+ * walks of a2xx's and Midgard's programs spent a third of their time in
+ * strcmp, most of it matching a name against each variable in scope, and
+ * under libFuzzer each call is traced as well.  Each <display>, <suffix>,
+ * <text> and <reject> text is compiled into pieces (literal text, a
+ * variable's number, {_}), and each export's field and is= names are
+ * matched to the model's fields and bitsets by address.
+ *
+ * The table holds addresses from the model; a program of another model
+ * gets a table of its own for the walk (codec_program_walk). */
+enum {
+	PK_NAME,     /* a name's text (address) -> its number */
+	PK_FIELD,    /* a spec_field -> its name's number, or NOT_EXPORTED */
+	PK_BITSET,   /* a spec_bitset -> its name's number, or NOT_EXPORTED */
+	PK_TEXT,     /* a display's text -> its template's index */
+	PK_PROGRAM,  /* a spec_program the table covers -> 0 */
+	PK_KINDS
+};
+#define NO_ID        UINT32_MAX
+#define NOT_EXPORTED (UINT32_MAX - 1)
+
+/* the names every program has (builtin), numbered first */
+enum { ID_POS, ID_LEFT, ID_END, ID_BUILTINS };
+static const char *const builtin_names[ID_BUILTINS] = {"_pos", "_left", "_end"};
+
+typedef enum tpiece_kind { TP_TEXT, TP_INSTR, TP_VAR, TP_VAR_HEX } tpiece_kind;
+typedef struct tpiece {
+	tpiece_kind kind;
+	uint32_t id;      /* TP_VAR*: the name's number */
+	const char *text; /* TP_TEXT: len bytes of the template */
+	size_t len;
+} tpiece;
+typedef struct ttemplate {
+	size_t first, n;  /* pieces */
+} ttemplate;
+
+struct codec_programs {
+	codec_htab keys;   /* (address, kind): n = value * PK_KINDS + kind */
+	codec_htab texts;  /* a name's text -> its number (p: the text) */
+	struct pname {
+		const char *text;
+		bool exported; /* an export's field= or is= name */
+	} *name;           /* per number */
+	size_t nids, capids;
+	char **copies;     /* the names cut out of templates */
+	size_t ncopies, capcopies;
+	ttemplate *tmpl;
+	size_t ntmpl, captmpl;
+	tpiece *piece;
+	size_t npiece, cappiece;
+	bool oom;
+};
+
+static size_t key_hash(const void *p, unsigned kind)
+{
+	return codec_hash_ptr(p) ^ (size_t)kind * 0x9E3779B97F4A7C15ull;
+}
+
+static uint32_t key_get(const codec_programs *P, const void *p, unsigned kind)
+{
+	if (!P->keys.cap)
+		return NO_ID;
+	size_t mask = P->keys.cap - 1;
+	for (size_t j = key_hash(p, kind) & mask; P->keys.slot[j].p; j = (j + 1) & mask)
+		if (P->keys.slot[j].p == p && P->keys.slot[j].n % PK_KINDS == kind)
+			return (uint32_t)(P->keys.slot[j].n / PK_KINDS);
+	return NO_ID;
+}
+
+static void key_put(codec_programs *P, const void *p, unsigned kind, uint32_t value)
+{
+	if (P->oom || key_get(P, p, kind) != NO_ID)
+		return;
+	if (!codec_htab_room(&P->keys)) {
+		P->oom = true;
+		return;
+	}
+	size_t h = key_hash(p, kind), mask = P->keys.cap - 1, j = h & mask;
+	while (P->keys.slot[j].p)
+		j = (j + 1) & mask;
+	P->keys.slot[j] = (codec_hent){h, (size_t)value * PK_KINDS + kind, p};
+	P->keys.n++;
+}
+
+/* The number of a name's text, or NO_ID. */
+static uint32_t text_id(const codec_programs *P, const char *s)
+{
+	if (!P->texts.cap)
+		return NO_ID;
+	size_t mask = P->texts.cap - 1;
+	for (size_t j = codec_hash_str(s, strlen(s)) & mask; P->texts.slot[j].p; j = (j + 1) & mask)
+		if (!strcmp(P->texts.slot[j].p, s))
+			return (uint32_t)P->texts.slot[j].n;
+	return NO_ID;
+}
+
+/* The number of name s (kept by address: s must live as long as P). */
+static uint32_t intern(codec_programs *P, const char *s)
+{
+	uint32_t id = text_id(P, s);
+	if (id != NO_ID || P->oom)
+		return id;
+	struct pname *nm = spec_grow(P->name, P->nids + 1, &P->capids, sizeof *nm, 16);
+	if (!nm || !codec_htab_room(&P->texts)) {
+		if (nm)
+			P->name = nm;
+		P->oom = true;
+		return NO_ID;
+	}
+	P->name = nm;
+	size_t h = codec_hash_str(s, strlen(s)), mask = P->texts.cap - 1, j = h & mask;
+	while (P->texts.slot[j].p)
+		j = (j + 1) & mask;
+	id = (uint32_t)P->nids++;
+	P->texts.slot[j] = (codec_hent){h, id, s};
+	P->texts.n++;
+	P->name[id] = (struct pname){s, false};
+	return id;
+}
+
+/* Numbers the name at address s (a step's, an export's, an expression
+ * reference's) and keys the address to it. */
+static uint32_t name_key(codec_programs *P, const char *s)
+{
+	uint32_t id = intern(P, s);
+	if (id != NO_ID)
+		key_put(P, s, PK_NAME, id);
+	return id;
+}
+
+static void expr_keys(codec_programs *P, const spec_expr *e)
+{
+	for (size_t i = 0; e && i < spec_expr_ref_count(e); i++)
+		name_key(P, spec_expr_ref(e, i));
+}
+
+static void add_piece(codec_programs *P, tpiece p)
+{
+	tpiece *np = spec_grow(P->piece, P->npiece + 1, &P->cappiece, sizeof *np, 32);
+	if (!np) {
+		P->oom = true;
+		return;
+	}
+	P->piece = np;
+	P->piece[P->npiece++] = p;
+}
+
+/* The number of a name cut out of a template (copied, as the table keeps
+ * names by address). */
+static uint32_t intern_copy(codec_programs *P, const char *s)
+{
+	uint32_t id = text_id(P, s);
+	if (id != NO_ID || P->oom)
+		return id;
+	char **nc = spec_grow(P->copies, P->ncopies + 1, &P->capcopies, sizeof *nc, 16);
+	char *copy = nc ? strdup(s) : NULL;
+	if (nc)
+		P->copies = nc;
+	if (!copy) {
+		P->oom = true;
+		return NO_ID;
+	}
+	P->copies[P->ncopies++] = copy;
+	return intern(P, copy);
+}
+
+/* Compiles a display, <suffix>, <text> or <reject> text: {_} is the
+ * instruction, {NAME} a variable in decimal, {NAME:hex} in hex with 0x;
+ * a '{' without its '}' is text. */
+static void template_key(codec_programs *P, const char *t)
+{
+	if (!t || key_get(P, t, PK_TEXT) != NO_ID || P->oom)
+		return;
+	ttemplate tt = {P->npiece, 0};
+	for (const char *p = t; *p && !P->oom;) {
+		const char *open = strchr(p, '{');
+		char name[128];
+		const char *format = NULL;
+		const char *close = open ? spec_frame_ref(open, name, sizeof name, &format) : NULL;
+		if (!close) {
+			add_piece(P, (tpiece){TP_TEXT, 0, p, strlen(p)});
+			break;
+		}
+		if (open > p)
+			add_piece(P, (tpiece){TP_TEXT, 0, p, (size_t)(open - p)});
+		if (!strcmp(name, "_"))
+			add_piece(P, (tpiece){TP_INSTR, 0, NULL, 0});
+		else
+			add_piece(P, (tpiece){format && !strcmp(format, "hex") ? TP_VAR_HEX : TP_VAR,
+			                      intern_copy(P, name), NULL, 0});
+		p = close + 1;
+	}
+	ttemplate *nt = spec_grow(P->tmpl, P->ntmpl + 1, &P->captmpl, sizeof *nt, 16);
+	if (!nt || P->oom) {
+		P->oom = true;
+		return;
+	}
+	P->tmpl = nt;
+	tt.n = P->npiece - tt.first;
+	P->tmpl[P->ntmpl] = tt;
+	key_put(P, t, PK_TEXT, (uint32_t)P->ntmpl++);
+}
+
+/* Numbers what steps bind and use, and marks the names exports match
+ * fields and bitsets by. */
+static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
+{
+	for (size_t i = 0; i < n && !P->oom; i++) {
+		const spec_step *s = &steps[i];
+		expr_keys(P, s->when);
+		expr_keys(P, s->at);
+		expr_keys(P, s->expr);
+		expr_keys(P, s->count_at);
+		if (s->name && (s->kind == SPEC_STEP_READ || s->kind == SPEC_STEP_LET ||
+		                s->kind == SPEC_STEP_REPEAT))
+			name_key(P, s->name);
+		for (size_t k = 0; k < s->nexports; k++) {
+			const spec_export *ex = &s->exports[k];
+			if (ex->as)
+				name_key(P, ex->as);
+			/* field= or is=: matched to the decoding by these names */
+			const char *const *match = ex->field ? &ex->field : ex->is;
+			size_t nmatch = ex->field ? 1 : ex->nis;
+			for (size_t j = 0; j < nmatch; j++) {
+				uint32_t id = match[j] ? name_key(P, match[j]) : NO_ID;
+				if (id != NO_ID)
+					P->name[id].exported = true;
+			}
+		}
+		for (size_t k = 0; k < s->ndisplays; k++) {
+			expr_keys(P, s->displays[k].when);
+			template_key(P, s->displays[k].text);
+		}
+		for (size_t k = 0; k < s->nsuffixes; k++) {
+			expr_keys(P, s->suffixes[k].when);
+			template_key(P, s->suffixes[k].text);
+		}
+		if (s->kind == SPEC_STEP_TEXT || s->kind == SPEC_STEP_REJECT)
+			template_key(P, s->text);
+		steps_keys(P, s->steps, s->nsteps);
+	}
+}
+
+/* The fields and bitsets of the model by address, with the number of
+ * their name where an export matches by it (NOT_EXPORTED otherwise), so
+ * that an address the table lacks is one of another model. */
+static void model_keys(codec_programs *P, const spec_model *m)
+{
+	for (size_t i = 0; i < m->nbitsets && !P->oom; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		uint32_t id = b->name ? text_id(P, b->name) : NO_ID;
+		key_put(P, b, PK_BITSET, id != NO_ID && P->name[id].exported ? id : NOT_EXPORTED);
+		for (size_t ci = 0; ci < b->ncases; ci++)
+			for (size_t fi = 0; fi < b->cases[ci].nfields; fi++) {
+				const spec_field *f = &b->cases[ci].fields[fi];
+				id = f->name ? text_id(P, f->name) : NO_ID;
+				key_put(P, f, PK_FIELD,
+				        id != NO_ID && P->name[id].exported ? id : NOT_EXPORTED);
+			}
+	}
+}
+
+void codec_programs_free(codec_programs *P)
+{
+	if (!P)
+		return;
+	free(P->keys.slot);
+	free(P->texts.slot);
+	free(P->name);
+	for (size_t i = 0; i < P->ncopies; i++)
+		free(P->copies[i]);
+	free(P->copies);
+	free(P->tmpl);
+	free(P->piece);
+	free(P);
+}
+
+/* The table of programs progs[0..n) of model m; NULL when out of memory. */
+static codec_programs *programs_build(const spec_model *m, const spec_program *const *progs,
+                                      size_t n)
+{
+	codec_programs *P = calloc(1, sizeof *P);
+	if (!P)
+		return NULL;
+	for (unsigned b = 0; b < ID_BUILTINS; b++)
+		intern(P, builtin_names[b]);
+	for (size_t i = 0; i < n; i++) {
+		key_put(P, progs[i], PK_PROGRAM, 0);
+		steps_keys(P, progs[i]->steps, progs[i]->nsteps);
+	}
+	model_keys(P, m);
+	if (P->oom) {
+		codec_programs_free(P);
+		return NULL;
+	}
+	return P;
+}
+
+bool codec_build_programs(codec *c)
+{
+	size_t n = spec_program_count(c->m);
+	c->programs = NULL;
+	if (!n)
+		return true;
+	const spec_program **progs = malloc(n * sizeof *progs);
+	if (!progs)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		progs[i] = spec_program_at(c->m, i);
+	c->programs = programs_build(c->m, progs, n);
+	free(progs);
+	return c->programs != NULL;
 }
 
 const char *codec_frame_error_name(codec_frame_error_kind k)
@@ -131,37 +457,55 @@ static bool pay(walk *W, const spec_step *s)
 	return true;
 }
 
-static bool push_var(walk *W, const char *name, int64_t v, bool set)
+/* The number of the name at address s: by its address, or (a name no
+ * step of the table's programs holds) by its text; NO_ID when it has
+ * none, which no binding and no builtin has either. */
+static uint32_t walk_id(const walk *W, const char *s)
+{
+	uint32_t id = key_get(W->P, s, PK_NAME);
+	return id != NO_ID ? id : text_id(W->P, s);
+}
+
+static bool push_var(walk *W, uint32_t id, int64_t v, bool set)
 {
 	pvar *p = spec_grow(W->vars, W->nvars + 1, &W->capvars, sizeof *p, 64);
-	if (!p) {
+	if (!p || W->nvars >= UINT32_MAX) {
 		werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL, "out of memory");
 		return false;
 	}
 	W->vars = p;
-	W->vars[W->nvars++] = (pvar){name, v, set};
+	uint32_t hides = 0;
+	if (id < W->P->nids) {
+		hides = W->top[id];
+		W->top[id] = (uint32_t)W->nvars + 1;
+	}
+	W->vars[W->nvars++] = (pvar){id, hides, v, set};
 	return true;
 }
 
-static const pvar *find_var(const walk *W, const char *name)
+/* Unbinds the variables bound since the scope's mark. */
+static void pop_vars(walk *W, size_t mark)
 {
-	for (size_t i = W->nvars; i-- > 0;)
-		if (!strcmp(W->vars[i].name, name))
-			return &W->vars[i];
-	return NULL;
+	while (W->nvars > mark) {
+		const pvar *v = &W->vars[--W->nvars];
+		if (v->id < W->P->nids)
+			W->top[v->id] = v->hides;
+	}
 }
 
-static bool builtin(const walk *W, const char *name, int64_t *v)
+static const pvar *find_var(const walk *W, uint32_t id)
 {
-	if (!strcmp(name, "_pos"))
-		*v = (int64_t)W->cursor;
-	else if (!strcmp(name, "_left"))
-		*v = (int64_t)(W->region_end - W->cursor);
-	else if (!strcmp(name, "_end"))
-		*v = (int64_t)W->nbits;
-	else
-		return false;
-	return true;
+	return id < W->P->nids && W->top[id] ? &W->vars[W->top[id] - 1] : NULL;
+}
+
+static bool builtin(const walk *W, uint32_t id, int64_t *v)
+{
+	switch (id) {
+	case ID_POS: *v = (int64_t)W->cursor; return true;
+	case ID_LEFT: *v = (int64_t)(W->region_end - W->cursor); return true;
+	case ID_END: *v = (int64_t)W->nbits; return true;
+	default: return false;
+	}
 }
 
 static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, char *err,
@@ -169,7 +513,8 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 {
 	(void)depth;
 	const walk *W = ctx;
-	const pvar *v = find_var(W, name);
+	uint32_t id = walk_id(W, name);
+	const pvar *v = find_var(W, id);
 	if (v && !v->set) {
 		((walk *)ctx)->unset_hit = true;
 		snprintf(err, errlen, "{%s} has no value here (the decoded leaf has no such field)",
@@ -180,7 +525,7 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 		*value = v->value;
 		return true;
 	}
-	return builtin(W, name, value);
+	return builtin(W, id, value);
 }
 
 /* Evaluates e; false (with a fatal EXPR error at step s) on failure. */
@@ -281,13 +626,19 @@ static const uint64_t *item_bits(const walk *W, const codec_item *it)
 	return r->priv->pool + r->priv->woff[it - r->items];
 }
 
-/* Where a span of n bits at pos ends, checked against the region and
- * the input.  False with a fatal error. */
+/* Whether a span of n bits at pos lies inside the region (or, not
+ * in_region, the input). */
+static bool span_fits(const walk *W, size_t pos, uint64_t n, bool in_region)
+{
+	size_t end = in_region ? W->region_end : W->nbits;
+	return pos <= end && n <= end - pos;
+}
+
+/* span_fits; false with a fatal error naming what. */
 static bool fits(walk *W, const spec_step *s, size_t pos, uint64_t n, bool in_region,
                  const char *what)
 {
-	size_t end = in_region ? W->region_end : W->nbits;
-	if (pos <= end && n <= end - pos)
+	if (span_fits(W, pos, n, in_region))
 		return true;
 	if (!in_region || W->region_end == W->nbits || pos + n > W->nbits)
 		werror(W, CODEC_FRAME_TRUNCATED, true, pos, s,
@@ -329,30 +680,35 @@ static void render_instr(walk *W, size_t ri, const uint64_t *w, sbuf *out)
 	}
 }
 
-/* A display, <text> or <reject> message: {_} is instr, {NAME} a
- * variable in decimal, {NAME:hex} in hex with 0x. */
+/* A display, <text> or <reject> message as compiled (template_key):
+ * {_} is instr, {NAME} a variable in decimal, {NAME:hex} in hex with 0x,
+ * an unset or unknown one "?". */
 static void render_template(walk *W, const char *t, const char *instr, sbuf *out)
 {
-	for (const char *p = t; *p;) {
-		const char *open = strchr(p, '{');
-		char name[128];
-		const char *format = NULL;
-		const char *close = open ? spec_frame_ref(open, name, sizeof name, &format) : NULL;
-		if (!close) {
-			sb_str(out, p);
-			return;
+	uint32_t ti = t ? key_get(W->P, t, PK_TEXT) : NO_ID;
+	if (ti == NO_ID) { /* not a text of the table's programs: as written */
+		if (t)
+			sb_str(out, t);
+		return;
+	}
+	const ttemplate *tt = &W->P->tmpl[ti];
+	for (size_t i = tt->first; i < tt->first + tt->n; i++) {
+		const tpiece *pc = &W->P->piece[i];
+		if (pc->kind == TP_TEXT) {
+			sb_put(out, pc->text, pc->len);
+			continue;
 		}
-		sb_put(out, p, (size_t)(open - p));
-		bool hex = format && !strcmp(format, "hex");
-		int64_t v;
-		const pvar *var = find_var(W, name);
-		if (!strcmp(name, "_")) {
+		if (pc->kind == TP_INSTR) {
 			sb_str(out, instr ? instr : "");
-		} else if ((var && var->set) || (!var && builtin(W, name, &v))) {
+			continue;
+		}
+		int64_t v;
+		const pvar *var = find_var(W, pc->id);
+		if ((var && var->set) || (!var && builtin(W, pc->id, &v))) {
 			char num[32];
 			if (var)
 				v = var->value;
-			if (hex)
+			if (pc->kind == TP_VAR_HEX)
 				snprintf(num, sizeof num, "0x%" PRIx64, (uint64_t)v);
 			else
 				snprintf(num, sizeof num, "%" PRId64, v);
@@ -360,7 +716,6 @@ static void render_template(walk *W, const char *t, const char *instr, sbuf *out
 		} else {
 			sb_str(out, "?");
 		}
-		p = close + 1;
 	}
 }
 
@@ -465,6 +820,56 @@ static void pad_item(walk *W, const spec_step *s, size_t from, size_t to, bool z
 		}
 }
 
+/* The number of the name a field or bitset has where an export matches
+ * by it, NOT_EXPORTED where none does: by address, or by name for one
+ * the table does not hold. */
+static uint32_t export_id(const walk *W, const void *p, unsigned kind, const char *name)
+{
+	uint32_t id = key_get(W->P, p, kind);
+	if (id == NO_ID)
+		id = name ? text_id(W->P, name) : NO_ID;
+	return id == NO_ID ? NOT_EXPORTED : id;
+}
+
+/* Binds the exports of part s from its decoding d: field= the first
+ * value of that field of the instruction itself (unset when the leaf has
+ * none), is= 1 when the leaf or an ancestor bears one of the names. */
+static void export_values(walk *W, const spec_step *s, const codec_decoded *d)
+{
+	if (!s->nexports)
+		return;
+	/* each value's field by number, once for all the exports */
+	uint32_t fid[WALK_VALUES];
+	size_t nv = d->nvalues < WALK_VALUES ? d->nvalues : WALK_VALUES;
+	for (size_t k = 0; k < nv; k++) {
+		const codec_value *cv = &d->values[k];
+		fid[k] = cv->depth == 0 && cv->field
+		         ? export_id(W, cv->field, PK_FIELD, cv->field->name) : NOT_EXPORTED;
+	}
+	for (size_t i = 0; i < s->nexports; i++) {
+		const spec_export *ex = &s->exports[i];
+		int64_t v = 0;
+		bool set = false;
+		if (ex->field) {
+			uint32_t want = walk_id(W, ex->field);
+			for (size_t k = 0; k < nv && !set; k++)
+				if (fid[k] == want) {
+					v = d->values[k].value;
+					set = true;
+				}
+		} else {
+			set = true;
+			for (const spec_bitset *b = d->leaf; b && !v; b = b->parent) {
+				uint32_t bid = export_id(W, b, PK_BITSET, b->name);
+				for (size_t k = 0; k < ex->nis && !v; k++)
+					v = bid == walk_id(W, ex->is[k]);
+			}
+		}
+		if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, v, set))
+			break;
+	}
+}
+
 static void run_part(walk *W, const spec_step *s)
 {
 	const codec *c = W->c;
@@ -475,13 +880,16 @@ static void run_part(walk *W, const spec_step *s)
 			return;
 		pos = (size_t)at; /* fits() checks it against the input without overflow */
 	}
-	const char *what = s->kind == SPEC_STEP_PART ? "instruction" : "data";
-	char label[160];
-	snprintf(label, sizeof label, "%s %s%s%s", s->kind == SPEC_STEP_PART ? s->root->bitset->name
-	                                                                     : what,
-	         s->name ? "'" : "", s->name ? s->name : "", s->name ? "'" : "");
-	if (!fits(W, s, pos, s->bits, !s->at, label))
+	if (!span_fits(W, pos, s->bits, !s->at)) {
+		/* the label only for the error (printing it for every part
+		 * showed in the profile) */
+		char label[160];
+		snprintf(label, sizeof label, "%s %s%s%s",
+		         s->kind == SPEC_STEP_PART ? s->root->bitset->name : "data",
+		         s->name ? "'" : "", s->name ? s->name : "", s->name ? "'" : "");
+		fits(W, s, pos, s->bits, !s->at, label);
 		return;
+	}
 	codec_item *it = add_item(W, s->kind == SPEC_STEP_PART ? CODEC_ITEM_PART : CODEC_ITEM_DATA,
 	                          s, pos, s->bits);
 	if (!it)
@@ -502,34 +910,23 @@ static void run_part(walk *W, const spec_step *s)
 		uint64_t w[CODEC_MAX_WORDS] = {0};
 		memcpy(w, item_bits(W, it), ((s->bits + 63) / 64) * sizeof *w);
 		it->root = s->root;
-		codec_decoded d = {.values = W->values, .cap_values = 512, .issues = W->issues,
-		                   .cap_issues = 16};
-		bool ok = codec_decode(c, s->root, w, W->gen, &d);
+		codec_decoded d = {.values = W->values, .cap_values = WALK_VALUES,
+		                   .issues = W->issues, .cap_issues = 16};
+		/* the decoding and a leaf's text in one walk of the words where
+		 * the codec can (codec_decode_text: the text codec_disasm_root
+		 * prints, as render_instr does for a word with a leaf) */
+		codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
+		size_t tl = 0;
+		bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
 		it->leaf = d.leaf;
 		it->clean = ok && d.leaf && !d.nissues;
 		W->r->nparts++;
 		W->r->nclean += it->clean;
-		for (size_t i = 0; i < s->nexports; i++) {
-			const spec_export *ex = &s->exports[i];
-			int64_t v = 0;
-			bool set = false;
-			if (ex->field) {
-				for (size_t k = 0; k < d.nvalues && !set; k++)
-					if (d.values[k].depth == 0 && d.values[k].field &&
-					    !strcmp(d.values[k].field->name, ex->field)) {
-						v = d.values[k].value;
-						set = true;
-					}
-			} else {
-				set = true;
-				for (const spec_bitset *b = d.leaf; b && !v; b = b->parent)
-					for (size_t k = 0; k < ex->nis && !v; k++)
-						v = !strcmp(b->name, ex->is[k]);
-			}
-			if (!push_var(W, ex->as, v, set))
-				break;
-		}
-		render_instr(W, (size_t)(s->root - c->m->roots), w, &instr);
+		export_values(W, s, &d);
+		if (d.leaf)
+			sb_put(&instr, W->ibuf, tl < PROGRAM_INSTR_TEXT ? tl : PROGRAM_INSTR_TEXT - 1);
+		else /* "no match", also where the classifier raised an error */
+			render_instr(W, (size_t)(s->root - c->m->roots), w, &instr);
 	}
 	if (!instr.failed)
 		display_item(W, s, instr.s ? instr.s : "");
@@ -543,7 +940,7 @@ static void run_group(walk *W, const spec_step *s)
 	size_t mark = W->nvars, saved_end = W->region_end;
 	if (!s->expr) {
 		run_steps(W, s->steps, s->nsteps);
-		W->nvars = mark;
+		pop_vars(W, mark);
 		return;
 	}
 	int64_t size;
@@ -556,7 +953,7 @@ static void run_group(walk *W, const spec_step *s)
 	run_steps(W, s->steps, s->nsteps);
 	size_t end = W->region_end;
 	W->region_end = saved_end;
-	W->nvars = mark;
+	pop_vars(W, mark);
 	if (W->stop)
 		return;
 	pad_item(W, s, W->cursor, end, s->zero);
@@ -584,7 +981,7 @@ static void run_repeat(walk *W, const spec_step *s)
 		if (!pay(W, s))
 			break;
 		size_t before = W->cursor;
-		if (s->name && !push_var(W, s->name, i, true))
+		if (s->name && !push_var(W, walk_id(W, s->name), i, true))
 			break;
 		run_steps(W, s->steps, s->nsteps);
 		if (W->stop)
@@ -610,9 +1007,9 @@ static void run_repeat(walk *W, const spec_step *s)
 			       "iteration %" PRId64 " of a repeat consumed nothing: it would never end", i);
 			break;
 		}
-		W->nvars = mark;
+		pop_vars(W, mark);
 	}
-	W->nvars = mark;
+	pop_vars(W, mark);
 }
 
 static void run_steps(walk *W, const spec_step *steps, size_t n)
@@ -639,7 +1036,7 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 				return;
 			uint64_t v;
 			extract(W->in, W->cursor + s->low, nb, &v);
-			push_var(W, s->name, (int64_t)v, true);
+			push_var(W, walk_id(W, s->name), (int64_t)v, true);
 			break;
 		}
 		case SPEC_STEP_LET: {
@@ -657,10 +1054,10 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 					       spec_expr_text(s->expr), err);
 					return;
 				}
-				push_var(W, s->name, 0, false);
+				push_var(W, walk_id(W, s->name), 0, false);
 				break;
 			}
-			push_var(W, s->name, v, true);
+			push_var(W, walk_id(W, s->name), v, true);
 			if (s->item) {
 				codec_item *it = add_item(W, CODEC_ITEM_VALUE, s, W->cursor, 0);
 				if (it)
@@ -680,7 +1077,10 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 		}
 		case SPEC_STEP_REJECT: {
 			sbuf m = {0};
-			render_template(W, s->text ? s->text : "rejected", NULL, &m);
+			if (s->text)
+				render_template(W, s->text, NULL, &m);
+			else
+				sb_str(&m, "rejected");
 			werror(W, CODEC_FRAME_REJECTED, true, W->cursor, s, "%s", m.s ? m.s : "rejected");
 			free(m.s);
 			return;
@@ -699,11 +1099,37 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 	}
 }
 
-/* cover="true": every bit in exactly one item. */
+/* The first bit of [lo, hi) of bitmap m that is 1 (want) or 0, or hi. */
+static size_t find_bit(const uint64_t *m, size_t lo, size_t hi, bool want)
+{
+	while (lo < hi) {
+		uint64_t w = (want ? m[lo / 64] : ~m[lo / 64]) & ~(uint64_t)0 << (lo % 64);
+		if (w) {
+			size_t b = lo / 64 * 64 + (size_t)__builtin_ctzll(w);
+			return b < hi ? b : hi;
+		}
+		lo = (lo / 64 + 1) * 64;
+	}
+	return hi;
+}
+
+/* Sets bits [lo, hi) of bitmap m. */
+static void set_bits(uint64_t *m, size_t lo, size_t hi)
+{
+	while (lo < hi) {
+		size_t k = lo / 64, top = hi - k * 64 < 64 ? hi - k * 64 : 64;
+		uint64_t below = top == 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
+		m[k] |= below & ~(uint64_t)0 << (lo % 64);
+		lo = k * 64 + top;
+	}
+}
+
+/* cover="true": every bit in exactly one item (a word of the bitmap at
+ * a time: bit by bit, it took a twentieth of a walk). */
 static void check_cover(walk *W)
 {
 	codec_program *r = W->r;
-	uint8_t *seen = calloc(W->nbits / 8 + 1, 1);
+	uint64_t *seen = calloc(W->nbits / 64 + 1, sizeof *seen);
 	if (!seen) {
 		werror(W, CODEC_FRAME_MEMORY, true, 0, NULL, "out of memory");
 		return;
@@ -711,36 +1137,28 @@ static void check_cover(walk *W)
 	unsigned overlaps = 0;
 	for (size_t i = 0; i < r->nitems; i++) {
 		const codec_item *it = &r->items[i];
-		for (size_t b = it->bit; b < it->bit + it->bits && b < W->nbits; b++) {
-			if (seen[b / 8] >> (b % 8) & 1) {
-				/* name the earlier item that holds the bit */
-				size_t j = 0;
-				while (j < i && !(r->items[j].bit <= b && b < r->items[j].bit + r->items[j].bits))
-					j++;
-				if (overlaps++ < 8)
-					werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step,
-					       "item %zu (bits %zu..%zu, word %zu) overlaps item %zu (bits %zu..%zu)",
-					       i, it->bit, it->bit + it->bits - 1, it->bit / 32, j, r->items[j].bit,
-					       r->items[j].bit + r->items[j].bits - 1);
-				break;
-			}
-			seen[b / 8] |= (uint8_t)(1u << (b % 8));
-		}
-		for (size_t b = it->bit; b < it->bit + it->bits && b < W->nbits; b++)
-			seen[b / 8] |= (uint8_t)(1u << (b % 8));
-	}
-	for (size_t b = 0; b < W->nbits;) {
-		if (seen[b / 8] >> (b % 8) & 1) {
-			b++;
+		size_t lo = it->bit, hi = it->bit + it->bits < W->nbits ? it->bit + it->bits : W->nbits;
+		if (lo >= hi)
 			continue;
+		size_t b = find_bit(seen, lo, hi, true);
+		if (b < hi && overlaps++ < 8) {
+			/* name the earlier item that holds the bit */
+			size_t j = 0;
+			while (j < i && !(r->items[j].bit <= b && b < r->items[j].bit + r->items[j].bits))
+				j++;
+			werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step,
+			       "item %zu (bits %zu..%zu, word %zu) overlaps item %zu (bits %zu..%zu)", i,
+			       it->bit, it->bit + it->bits - 1, it->bit / 32, j, r->items[j].bit,
+			       r->items[j].bit + r->items[j].bits - 1);
 		}
-		size_t e = b;
-		while (e < W->nbits && !(seen[e / 8] >> (e % 8) & 1))
-			e++;
+		set_bits(seen, lo, hi);
+	}
+	for (size_t b = find_bit(seen, 0, W->nbits, false); b < W->nbits;) {
+		size_t e = find_bit(seen, b, W->nbits, true);
 		werror(W, CODEC_FRAME_UNCOVERED, false, b, NULL,
 		       "bits %zu..%zu (words %zu..%zu) belong to no item: no step covers them", b,
 		       e - 1, b / 32, (e - 1) / 32);
-		b = e;
+		b = find_bit(seen, e, W->nbits, false);
 	}
 	free(seen);
 }
@@ -754,25 +1172,39 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 		p = spec_find_program(c->m, NULL);
 	if (!p || (!words && nwords) || nwords > SIZE_MAX / 64)
 		return NULL;
+	/* a program of c's model has its names resolved in c; another gets
+	 * them resolved for this walk */
+	codec_programs *own = NULL;
+	const codec_programs *P = c->programs;
+	if (!P || key_get(P, p, PK_PROGRAM) == NO_ID)
+		P = own = programs_build(c->m, &p, 1);
 	codec_program *r = calloc(1, sizeof *r);
 	walk *W = calloc(1, sizeof *W);
 	if (r)
 		r->priv = calloc(1, sizeof *r->priv);
 	if (r)
-		r->errors = calloc(CODEC_PROGRAM_MAX_ERRORS, sizeof *r->errors);
-	if (W) {
+		/* (not zeroed: werror writes every field of an error it adds) */
+		r->errors = malloc(CODEC_PROGRAM_MAX_ERRORS * sizeof *r->errors);
+	if (W && P) {
 		W->x = malloc(sizeof *W->x);
 		W->ibuf = malloc(PROGRAM_INSTR_TEXT);
+		W->values = malloc(WALK_VALUES * sizeof *W->values);
+		W->top = calloc(P->nids, sizeof *W->top);
 	}
-	if (!r || !W || !r->priv || !r->errors || !W->x || !W->ibuf) {
+	if (!P || !r || !W || !r->priv || !r->errors || !W->x || !W->ibuf || !W->values ||
+	    !W->top) {
 		if (W) {
 			free(W->x);
 			free(W->ibuf);
+			free(W->values);
+			free(W->top);
 		}
 		free(W);
+		codec_programs_free(own);
 		codec_program_free(r);
 		return NULL;
 	}
+	W->P = P;
 	r->program = p;
 	r->nwords = nwords;
 	static const uint32_t none[1] = {0};
@@ -800,7 +1232,10 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 	free(W->vars);
 	free(W->x);
 	free(W->ibuf);
+	free(W->values);
+	free(W->top);
 	free(W);
+	codec_programs_free(own);
 	if (!r->text) {
 		codec_program_free(r);
 		return NULL;
