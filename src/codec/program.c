@@ -459,9 +459,11 @@ static bool pay(walk *W, const spec_step *s)
 
 /* The number of the name at address s: by its address, or (a name no
  * step of the table's programs holds) by its text; NO_ID when it has
- * none, which no binding and no builtin has either. */
+ * none (or there is no name), which no binding and no builtin has. */
 static uint32_t walk_id(const walk *W, const char *s)
 {
+	if (!s) /* a step the loader left without its name (a lint error) */
+		return NO_ID;
 	uint32_t id = key_get(W->P, s, PK_NAME);
 	return id != NO_ID ? id : text_id(W->P, s);
 }
