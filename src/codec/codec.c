@@ -257,15 +257,6 @@ bool codec_htab_room(codec_htab *t)
 	return true;
 }
 
-size_t codec_hash_ptr(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 /* A copy of src[0..n) in the codec's arena, made once for all the equal
  * arrays asked for: siblings that add only a pattern to what their
  * parent defines compile to the same look-ups, steps, ops and

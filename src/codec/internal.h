@@ -420,9 +420,17 @@ typedef struct codec_htab {
 	size_t cap, n;
 } codec_htab;
 bool codec_htab_room(codec_htab *t);
-/* The hashes the tables use: of n bytes of text (FNV-1a), of an address. */
+/* The hashes the tables use: of n bytes of text (FNV-1a), of an address
+ * (inline: a program's walk hashes an address for every name it uses). */
 size_t codec_hash_str(const char *s, size_t n);
-size_t codec_hash_ptr(const void *p);
+static inline size_t codec_hash_ptr(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
 
 /* Builds every leaf's plans; false when memory ran out. */
 bool codec_build_plans(codec *c);

@@ -60,6 +60,7 @@ typedef struct walk {
 	bool unset_hit;   /* the last evaluation met an unset variable */
 	cx *x;
 	char *ibuf;       /* one instruction's text */
+	sbuf instr;       /* one item's text, where not in ibuf */
 	sbuf text;
 	codec_value *values; /* WALK_VALUES, a decoding's */
 	codec_issue issues[16];
@@ -93,6 +94,15 @@ static void sb_put(sbuf *b, const char *s, size_t n)
 static void sb_str(sbuf *b, const char *s)
 {
 	sb_put(b, s, strlen(s));
+}
+
+/* A 32-bit word as eight hex digits (a data item's text). */
+static void sb_hex32(sbuf *b, uint32_t v)
+{
+	char h[8];
+	for (int i = 7; i >= 0; i--, v >>= 4)
+		h[i] = "0123456789abcdef"[v & 15];
+	sb_put(b, h, sizeof h);
 }
 
 /* ----------------------------------------------------- names, texts */
@@ -137,7 +147,10 @@ typedef struct ttemplate {
 } ttemplate;
 
 struct codec_programs {
-	codec_htab keys;   /* (address, kind): n = value * PK_KINDS + kind */
+	/* (address, kind): n = value * PK_KINDS + kind; the model's fields
+	 * and bitsets (thousands) apart from the programs' names and texts
+	 * (tens, looked up for every variable: their table stays in cache) */
+	codec_htab keys, model;
 	codec_htab texts;  /* a name's text -> its number (p: the text) */
 	struct pname {
 		const char *text;
@@ -158,30 +171,37 @@ static size_t key_hash(const void *p, unsigned kind)
 	return codec_hash_ptr(p) ^ (size_t)kind * 0x9E3779B97F4A7C15ull;
 }
 
+static const codec_htab *key_table(const codec_programs *P, unsigned kind)
+{
+	return kind == PK_FIELD || kind == PK_BITSET ? &P->model : &P->keys;
+}
+
 static uint32_t key_get(const codec_programs *P, const void *p, unsigned kind)
 {
-	if (!P->keys.cap)
+	const codec_htab *t = key_table(P, kind);
+	if (!t->cap)
 		return NO_ID;
-	size_t mask = P->keys.cap - 1;
-	for (size_t j = key_hash(p, kind) & mask; P->keys.slot[j].p; j = (j + 1) & mask)
-		if (P->keys.slot[j].p == p && P->keys.slot[j].n % PK_KINDS == kind)
-			return (uint32_t)(P->keys.slot[j].n / PK_KINDS);
+	size_t mask = t->cap - 1;
+	for (size_t j = key_hash(p, kind) & mask; t->slot[j].p; j = (j + 1) & mask)
+		if (t->slot[j].p == p && t->slot[j].n % PK_KINDS == kind)
+			return (uint32_t)(t->slot[j].n / PK_KINDS);
 	return NO_ID;
 }
 
 static void key_put(codec_programs *P, const void *p, unsigned kind, uint32_t value)
 {
+	codec_htab *t = kind == PK_FIELD || kind == PK_BITSET ? &P->model : &P->keys;
 	if (P->oom || key_get(P, p, kind) != NO_ID)
 		return;
-	if (!codec_htab_room(&P->keys)) {
+	if (!codec_htab_room(t)) {
 		P->oom = true;
 		return;
 	}
-	size_t h = key_hash(p, kind), mask = P->keys.cap - 1, j = h & mask;
-	while (P->keys.slot[j].p)
+	size_t h = key_hash(p, kind), mask = t->cap - 1, j = h & mask;
+	while (t->slot[j].p)
 		j = (j + 1) & mask;
-	P->keys.slot[j] = (codec_hent){h, (size_t)value * PK_KINDS + kind, p};
-	P->keys.n++;
+	t->slot[j] = (codec_hent){h, (size_t)value * PK_KINDS + kind, p};
+	t->n++;
 }
 
 /* The number of a name's text, or NO_ID. */
@@ -367,6 +387,7 @@ void codec_programs_free(codec_programs *P)
 	if (!P)
 		return;
 	free(P->keys.slot);
+	free(P->model.slot);
 	free(P->texts.slot);
 	free(P->name);
 	for (size_t i = 0; i < P->ncopies; i++)
@@ -899,14 +920,20 @@ static void run_part(walk *W, const spec_step *s)
 	if (!s->at)
 		W->cursor += s->bits;
 	size_t mark = W->text.n;
-	sbuf instr = {0};
+	/* the item's text ({_}): W->instr, kept from part to part, or where
+	 * the decoding printed it, W->ibuf */
+	sbuf *instr = &W->instr;
+	instr->n = 0;
+	instr->failed = false;
+	if (instr->s)
+		instr->s[0] = 0;
+	const char *text = NULL;
 	if (s->kind == SPEC_STEP_DATA) {
 		const uint64_t *w = item_bits(W, it);
 		for (unsigned k = 0; k < (s->bits + 31) / 32; k++) {
-			char h[16];
-			snprintf(h, sizeof h, "%s%08" PRIx32, k ? " " : "",
-			         (uint32_t)(w[k / 2] >> (32 * (k % 2))));
-			sb_str(&instr, h);
+			if (k)
+				sb_put(instr, " ", 1);
+			sb_hex32(instr, (uint32_t)(w[k / 2] >> (32 * (k % 2))));
 		}
 	} else {
 		uint64_t w[CODEC_MAX_WORDS] = {0};
@@ -926,13 +953,14 @@ static void run_part(walk *W, const spec_step *s)
 		W->r->nclean += it->clean;
 		export_values(W, s, &d);
 		if (d.leaf)
-			sb_put(&instr, W->ibuf, tl < PROGRAM_INSTR_TEXT ? tl : PROGRAM_INSTR_TEXT - 1);
+			text = W->ibuf; /* cut to PROGRAM_INSTR_TEXT - 1 bytes */
 		else /* "no match", also where the classifier raised an error */
-			render_instr(W, (size_t)(s->root - c->m->roots), w, &instr);
+			render_instr(W, (size_t)(s->root - c->m->roots), w, instr);
 	}
-	if (!instr.failed)
-		display_item(W, s, instr.s ? instr.s : "");
-	free(instr.s);
+	if (!text && !instr->failed)
+		text = instr->s ? instr->s : "";
+	if (text)
+		display_item(W, s, text);
 	if (W->stop && W->text.n > mark) /* a failed display: no half line */
 		W->text.s[W->text.n = mark] = 0;
 }
@@ -1232,6 +1260,7 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 	r->text = W->text.s ? W->text.s : calloc(1, 1);
 	r->textlen = W->text.s ? W->text.n : 0;
 	free(W->vars);
+	free(W->instr.s);
 	free(W->x);
 	free(W->ibuf);
 	free(W->values);

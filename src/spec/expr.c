@@ -746,7 +746,8 @@ static bool expr_lookup(expr_eval_ctx *c, size_t ref, int64_t *out)
 		return true;
 	}
 	const char *name = c->e->refs[ref];
-	char buf[256] = "";
+	char buf[256]; /* not zeroed whole: a look-up a walk makes for every name */
+	buf[0] = '\0';
 	int64_t v = 0;
 	if (!c->env->lookup ||
 	    !c->env->lookup(c->env->ctx, name, c->env->depth + 1, &v, buf, sizeof buf)) {
