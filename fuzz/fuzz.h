@@ -72,6 +72,12 @@ typedef struct fuzz_spec {
 	 * <gen> range begins or ends, inside the root's range, ascending. */
 	uint32_t gens[64];
 	size_t ngens;
+	/* Every generation at which some bitset of the model, of any root,
+	 * starts or stops applying, ascending (fuzz_spec_gen_class); none,
+	 * and gen_exact, where the generation can matter anywhere. */
+	uint32_t gen_bounds[64];
+	size_t ngen_bounds;
+	bool gen_exact;
 	codec_no_match_style no_match;
 	/* per bitset index, where its masks are in bits (see support.c) */
 	const struct fuzz_bitset_bits *bits_index;
@@ -104,6 +110,17 @@ fuzz_spec fuzz_spec_view(const fuzz_spec *s, const spec_root *root);
  * lies between the spec's first and last generation boundary (or the
  * spec has no generations), else one of the boundaries. */
 uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw);
+/* Which generations the codec cannot tell apart: gen's class, equal for
+ * two generations exactly when no bitset of the model starts or stops
+ * applying between them, in a model where no expression calls
+ * ISA_GPU_ID() (then the generation decides only which bitsets apply:
+ * the decoding, encoding and text of a word are the same at both, the
+ * generation a decoding records aside).  In a model whose expressions
+ * read the generation, or with more than 64 bounds, the class is gen
+ * itself.  The round trips' memory keys on it (an a2xx instruction read
+ * under another header is the same instruction); test_fuzz_support
+ * holds the claim to the codec on random words. */
+uint32_t fuzz_spec_gen_class(const fuzz_spec *s, uint32_t gen);
 
 /* Instruction i of an input (0-based) into w (s->nwords words) and into
  * the 32-bit memory words u (s->nbytes / 4 of them); false when the input
@@ -217,6 +234,14 @@ bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned n
 bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
                     const fuzz_decoding *d);
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m);
+
+/* With FUZZ_RECORD=FILE in the environment, appends each input a target
+ * is given to FILE, in the order given (each a 4-byte little-endian
+ * length, then its bytes), so that an engine's run can be replayed
+ * outside it, input for input (repro.c --replay, bench/fuzz-replay).
+ * Without it, or once FILE cannot be written (said once on stderr),
+ * nothing.  The round trips call it first thing. */
+void fuzz_record_input(const uint8_t *data, size_t size);
 
 /* The three masks of a decoding, each s->nwords words:
  *

@@ -12,7 +12,16 @@
  * PASSES times a round, five rounds, and prints the best round's time an
  * input: the body of the target without an engine's work or its
  * instrumentation (bench/fuzz-body).  --bench=0 only initializes and
- * reads, which is what a count of instructions subtracts. */
+ * reads, which is what a count of instructions subtracts.
+ *
+ * --replay=FILE runs the inputs an engine's run recorded (FUZZ_RECORD:
+ * fuzz_record_input in fuzz.h) once each, in their order, and prints
+ * the time a run; --runs=N stops after N of them (0: initialize and
+ * read only).  In the replay build (bench/fuzz-replay) the round trips
+ * keep their memory of instructions from run to run as under the
+ * engine, so a replay costs what the engine's runs cost the target's
+ * body, input for input.  A file that does not hold whole records
+ * is refused (exit 2) before anything runs. */
 #include "fuzz.h"
 
 #include <dirent.h>
@@ -142,6 +151,48 @@ static void bench(const input_set *in, long passes)
 	printf("\n");
 }
 
+/* --replay: the records of path (a 4-byte little-endian length, then
+ * the input), each run once in order, at most max of them (-1: all);
+ * prints the count and the time a run.  2 on a file that is not whole
+ * records, 1 when it cannot be read. */
+static int replay(const char *path, long max)
+{
+	size_t n;
+	uint8_t *buf = read_input(path, &n);
+	if (!buf)
+		return 1;
+	size_t count = 0;
+	for (size_t at = 0; at < n;) {
+		uint32_t len = n - at < 4 ? 0 : (uint32_t)buf[at] | (uint32_t)buf[at + 1] << 8 |
+		                                  (uint32_t)buf[at + 2] << 16 |
+		                                  (uint32_t)buf[at + 3] << 24;
+		if (n - at < 4 || len > n - at - 4) {
+			fprintf(stderr, "%s: byte %zu: a record cut short (not a FUZZ_RECORD file?)\n",
+			        path, at);
+			free(buf);
+			return 2;
+		}
+		at += 4 + (size_t)len;
+		count++;
+	}
+	size_t runs = max >= 0 && (size_t)max < count ? (size_t)max : count;
+	double start = now_ms();
+	size_t at = 0;
+	for (size_t i = 0; i < runs; i++) {
+		size_t len = (size_t)buf[at] | (size_t)buf[at + 1] << 8 | (size_t)buf[at + 2] << 16 |
+		             (size_t)buf[at + 3] << 24;
+		LLVMFuzzerTestOneInput(buf + at + 4, len);
+		at += 4 + len;
+	}
+	double ms = now_ms() - start;
+	printf("%zu of %zu recorded inputs replayed", runs, count);
+	if (runs)
+		printf(": %.0f ns a run", ms * 1e6 / (double)runs);
+	printf("\n");
+	free(buf);
+	return 0;
+}
+
 /* Runs path now, or (--bench) keeps it for later. */
 static int take(const char *path, long passes, run_times *t, input_set *in)
 {
@@ -153,9 +204,21 @@ int main(int argc, char **argv)
 	int rc = 0, runs = 0;
 	run_times t = {0};
 	long passes = -1; /* --bench: the passes a round; -1: run each input once */
-	while (argc > 1 && (!strcmp(argv[1], "--time") || !strncmp(argv[1], "--bench=", 8))) {
+	const char *replay_file = NULL;
+	long replay_runs = -1; /* --runs: -1, all */
+	while (argc > 1 && (!strcmp(argv[1], "--time") || !strncmp(argv[1], "--bench=", 8) ||
+	                    !strncmp(argv[1], "--replay=", 9) || !strncmp(argv[1], "--runs=", 7))) {
 		if (!strcmp(argv[1], "--time")) {
 			t.on = true;
+		} else if (!strncmp(argv[1], "--replay=", 9)) {
+			replay_file = argv[1] + 9;
+		} else if (!strncmp(argv[1], "--runs=", 7)) {
+			char *end;
+			replay_runs = strtol(argv[1] + 7, &end, 10);
+			if (end == argv[1] + 7 || *end || replay_runs < 0) {
+				fprintf(stderr, "%s: --runs=N takes a number of runs, 0 or more\n", argv[0]);
+				return 2;
+			}
 		} else {
 			char *end;
 			passes = strtol(argv[1] + 8, &end, 10);
@@ -169,7 +232,18 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
+	if (replay_file && (argc > 1 || passes >= 0 || t.on)) {
+		fprintf(stderr, "%s: --replay=FILE takes no inputs and no --bench or --time\n",
+		        argv[0]);
+		return 2;
+	}
+	if (replay_runs >= 0 && !replay_file) {
+		fprintf(stderr, "%s: --runs=N goes with --replay=FILE\n", argv[0]);
+		return 2;
+	}
 	LLVMFuzzerInitialize(&argc, &argv);
+	if (replay_file)
+		return replay(replay_file, replay_runs);
 	input_set in = {0};
 	if (argc < 2) {
 		rc = take("-", passes, &t, &in);

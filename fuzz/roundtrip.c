@@ -48,7 +48,10 @@ static fuzz_decoding d1, d2, d3;
  * run reads were checked a few runs before.  The encoder's templates
  * are the one state a check leaves behind: an instruction is kept only
  * once its round trip added no template and took no template that did
- * not fit, so that checking it again would take the same way.
+ * not fit, so that checking it again would take the same way.  It is
+ * recalled under any generation the codec cannot tell from the one it
+ * was checked at (fuzz_spec_gen_class: an a2xx input's header picks a
+ * generation, and a2xx has no <gen> ranges nor ISA_GPU_ID()).
  * FUZZ_NO_MEMO=1 in the environment checks every instruction (the
  * reproducers and AFL++ builds always do). */
 #ifdef FUZZ_SPEC_COVERAGE
@@ -73,10 +76,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *off = getenv("FUZZ_NO_MEMO");
 	if (!off || strcmp(off, "1"))
 		memo = fuzz_memo_new(FUZZ_MEMO_LOG2_SLOTS);
-	/* with libFuzzer's own figures, in their form */
-	for (int i = 1; memo && i < *argc; i++)
-		if (!strcmp((*argv)[i], "-print_final_stats=1"))
-			atexit(print_memo_stats);
+	/* with libFuzzer's own figures, in their form (or, as other
+	 * targets, with FUZZ_STATS=1: a replay has no libFuzzer flags) */
+	const char *st = getenv("FUZZ_STATS");
+	bool stats = st && !strcmp(st, "1");
+	for (int i = 1; i < *argc; i++)
+		stats |= !strcmp((*argv)[i], "-print_final_stats=1");
+	if (memo && stats)
+		atexit(print_memo_stats);
 #else
 	(void)argc;
 	(void)argv;
@@ -129,25 +136,32 @@ static const fuzz_spec *pick_root(const uint8_t *data)
 	return &views[data[0] % ntops];
 }
 
-/* Instruction i of the input, for a root of any size: its bytes, little
- * endian, bits past the root's size cleared. */
-static bool input_instr(const fuzz_spec *S, const uint8_t *data, size_t size, size_t i,
-                        uint64_t *w)
+/* The input's instructions, for a root of any size, into ws: each its
+ * bytes, little endian, bits past the root's size cleared.  Returns how
+ * many. */
+static size_t input_instrs(const fuzz_spec *S, const uint8_t *data, size_t size,
+                           uint64_t (*ws)[FUZZ_MAX_WORDS])
 {
-	if (S->root == codec_default_root(S->c)) {
-		uint32_t u[FUZZ_MAX_WORDS * 2];
-		return fuzz_input_instr(S, data, size, i, w, u);
-	}
-	if (size < 2 || i >= FUZZ_MAX_INSTR || (size - 2) / S->nbytes <= i)
-		return false;
-	const uint8_t *p = data + 2 + i * S->nbytes;
+	/* (the default root's as fuzz_input_instr reads them, without its
+	 * copy in 32-bit words) */
+	if (size < 2)
+		return 0;
+	size_t n = (size - 2) / S->nbytes < FUZZ_MAX_INSTR ? (size - 2) / S->nbytes : FUZZ_MAX_INSTR;
 	unsigned bits = S->root->bitset->size;
-	memset(w, 0, S->nwords * sizeof *w);
-	for (unsigned b = 0; b < S->nbytes; b++)
-		w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
-	if (bits % 64)
-		w[S->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-	return true;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *p = data + 2 + i * S->nbytes;
+		uint64_t *w = ws[i];
+		memset(w, 0, S->nwords * sizeof *w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(w, p, S->nbytes);
+#else
+		for (unsigned b = 0; b < S->nbytes; b++)
+			w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
+#endif
+		if (bits % 64)
+			w[S->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	}
+	return n;
 }
 
 /* The text of an instruction of S's root, for a report. */
@@ -290,19 +304,24 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	fuzz_record_input(data, size);
 	if (size < 2)
 		return 0;
 	const fuzz_spec *S = pick_root(data);
 	uint32_t gen = fuzz_spec_gen(S, (uint16_t)(data[0] | data[1] << 8));
-	uint64_t w[FUZZ_MAX_WORDS];
+	uint64_t ws[FUZZ_MAX_INSTR][FUZZ_MAX_WORDS];
+	size_t n = input_instrs(S, data, size, ws);
 #ifdef FUZZ_SPEC_COVERAGE
 	uint32_t view = S == &spec ? 0 : (uint32_t)(S - views) + 1;
-	for (size_t i = 0; input_instr(S, data, size, i, w); i++) {
+	/* the generations the codec cannot tell apart are one to the memory */
+	uint32_t gen_class = fuzz_spec_gen_class(S, gen);
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t *w = ws[i];
 		if (!memo) {
 			roundtrip_one(S, data, size, w, gen);
 			continue;
 		}
-		if (fuzz_memo_recall(memo, view, w, S->nwords, gen))
+		if (fuzz_memo_recall(memo, view, w, S->nwords, gen_class))
 			continue;
 		codec_encoder_stats was = codec_encoder_get_stats(S->enc);
 		if (!roundtrip_one(S, data, size, w, gen))
@@ -310,11 +329,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		codec_encoder_stats is = codec_encoder_get_stats(S->enc);
 		if (is.templates == was.templates && is.shapes == was.shapes &&
 		    is.misses == was.misses)
-			fuzz_memo_keep(memo, view, w, S->nwords, gen, &d1);
+			fuzz_memo_keep(memo, view, w, S->nwords, gen_class, &d1);
 	}
 #else
-	for (size_t i = 0; input_instr(S, data, size, i, w); i++)
-		roundtrip_one(S, data, size, w, gen);
+	for (size_t i = 0; i < n; i++)
+		roundtrip_one(S, data, size, ws[i], gen);
 #endif
 	return 0;
 }

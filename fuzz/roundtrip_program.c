@@ -173,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint32_t w[PROGRAM_MAX_WORDS], w2[PROGRAM_MAX_WORDS], w3[PROGRAM_MAX_WORDS];
 	static uint32_t x[PROGRAM_MAX_WORDS], am[PROGRAM_MAX_WORDS], acc[PROGRAM_MAX_WORDS];
 	static fuzz_decoding d;
+	fuzz_record_input(data, size);
 	size_t n = size / 4;
 	if (n > PROGRAM_MAX_WORDS)
 		n = PROGRAM_MAX_WORDS;

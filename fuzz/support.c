@@ -99,6 +99,57 @@ static void collect_gens(fuzz_spec *s)
 
 static bool build_bits(fuzz_spec *s);
 
+/* Whether any expression of the model calls ISA_GPU_ID(). */
+static bool model_reads_gpu_id(const spec_model *m)
+{
+	for (size_t i = 0; i < m->nexprs; i++)
+		if (spec_expr_uses_gpu_id(m->exprs[i].expr))
+			return true;
+	for (size_t i = 0; i < m->nbitsets; i++) {
+		const spec_bitset *b = m->bitsets[i];
+		for (size_t c = 0; c < b->ncases; c++) {
+			if (spec_expr_uses_gpu_id(b->cases[c].expr))
+				return true;
+			for (size_t f = 0; f < b->cases[c].nfields; f++)
+				if (spec_expr_uses_gpu_id(b->cases[c].fields[f].expr))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* s->gen_bounds (fuzz_spec_gen_class): each bitset's first generation
+ * and the one after its last, 0 and past UINT32_MAX left out. */
+static void collect_gen_bounds(fuzz_spec *s)
+{
+	const spec_model *m = s->m;
+	s->ngen_bounds = 0;
+	s->gen_exact = model_reads_gpu_id(m);
+	for (size_t i = 0; i < m->nbitsets && !s->gen_exact; i++) {
+		const spec_gen g = m->bitsets[i]->gen;
+		uint32_t at[2] = {g.min, g.max == UINT32_MAX ? 0 : g.max + 1};
+		for (unsigned k = 0; k < 2 && !s->gen_exact; k++) {
+			if (!at[k])
+				continue;
+			size_t j = 0;
+			while (j < s->ngen_bounds && s->gen_bounds[j] < at[k])
+				j++;
+			if (j < s->ngen_bounds && s->gen_bounds[j] == at[k])
+				continue;
+			if (s->ngen_bounds == sizeof s->gen_bounds / sizeof *s->gen_bounds) {
+				s->gen_exact = true; /* too many to keep: no classes */
+				break;
+			}
+			memmove(s->gen_bounds + j + 1, s->gen_bounds + j,
+			        (s->ngen_bounds - j) * sizeof *s->gen_bounds);
+			s->gen_bounds[j] = at[k];
+			s->ngen_bounds++;
+		}
+	}
+	if (s->gen_exact)
+		s->ngen_bounds = 0;
+}
+
 /* A growing array of pointers (false: out of memory). */
 static bool push_ptr(const void ***a, size_t *n, size_t *cap, const void *p)
 {
@@ -204,6 +255,7 @@ int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match
 			s->nbytes = bits / 8;
 			s->nwords = (bits + 63) / 64;
 			collect_gens(s);
+			collect_gen_bounds(s);
 			s->enc = codec_encoder_new(s->c);
 			if (!s->enc || !build_bits(s) || !find_read_subs(s)) {
 				fprintf(stderr, "fuzz: %s: out of memory\n", s->path);
@@ -259,6 +311,16 @@ uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw)
 	if (raw >= s->gens[0] && raw < s->gens[s->ngens - 1])
 		return raw;
 	return s->gens[raw % s->ngens];
+}
+
+uint32_t fuzz_spec_gen_class(const fuzz_spec *s, uint32_t gen)
+{
+	if (s->gen_exact)
+		return gen;
+	uint32_t n = 0; /* the bounds at or below gen */
+	while (n < s->ngen_bounds && s->gen_bounds[n] <= gen)
+		n++;
+	return n;
 }
 
 uint64_t fuzz_read_le(const uint8_t *p, size_t n)
@@ -698,6 +760,36 @@ bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m)
 {
 	return m->st;
+}
+
+void fuzz_record_input(const uint8_t *data, size_t size)
+{
+	/* the process's one recording, as the engine's one run (the
+	 * libFuzzer interface has no context to hold it) */
+	static enum { RECORD_UNKNOWN, RECORD_OFF, RECORD_ON } state;
+	static FILE *out;
+	if (state == RECORD_OFF)
+		return;
+	if (state == RECORD_UNKNOWN) {
+		const char *path = getenv("FUZZ_RECORD");
+		state = RECORD_OFF;
+		if (!path || !*path)
+			return;
+		out = fopen(path, "wb");
+		if (!out) {
+			fprintf(stderr, "fuzz: FUZZ_RECORD=%s: cannot write it: not recording\n", path);
+			return;
+		}
+		state = RECORD_ON;
+	}
+	uint8_t len[4] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16),
+	                  (uint8_t)(size >> 24)};
+	if (size > UINT32_MAX || fwrite(len, 1, 4, out) != 4 ||
+	    (size && fwrite(data, 1, size, out) != size) || fflush(out) == EOF) {
+		fprintf(stderr, "fuzz: FUZZ_RECORD: a write failed: recording stops\n");
+		fclose(out);
+		state = RECORD_OFF;
+	}
 }
 
 /* The three kinds of bits of one bitset with its ancestors, in its own

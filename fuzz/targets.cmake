@@ -7,6 +7,11 @@
 #                 (ClusterFuzzLite / OSS-Fuzz: $LIB_FUZZING_ENGINE): libFuzzer
 #   afl_<name>    with ISACHECK_AFL (preset "afl"): AFL++ persistent mode
 #                 (fuzz/afl_driver.c)
+#   replay_<name> with ISACHECK_FUZZ_REPLAY, SPEC_COVERAGE rows only: the
+#                 reproducer built as the libFuzzer target's body is
+#                 (FUZZ_SPEC_COVERAGE: the round trips' memory, the spec's
+#                 counters), without an engine or instrumentation, to
+#                 replay an engine's recorded run (bench/fuzz-replay)
 #
 # fuzz_ and afl_ binaries go to <build>/fuzz/.  By convention a target's
 # dictionary is fuzz/<name>.dict, its libFuzzer options fuzz/<name>.options
@@ -48,6 +53,7 @@
 # (re-run cmake).
 
 option(ISACHECK_AFL "Build the AFL++ fuzz targets (CC=afl-clang-fast or afl-clang-lto)" OFF)
+option(ISACHECK_FUZZ_REPLAY "Build replay_<name>: the SPEC_COVERAGE targets' bodies as under libFuzzer, without it (bench/fuzz-replay)" OFF)
 set(ISACHECK_FUZZ_ENGINE "" CACHE STRING
     "Link flags of the libFuzzer-style engine for fuzz_* targets ($LIB_FUZZING_ENGINE); empty: -fsanitize=fuzzer when ISACHECK_FUZZ is on")
 
@@ -79,7 +85,8 @@ list(APPEND ISACHECK_FUZZ_BUILD_DEFS
 # They may use only the build's definitions (ISACHECK_FUZZ_BUILD_DEFS),
 # never a row's (FUZZ_TARGET, FUZZ_SPEC, ...): configuring fails if one
 # does.  A kind: repro, afl, fuzz (libFuzzer's edge counters), fuzz_nocov
-# (the harness of SPEC_COVERAGE rows: FUZZ_SPEC_COVERAGE, no counters).
+# (the harness of SPEC_COVERAGE rows: FUZZ_SPEC_COVERAGE, no counters),
+# replay (FUZZ_SPEC_COVERAGE in the harness, no engine).
 # Sets out_var to the objects of files, each its own object library
 # fuzzobj_<kind>_<file>, which links libs for their headers (the first
 # row to use a file decides them: a file needs the same ones wherever
@@ -112,6 +119,8 @@ function(isacheck_fuzz_shared_objects kind out_var libs)
       if(kind STREQUAL "fuzz_nocov")
         target_compile_definitions(${lib} PRIVATE FUZZ_SPEC_COVERAGE)
         target_compile_options(${lib} PRIVATE ${ISACHECK_FUZZ_NO_COV_FLAGS})
+      elseif(kind STREQUAL "replay" AND file STREQUAL "support.c")
+        target_compile_definitions(${lib} PRIVATE FUZZ_SPEC_COVERAGE)
       elseif(kind STREQUAL "fuzz" AND NOT ISACHECK_FUZZ_ENGINE)
         target_compile_options(${lib} PRIVATE -fsanitize=fuzzer)
       endif()
@@ -161,6 +170,9 @@ function(isacheck_fuzz_target name)
   if(ISACHECK_AFL)
     list(APPEND kinds afl)
   endif()
+  if(ISACHECK_FUZZ_REPLAY AND T_SPEC_COVERAGE)
+    list(APPEND kinds replay)
+  endif()
   foreach(kind ${kinds})
     set(exe ${kind}_${name})
     set(kind_libs ${libs})
@@ -168,7 +180,7 @@ function(isacheck_fuzz_target name)
     # (fuzz/support.c, the SOURCES, the engine's main) once per kind of
     # binary (isacheck_fuzz_shared_objects).
     set(main "")
-    if(kind STREQUAL "repro")
+    if(kind STREQUAL "repro" OR kind STREQUAL "replay")
       set(main repro.c)
     elseif(kind STREQUAL "afl")
       set(main afl_driver.c)
@@ -185,6 +197,9 @@ function(isacheck_fuzz_target name)
     isacheck_fuzz_shared_objects(${kind} extras "${kind_libs}" ${T_SOURCES} ${main})
     add_executable(${exe} ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${harness} ${extras})
     if(kind STREQUAL "afl")
+      set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    elseif(kind STREQUAL "replay")
+      target_compile_definitions(${exe} PRIVATE FUZZ_SPEC_COVERAGE)
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
     elseif(kind STREQUAL "repro")
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${ISACHECK_FUZZ_REPRO_DIR})

@@ -38,4 +38,8 @@ if(TARGET repro_roundtrip_etnaviv)
     "^[1-9][0-9]* inputs, 0 passes a round\n$")
   add_test(NAME fuzz_repro_bench_bad
            COMMAND sh -c "\"$<TARGET_FILE:repro_roundtrip_etnaviv>\" --bench=x; test $? = 2")
+  # FUZZ_RECORD and --replay (bench/fuzz-replay): tests/repro-replay
+  add_test(NAME fuzz_repro_replay
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/repro-replay $<TARGET_FILE:repro_roundtrip_etnaviv>
+                   ${PROJECT_SOURCE_DIR}/corpus/roundtrip_etnaviv)
 endif()

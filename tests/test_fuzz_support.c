@@ -594,6 +594,112 @@ TEST(memo_recalls_what_it_kept)
 	fuzz_spec_free(&S);
 }
 
+/* A generation in gen's class: between the bounds around it (at most
+ * 100,000 past the lower one). */
+static uint32_t same_class_gen(const fuzz_spec *S, uint32_t gen)
+{
+	uint32_t c = fuzz_spec_gen_class(S, gen);
+	uint64_t lo = c ? S->gen_bounds[c - 1] : 0;
+	uint64_t hi = c < S->ngen_bounds ? S->gen_bounds[c] : (uint64_t)UINT32_MAX + 1;
+	uint64_t span = hi - lo < 100000 ? hi - lo : 100000;
+	return (uint32_t)(lo + testlib_random(&rng) % span);
+}
+
+/* The classes of generations the round trips' memory keys on
+ * (fuzz_spec_gen_class): a word of every root decoded at two
+ * generations of one class has the same leaf, values, issues and text,
+ * and encodes alike.  Held on random words at random generations of
+ * afuc (58 <gen> ranges, each up to 5 or 6 or from 6 or 7: bounds 6 and
+ * 7, no ISA_GPU_ID()) and of our a2xx (none: one class); ir3's
+ * expressions read the generation, so its classes are the generations
+ * themselves. */
+static void hold_gen_classes(const char *name, unsigned words, size_t want_bounds)
+{
+	fuzz_spec S;
+	if (!testlib_fuzz_spec(&S, name))
+		return;
+	CHECK(!S.gen_exact);
+	CHECK_INT(S.ngen_bounds, want_bounds);
+	for (size_t i = 1; i < S.ngen_bounds; i++)
+		CHECK(S.gen_bounds[i - 1] < S.gen_bounds[i]);
+	static fuzz_decoding d1, d2;
+	unsigned long compared = 0, differ_gen = 0;
+	for (unsigned i = 0; i < words; i++) {
+		const spec_root *r = &S.m->roots[i % S.m->nroots];
+		unsigned bits = r->bitset->size;
+		if (!bits || bits > 64 * FUZZ_MAX_WORDS)
+			continue;
+		fuzz_spec V = fuzz_spec_view(&S, r);
+		uint64_t w[FUZZ_MAX_WORDS] = {0};
+		testlib_random_instr(&rng, w, bits,
+		                     i % 2 ? S.m->bitsets[i / 2 % S.m->nbitsets] : NULL);
+		/* generations about the bounds, where the classes change */
+		uint32_t g1 = S.ngen_bounds && i % 3
+		              ? S.gen_bounds[i % S.ngen_bounds] - 2 + (uint32_t)(testlib_random(&rng) % 5)
+		              : (uint32_t)(testlib_random(&rng) % 2000);
+		uint32_t g2 = same_class_gen(&S, g1);
+		CHECK_INT(fuzz_spec_gen_class(&S, g2), fuzz_spec_gen_class(&S, g1));
+		codec_disasm_options opt = {.gen = g1, .show_errors = true};
+		char t1[1024], t2[1024], why[256];
+		fuzz_decode_text(&V, w, &opt, &d1, t1, sizeof t1);
+		opt.gen = g2;
+		fuzz_decode_text(&V, w, &opt, &d2, t2, sizeof t2);
+		compared++;
+		differ_gen += g1 != g2;
+		CHECK(d1.d.leaf == d2.d.leaf);
+		CHECK(d1.d.leaf == NULL || fuzz_same_meaning(&d1.d, &d2.d, why, sizeof why));
+		CHECK_INT(d1.d.nissues, d2.d.nissues);
+		for (size_t k = 0; k < d1.d.nissues && k < d2.d.nissues; k++)
+			CHECK_INT(d1.d.issues[k].kind, d2.d.issues[k].kind);
+		CHECK_STR(t1, t2);
+		if (!codec_decoding_has_meaning(&d1.d))
+			continue;
+		uint64_t e1[FUZZ_MAX_WORDS] = {0}, e2[FUZZ_MAX_WORDS] = {0};
+		char err[256];
+		bool ok1 = codec_encode(V.c, &d1.d, e1, err, sizeof err);
+		bool ok2 = codec_encode(V.c, &d2.d, e2, err, sizeof err);
+		CHECK(ok1 == ok2);
+		CHECK(!memcmp(e1, e2, sizeof e1));
+	}
+	printf("%s: %zu generation bounds, %lu words decoded at two generations of one class "
+	       "(%lu at two different ones): alike\n", name, S.ngen_bounds, compared, differ_gen);
+	CHECK(differ_gen > words / 2);
+	fuzz_spec_free(&S);
+}
+
+TEST(generation_classes_decode_alike)
+{
+	hold_gen_classes("repo:isa/a2xx.xml", 20000, 0);
+	fuzz_spec S;
+	if (testlib_fuzz_spec(&S, "repo:isa/a2xx.xml")) {
+		/* a2xx has no <gen>: every generation is one class */
+		CHECK_INT(S.ngen_bounds, 0);
+		CHECK_INT(fuzz_spec_gen_class(&S, 0), fuzz_spec_gen_class(&S, 65535));
+		fuzz_spec_free(&S);
+	}
+	char probe[4096];
+	if (!testlib_have_shared(testlib_shared_path(probe, sizeof probe,
+	                                             "mesa/src/freedreno/afuc/afuc.xml")))
+		return;
+	hold_gen_classes("shared:mesa/src/freedreno/afuc/afuc.xml", 40000, 2);
+	if (testlib_fuzz_spec(&S, "shared:mesa/src/freedreno/afuc/afuc.xml")) {
+		CHECK(S.gen_bounds[0] == 6 && S.gen_bounds[1] == 7);
+		CHECK_INT(fuzz_spec_gen_class(&S, 5), 0);
+		CHECK_INT(fuzz_spec_gen_class(&S, 6), 1);
+		CHECK_INT(fuzz_spec_gen_class(&S, 7), 2);
+		CHECK_INT(fuzz_spec_gen_class(&S, 70000), 2);
+		fuzz_spec_free(&S);
+	}
+	if (testlib_fuzz_spec(&S, "shared:mesa/src/freedreno/isa/ir3.xml")) {
+		/* ir3-cat5.xml's expressions call ISA_GPU_ID() */
+		CHECK(S.gen_exact);
+		CHECK_INT(S.ngen_bounds, 0);
+		CHECK_INT(fuzz_spec_gen_class(&S, 630), 630);
+		CHECK_INT(fuzz_spec_gen_class(&S, 631), 631);
+		fuzz_spec_free(&S);
+	}
+}
+
 int main(void)
 {
 	RUN(spec_counters_are_shown_as_taken);
@@ -602,5 +708,6 @@ int main(void)
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
 	RUN(memo_recalls_what_it_kept);
+	RUN(generation_classes_decode_alike);
 	return testlib_finish();
 }
