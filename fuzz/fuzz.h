@@ -122,9 +122,10 @@ uint32_t fuzz_spec_gen(const fuzz_spec *s, uint16_t raw);
  * holds the claim to the codec on random words. */
 uint32_t fuzz_spec_gen_class(const fuzz_spec *s, uint32_t gen);
 
-/* Instruction i of an input (0-based) into w (s->nwords words) and into
- * the 32-bit memory words u (s->nbytes / 4 of them); false when the input
- * has no instruction i.  Inputs are read as in the comment above. */
+/* Instruction i of an input (0-based) into w (s->nwords words, the bits
+ * past s's root cleared: s may be a view) and, unless u is NULL, into
+ * the 32-bit memory words u (s->nbytes / 4 of them); false when the
+ * input has no instruction i.  Inputs are read as in the comment above. */
 bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size_t i,
                       uint64_t *w, uint32_t *u);
 

@@ -136,31 +136,14 @@ static const fuzz_spec *pick_root(const uint8_t *data)
 	return &views[data[0] % ntops];
 }
 
-/* The input's instructions, for a root of any size, into ws: each its
- * bytes, little endian, bits past the root's size cleared.  Returns how
- * many. */
+/* The input's instructions, for a root of any size (S may be a view),
+ * into ws; returns how many. */
 static size_t input_instrs(const fuzz_spec *S, const uint8_t *data, size_t size,
                            uint64_t (*ws)[FUZZ_MAX_WORDS])
 {
-	/* (the default root's as fuzz_input_instr reads them, without its
-	 * copy in 32-bit words) */
-	if (size < 2)
-		return 0;
-	size_t n = (size - 2) / S->nbytes < FUZZ_MAX_INSTR ? (size - 2) / S->nbytes : FUZZ_MAX_INSTR;
-	unsigned bits = S->root->bitset->size;
-	for (size_t i = 0; i < n; i++) {
-		const uint8_t *p = data + 2 + i * S->nbytes;
-		uint64_t *w = ws[i];
-		memset(w, 0, S->nwords * sizeof *w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(w, p, S->nbytes);
-#else
-		for (unsigned b = 0; b < S->nbytes; b++)
-			w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
-#endif
-		if (bits % 64)
-			w[S->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
-	}
+	size_t n = 0;
+	while (fuzz_input_instr(S, data, size, n, ws[n], NULL))
+		n++;
 	return n;
 }
 

@@ -348,12 +348,18 @@ bool fuzz_input_instr(const fuzz_spec *s, const uint8_t *data, size_t size, size
 		return false;
 	const uint8_t *p = data + 2 + i * s->nbytes;
 	memset(w, 0, s->nwords * sizeof *w);
-	for (unsigned k = 0; k < s->nbytes / 4; k++) {
-		uint32_t x = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 |
-		             (uint32_t)p[4 * k + 2] << 16 | (uint32_t)p[4 * k + 3] << 24;
-		u[k] = x;
-		w[k / 2] |= (uint64_t)x << (32 * (k % 2));
-	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(w, p, s->nbytes); /* the round trips read every instruction here */
+#else
+	for (unsigned b = 0; b < s->nbytes; b++)
+		w[b / 8] |= (uint64_t)p[b] << (8 * (b % 8));
+#endif
+	unsigned bits = s->root->bitset->size;
+	if (bits % 64)
+		w[s->nwords - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+	for (unsigned k = 0; u && k < s->nbytes / 4; k++)
+		u[k] = (uint32_t)p[4 * k] | (uint32_t)p[4 * k + 1] << 8 |
+		       (uint32_t)p[4 * k + 2] << 16 | (uint32_t)p[4 * k + 3] << 24;
 	return true;
 }
 
