@@ -191,6 +191,14 @@ void fuzz_spec_coverage(const codec_decoded *d);
 size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap);
 /* Sets the counters of such a list again, as the decoding did. */
 void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n);
+/* Marks what a target's check made of d's instruction: outcome, a
+ * number of the target's own (fuzz/roundtrip.c: the ways a round trip
+ * can end without a finding), for d's leaf.  The counter is added to d's
+ * list, once, so that the memory of instructions sets it again with the
+ * rest.  A target whose own edges depend on what the memory recalls
+ * (fuzz/roundtrip.c) tells libFuzzer its paths this way instead
+ * (OUTCOMES in fuzz/targets.cmake). */
+void fuzz_spec_coverage_outcome(fuzz_decoding *d, uint32_t outcome);
 /* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and
  * fuzz_spec_coverage does nothing unless the target is built with
  * FUZZ_SPEC_COVERAGE: the row's SPEC_COVERAGE in fuzz/targets.cmake, in a
@@ -205,11 +213,13 @@ void fuzz_spec_coverage_reset(void);
  * whose check of an instruction is a function of those (the round trips)
  * asks it first: an instruction recalled is not checked again, its
  * counters are set again instead, so the spec's coverage of an input is
- * what checking all of it would mark.  What libFuzzer also reads, the
- * edges of the target's file and of the classifier, a recalled
- * instruction does not set again: they were set when it was checked, so
- * no input is new for them, but a recalled instruction adds nothing to
- * their hit counts (docs/fuzzing.md, "The round trips' memory").
+ * what checking all of it would mark (with the outcome a check marked,
+ * fuzz_spec_coverage_outcome).  What libFuzzer also reads, the edges of
+ * the classifier, a recalled instruction does not set again: they were
+ * set when it was checked, so no input is new for them, but a recalled
+ * instruction adds nothing to their hit counts (docs/fuzzing.md, "The
+ * round trips' memory"; the round trips' own file has no edges under
+ * libFuzzer for this reason, OUTCOMES in fuzz/targets.cmake).
  *
  * Instructions of up to FUZZ_MEMO_WORDS words, those of one view all of
  * one size (the words are compared, not their number); 2^log2_slots of

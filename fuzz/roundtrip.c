@@ -159,11 +159,33 @@ static size_t disasm(const fuzz_spec *S, const uint64_t *w, const codec_disasm_o
 	return codec_disasm_one(S->c, u, opt, buf, len);
 }
 
+/* How a round trip that found nothing went, as fuzz_spec_coverage_outcome
+ * marks it for the instruction's leaf.  Under libFuzzer this file has no
+ * edge counters of its own (OUTCOMES in fuzz/targets.cmake): a recalled
+ * instruction runs none of its code, so its edges would depend on what
+ * the process happened to check before, and they were two fifths of
+ * a2xx's features a run, each costing the engine its bookkeeping.  What
+ * the edges told beyond the spec's counters is the less common ways a
+ * round trip goes (RT_UNUSUAL), marked per leaf rather than over all
+ * leaves.  The common ways are not marked: whether the re-encoding is
+ * the input's very words or differs in x bits only follows from whether
+ * the input sets x bits, which the spec's counters mark (an issue). */
+enum {
+	RT_MEANING = 1,       /* a leaf, no failing assert or expression */
+	RT_SAME_WORDS = 2,    /* re-encoded to the input's very words */
+	RT_OUTSIDE_X = 4,     /* the re-encoding differs outside the x bits */
+	RT_UNCHECKED = 8,     /* ... at an assert Mesa does not check: nothing kept */
+	RT_HOLE = 16,         /* ... at bits the active cases account for nowhere */
+	RT_ENCODED_AGAIN = 32, /* the re-encoding's decoding was encoded again */
+	RT_UNUSUAL = RT_OUTSIDE_X | RT_UNCHECKED | RT_HOLE | RT_ENCODED_AGAIN
+};
+
 /* Round-trips one instruction (the contract at the top); false when it
  * reported a finding (under FUZZ_KEEP_GOING=1 it returns), true when it
- * found nothing.  The input's decoding is left in d1. */
-static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
-                          const uint64_t *w, uint32_t gen)
+ * found nothing, with how it went in *how (RT_*).  The input's decoding
+ * is left in d1. */
+static bool roundtrip_check(const fuzz_spec *S, const uint8_t *data, size_t size,
+                            const uint64_t *w, uint32_t gen, unsigned *how)
 {
 	codec_disasm_options opt = {.gen = gen, .show_errors = false, .no_match = S->no_match};
 	char t1[1024], t2[1024];
@@ -178,6 +200,7 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	}
 	if (!fuzz_has_meaning(&d1.d))
 		return true;
+	*how |= RT_MEANING;
 	fuzz_side in = {"input", w, &d1.d, t1};
 
 	/* the instruction's words only (zeroing all FUZZ_MAX_WORDS, twice,
@@ -202,16 +225,19 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	bool outside_x = false;
 	for (unsigned k = 0; k < S->nwords; k++)
 		outside_x |= ((w[k] ^ w2[k]) & ~x[k]) != 0;
-	if (outside_x)
+	if (outside_x) {
+		*how |= RT_OUTSIDE_X;
 		fuzz_decoding_masks(S, &d1.d, x, am, acc);
-	else
+	} else {
 		memset(acc, 0xff, S->nwords * sizeof *acc);
+	}
 	/* The re-encoding's text is printed for a report only (the values
 	 * decide the text: printing it on every run would double the cost of
 	 * a run). */
 	t2[0] = 0;
 	/* the same words decode alike (see the top of the file) */
 	bool same_words = !memcmp(w, w2, S->nwords * sizeof *w2);
+	*how |= same_words ? RT_SAME_WORDS : 0;
 	if (!same_words)
 		fuzz_decode_again(S, w2, gen, &d2);
 	const codec_decoded *r2 = same_words ? &d1.d : &d2.d;
@@ -230,9 +256,12 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	 * our own specs (FUZZ_STRICT_SPEC), tolerated in Mesa's, whose holes
 	 * `isacheck check` reports and tests/test_prove.c pins. */
 	for (unsigned k = 0; k < S->nwords; k++) {
-		if ((w[k] ^ w2[k]) & ~x[k] & am[k])
+		if ((w[k] ^ w2[k]) & ~x[k] & am[k]) {
+			*how |= RT_UNCHECKED;
 			return true;
+		}
 		uint64_t hole = (w[k] ^ w2[k]) & ~acc[k] & ~x[k];
+		*how |= hole ? RT_HOLE : 0;
 #ifdef FUZZ_STRICT_SPEC
 		if (hole) {
 			snprintf(what, sizeof what, "spec hole: the active cases of %s account "
@@ -273,6 +302,7 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 	}
 	if (same_words || fuzz_same_encoder_input(S, &d1.d, r2))
 		return true; /* encodes as d1 did: to w2 */
+	*how |= RT_ENCODED_AGAIN;
 	if (!codec_encoder_encode(S->enc, r2, w3, err, sizeof err) ||
 	    memcmp(w2, w3, S->nwords * sizeof *w2)) {
 		fuzz_decode_again(S, w3, gen, &d3);
@@ -282,6 +312,19 @@ static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
 		             &(fuzz_side){"encoded again", w3, &d3.d, NULL});
 		return false;
 	}
+	return true;
+}
+
+/* roundtrip_check, its outcome marked where the instruction has a
+ * meaning and the round trip went an unusual way (see RT_UNUSUAL). */
+static bool roundtrip_one(const fuzz_spec *S, const uint8_t *data, size_t size,
+                          const uint64_t *w, uint32_t gen)
+{
+	unsigned how = 0;
+	if (!roundtrip_check(S, data, size, w, gen, &how))
+		return false;
+	if ((how & RT_MEANING) && (how & RT_UNUSUAL))
+		fuzz_spec_coverage_outcome(&d1, how);
 	return true;
 }
 

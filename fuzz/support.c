@@ -665,6 +665,19 @@ void fuzz_spec_coverage(const codec_decoded *d)
 	fuzz_spec_coverage_list(d, NULL, 0);
 }
 
+void fuzz_spec_coverage_outcome(fuzz_decoding *d, uint32_t outcome)
+{
+	size_t slot = spec_take(5 + (bitset_id(d->d.leaf) << 8), outcome);
+	spec_counters[slot] = 1;
+	size_t listed = d->nmarks < FUZZ_MAX_MARKS ? d->nmarks : FUZZ_MAX_MARKS;
+	for (size_t i = 0; i < listed; i++)
+		if (d->marks[i] == slot)
+			return;
+	if (d->nmarks < FUZZ_MAX_MARKS)
+		d->marks[d->nmarks] = (uint16_t)slot;
+	d->nmarks++; /* past FUZZ_MAX_MARKS: the list is cut, as it says */
+}
+
 void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -687,6 +700,12 @@ void fuzz_spec_coverage_reset(void)
 void fuzz_spec_coverage(const codec_decoded *d)
 {
 	(void)d;
+}
+
+void fuzz_spec_coverage_outcome(fuzz_decoding *d, uint32_t outcome)
+{
+	(void)d;
+	(void)outcome;
 }
 
 size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap)

@@ -20,7 +20,7 @@
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
 #                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
-#                              [SPEC_COVERAGE]
+#                              [SPEC_COVERAGE [OUTCOMES]]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -38,8 +38,11 @@
 # (fuzz_spec_coverage in fuzz/fuzz.h, FUZZ_SPEC_COVERAGE) instead of by
 # the edges of our libraries, which it links as copies without edge
 # counters (<lib>_nocov, top CMakeLists.txt), and of fuzz/support.c; the
-# target's own file keeps its edges.  Reproducers and AFL++ builds are
-# left as they were.
+# target's own file keeps its edges, unless OUTCOMES: then it has none
+# either, and marks how its checks went among the spec's counters
+# (fuzz_spec_coverage_outcome; fuzz/roundtrip.c, whose memory of
+# instructions would make its edges depend on what the process checked
+# before).  Reproducers and AFL++ builds are left as they were.
 # Left off where the input is a spec (the interpreter's edges are then
 # what differs from input to input) and on the oracle targets, whose
 # comparison with Mesa's text is the printer's paths.
@@ -131,7 +134,7 @@ function(isacheck_fuzz_shared_objects kind out_var libs)
 endfunction()
 
 function(isacheck_fuzz_target name)
-  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE"
+  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE;OUTCOMES"
                         "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
@@ -215,6 +218,10 @@ function(isacheck_fuzz_target name)
         set(engine -fsanitize=fuzzer)
         target_compile_options(${exe} PRIVATE -fsanitize=fuzzer)
       endif()
+      if(harness_kind STREQUAL "fuzz_nocov" AND T_OUTCOMES)
+        # after the engine's flags, which turn the counters on
+        target_compile_options(${exe} PRIVATE ${ISACHECK_FUZZ_NO_COV_FLAGS})
+      endif()
       target_link_libraries(${exe} PRIVATE ${engine})
     endif()
     # src/: for header-only glue such as cli/prove_ops.h
@@ -264,11 +271,11 @@ isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_g
 isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
-isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
-isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
-isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_mesa_afuc SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
 isacheck_fuzz_target(text_mesa_ir3 SOURCE text.c SPEC_COVERAGE EXACT_DISPLAYS
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
@@ -290,15 +297,15 @@ isacheck_fuzz_target(straight_mesa_afuc SOURCE straight.c SPEC_COVERAGE
                      SPEC shared:mesa/src/freedreno/afuc/afuc.xml NO_MATCH AFUC)
 
 # Ours (isa/), each enabled when its file exists.
-isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_etnaviv SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC repo:isa/etnaviv.xml STRICT_SPEC
                      REQUIRES isa/etnaviv.xml)
 isacheck_fuzz_target(straight_etnaviv SOURCE straight.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml
                      REQUIRES isa/etnaviv.xml)
-isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_a2xx SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC repo:isa/a2xx.xml STRICT_SPEC
                      REQUIRES isa/a2xx.xml)
-isacheck_fuzz_target(roundtrip_midgard SOURCE roundtrip.c SPEC_COVERAGE
+isacheck_fuzz_target(roundtrip_midgard SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC repo:isa/midgard.xml STRICT_SPEC
                      REQUIRES isa/midgard.xml)
 isacheck_fuzz_target(text_etnaviv SOURCE text.c SPEC_COVERAGE SPEC repo:isa/etnaviv.xml STRICT_SPEC

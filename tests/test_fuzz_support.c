@@ -594,6 +594,92 @@ TEST(memo_recalls_what_it_kept)
 	fuzz_spec_free(&S);
 }
 
+/* A check's outcome (fuzz_spec_coverage_outcome, fuzz/roundtrip.c's
+ * round trips): a counter of its own per leaf and outcome, set and added
+ * to the decoding's list once, so that the memory of instructions sets
+ * it again on a recall; a list already full says it is cut, and the
+ * memory then refuses it. */
+TEST(outcomes_are_marked_per_leaf)
+{
+	fuzz_spec S;
+	if (!testlib_fuzz_spec(&S, "repo:isa/a2xx.xml"))
+		return;
+	uint8_t *c = fuzz_spec_counters();
+	static fuzz_decoding d;
+	fuzz_memo *m = fuzz_memo_new(4);
+	CHECK(m != NULL);
+	/* the counter each (leaf, outcome) took, for leaves seen */
+	enum { NLEAVES = 8, NOUT = 3 };
+	const spec_bitset *leaves[NLEAVES];
+	size_t slots[NLEAVES][NOUT], nleaves = 0, tried = 0;
+	for (unsigned i = 0; i < 4000 && nleaves < NLEAVES && m; i++) {
+		/* through each root (a2xx's default, #cf-pair, has one leaf) */
+		uint32_t r = (uint32_t)(i % S.m->nroots);
+		unsigned bits = S.m->roots[r].bitset->size;
+		if (!bits || bits > 64 * FUZZ_MAX_WORDS)
+			continue;
+		fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[r]);
+		uint64_t w[FUZZ_MAX_WORDS] = {0};
+		testlib_random_instr(&rng, w, bits, S.m->bitsets[i / 2 % S.m->nbitsets]);
+		fuzz_decode(&V, w, 0, &d);
+		if (!d.d.leaf || d.nmarks + NOUT > FUZZ_MAX_MARKS)
+			continue;
+		size_t k = 0;
+		while (k < nleaves && leaves[k] != d.d.leaf)
+			k++;
+		if (k < nleaves)
+			continue;
+		tried++;
+		size_t n0 = d.nmarks;
+		uint16_t before[FUZZ_MAX_MARKS];
+		memcpy(before, d.marks, sizeof before);
+		for (unsigned o = 0; o < NOUT; o++) {
+			memset(c, 0, FUZZ_SPEC_COUNTERS);
+			fuzz_spec_coverage_outcome(&d, 1u + 2 * o);
+			size_t n;
+			counters_digest(&n, NULL);
+			CHECK_INT(n, 1); /* its counter alone */
+			CHECK_INT(d.nmarks, n0 + o + 1);
+			slots[nleaves][o] = d.marks[n0 + o];
+			CHECK(c[slots[nleaves][o]] == 1);
+			/* the same outcome again: set, not listed twice */
+			fuzz_spec_coverage_outcome(&d, 1u + 2 * o);
+			CHECK_INT(d.nmarks, n0 + o + 1);
+		}
+		/* the decoding's own marks are untouched, and none is an outcome's */
+		CHECK(!memcmp(before, d.marks, n0 * sizeof *before));
+		for (size_t j = 0; j < n0; j++)
+			for (unsigned o = 0; o < NOUT; o++)
+				CHECK(d.marks[j] != slots[nleaves][o]);
+		/* recalled, the instruction sets its outcomes with the rest */
+		CHECK(fuzz_memo_keep(m, r, w, V.nwords, 0, &d));
+		memset(c, 0, FUZZ_SPEC_COUNTERS);
+		CHECK(fuzz_memo_recall(m, r, w, V.nwords, 0));
+		size_t n;
+		counters_digest(&n, NULL);
+		CHECK_INT(n, d.nmarks);
+		for (unsigned o = 0; o < NOUT; o++)
+			CHECK(c[slots[nleaves][o]] == 1);
+		leaves[nleaves++] = d.d.leaf;
+	}
+	CHECK_INT(nleaves, NLEAVES);
+	/* every (leaf, outcome) its own counter */
+	for (size_t a = 0; a < nleaves * NOUT; a++)
+		for (size_t b = a + 1; b < nleaves * NOUT; b++)
+			CHECK(slots[a / NOUT][a % NOUT] != slots[b / NOUT][b % NOUT]);
+	/* a list already full: counted past it, and not kept */
+	uint64_t w[FUZZ_MAX_WORDS] = {0};
+	fuzz_decode(&S, w, 0, &d);
+	d.nmarks = FUZZ_MAX_MARKS;
+	fuzz_spec_coverage_outcome(&d, 1);
+	CHECK_INT(d.nmarks, FUZZ_MAX_MARKS + 1);
+	CHECK(!fuzz_memo_keep(m, 0, w, S.nwords, 0, &d));
+	printf("repo:isa/a2xx.xml: %zu leaves x %d outcomes, each its own counter\n", nleaves,
+	       (int)NOUT);
+	fuzz_memo_free(m);
+	fuzz_spec_free(&S);
+}
+
 /* A generation in gen's class: between the bounds around it (at most
  * 100,000 past the lower one). */
 static uint32_t same_class_gen(const fuzz_spec *S, uint32_t gen)
@@ -708,6 +794,7 @@ int main(void)
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
 	RUN(memo_recalls_what_it_kept);
+	RUN(outcomes_are_marked_per_leaf);
 	RUN(generation_classes_decode_alike);
 	return testlib_finish();
 }
