@@ -172,11 +172,10 @@ static size_t disasm(const fuzz_spec *S, const uint64_t *w, const codec_disasm_o
  * the input sets x bits, which the spec's counters mark (an issue). */
 enum {
 	RT_MEANING = 1,       /* a leaf, no failing assert or expression */
-	RT_SAME_WORDS = 2,    /* re-encoded to the input's very words */
-	RT_OUTSIDE_X = 4,     /* the re-encoding differs outside the x bits */
-	RT_UNCHECKED = 8,     /* ... at an assert Mesa does not check: nothing kept */
-	RT_HOLE = 16,         /* ... at bits the active cases account for nowhere */
-	RT_ENCODED_AGAIN = 32, /* the re-encoding's decoding was encoded again */
+	RT_OUTSIDE_X = 2,     /* the re-encoding differs outside the x bits */
+	RT_UNCHECKED = 4,     /* ... at an assert Mesa does not check: nothing kept */
+	RT_HOLE = 8,          /* ... at bits the active cases account for nowhere */
+	RT_ENCODED_AGAIN = 16, /* the re-encoding's decoding was encoded again */
 	RT_UNUSUAL = RT_OUTSIDE_X | RT_UNCHECKED | RT_HOLE | RT_ENCODED_AGAIN
 };
 
@@ -237,7 +236,6 @@ static bool roundtrip_check(const fuzz_spec *S, const uint8_t *data, size_t size
 	t2[0] = 0;
 	/* the same words decode alike (see the top of the file) */
 	bool same_words = !memcmp(w, w2, S->nwords * sizeof *w2);
-	*how |= same_words ? RT_SAME_WORDS : 0;
 	if (!same_words)
 		fuzz_decode_again(S, w2, gen, &d2);
 	const codec_decoded *r2 = same_words ? &d1.d : &d2.d;
