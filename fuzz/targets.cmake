@@ -20,7 +20,7 @@
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
 #                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
-#                              [SPEC_COVERAGE [OUTCOMES]]
+#                              [SPEC_COVERAGE [OUTCOMES [CLASSIFIER_EDGES]]]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -42,7 +42,12 @@
 # either, and marks how its checks went among the spec's counters
 # (fuzz_spec_coverage_outcome; fuzz/roundtrip.c, whose memory of
 # instructions would make its edges depend on what the process checked
-# before).  Reproducers and AFL++ builds are left as they were.
+# before), and neither has the classifier it links (src/codec/classify.c
+# as an object of its own, fuzzobj_classify_nocov below; the one in
+# <lib>_nocov keeps its edges for the other rows), unless
+# CLASSIFIER_EDGES: ir3's, whose search reached the spec's last hundred
+# things later without them (docs/fuzzing.md, "Coverage of the spec").
+# Reproducers and AFL++ builds are left as they were.
 # Left off where the input is a spec (the interpreter's edges are then
 # what differs from input to input) and on the oracle targets, whose
 # comparison with Mesa's text is the printer's paths.
@@ -134,7 +139,7 @@ function(isacheck_fuzz_shared_objects kind out_var libs)
 endfunction()
 
 function(isacheck_fuzz_target name)
-  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE;OUTCOMES"
+  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE;OUTCOMES;CLASSIFIER_EDGES"
                         "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
@@ -198,6 +203,26 @@ function(isacheck_fuzz_target name)
     endif()
     isacheck_fuzz_shared_objects(${harness_kind} harness "${kind_libs}" support.c)
     isacheck_fuzz_shared_objects(${kind} extras "${kind_libs}" ${T_SOURCES} ${main})
+    if(harness_kind STREQUAL "fuzz_nocov" AND T_OUTCOMES AND NOT T_CLASSIFIER_EDGES)
+      # The classifier without its edge counters: a recalled instruction
+      # runs none of it, so its edges too depended on what the process
+      # had checked before; and its look-up branches on no outcome, so
+      # they told how many candidates a list held and little else, at
+      # two fifths of a round trip's features a run (docs/fuzzing.md,
+      # "Coverage of the spec").  Its comparisons stay traced.  Being an
+      # object of the program, it defines every symbol of classify.c
+      # before <lib>_nocov is searched, so the archive's copy (with
+      # edges) is never taken.
+      if(NOT TARGET fuzzobj_classify_nocov)
+        add_library(fuzzobj_classify_nocov OBJECT ${PROJECT_SOURCE_DIR}/src/codec/classify.c)
+        target_link_libraries(fuzzobj_classify_nocov PRIVATE isacheck_codec_nocov)
+        target_compile_definitions(fuzzobj_classify_nocov PRIVATE
+                                   $<TARGET_PROPERTY:isacheck_codec_nocov,COMPILE_DEFINITIONS>)
+        target_compile_options(fuzzobj_classify_nocov PRIVATE
+                               $<TARGET_PROPERTY:isacheck_codec_nocov,COMPILE_OPTIONS>)
+      endif()
+      list(APPEND harness $<TARGET_OBJECTS:fuzzobj_classify_nocov>)
+    endif()
     add_executable(${exe} ${ISACHECK_FUZZ_DIR}/${T_SOURCE} ${harness} ${extras})
     if(kind STREQUAL "afl")
       set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
@@ -271,7 +296,7 @@ isacheck_fuzz_target(displays SOURCE displays.c SOURCES display_gen.c semantic_g
 isacheck_fuzz_target(spec_diff SOURCE spec_diff.c SOURCES diff_gen.c semantic_gen.c)
 
 # Mesa's files, as our users have them (../shared/mesa).
-isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
+isacheck_fuzz_target(roundtrip_mesa_ir3 SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES CLASSIFIER_EDGES
                      SPEC shared:mesa/src/freedreno/isa/ir3.xml NO_MATCH IR3)
 isacheck_fuzz_target(roundtrip_mesa_etnaviv SOURCE roundtrip.c SPEC_COVERAGE OUTCOMES
                      SPEC shared:mesa/src/etnaviv/isa/etnaviv.xml)
