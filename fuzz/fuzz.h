@@ -93,7 +93,8 @@ typedef struct fuzz_spec {
 
 /* Loads and compiles spec (as for fuzz_find_spec).  Returns 0, or
  * FUZZ_EXIT_SKIP when the file is absent, or 2 when it does not load;
- * prints why on stderr. */
+ * prints why on stderr.  Under FUZZ_SPEC_COVERAGE, shows libFuzzer the
+ * spec's first 512 counters at once (a round trip's first module). */
 int fuzz_spec_load(fuzz_spec *s, const char *spec, codec_no_match_style no_match);
 /* fuzz_spec_load, or exit with its code: most targets cannot run at all
  * without their spec. */
@@ -215,11 +216,13 @@ void fuzz_spec_coverage_reset(void);
  * counters are set again instead, so the spec's coverage of an input is
  * what checking all of it would mark (with the outcome a check marked,
  * fuzz_spec_coverage_outcome).  What libFuzzer also reads, the edges of
- * the classifier, a recalled instruction does not set again: they were
- * set when it was checked, so no input is new for them, but a recalled
- * instruction adds nothing to their hit counts (docs/fuzzing.md, "The
- * round trips' memory"; the round trips' own file has no edges under
- * libFuzzer for this reason, OUTCOMES in fuzz/targets.cmake).
+ * the classifier where a round trip keeps them (ir3's: CLASSIFIER_EDGES
+ * in fuzz/targets.cmake), a recalled instruction does not set again:
+ * they were set when it was checked, so no input is new for them, but a
+ * recalled instruction adds nothing to their hit counts (docs/fuzzing.md,
+ * "The round trips' memory"; the round trips' own file, and the other
+ * round trips' classifier, have no edges under libFuzzer for this reason,
+ * OUTCOMES in fuzz/targets.cmake).
  *
  * Instructions of up to FUZZ_MEMO_WORDS words, those of one view all of
  * one size (the words are compared, not their number); 2^log2_slots of
