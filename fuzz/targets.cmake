@@ -208,7 +208,7 @@ function(isacheck_fuzz_target name)
       # runs none of it, so its edges too depended on what the process
       # had checked before; and its look-up branches on no outcome, so
       # they told how many candidates a list held and little else, at
-      # two fifths of a round trip's features a run (docs/fuzzing.md,
+      # about a third of a round trip's features a run (docs/fuzzing.md,
       # "Coverage of the spec").  Its comparisons stay traced.  Being an
       # object of the program, it defines every symbol of classify.c
       # before <lib>_nocov is searched, so the archive's copy (with
