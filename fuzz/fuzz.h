@@ -248,6 +248,38 @@ bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned n
 bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
                     const fuzz_decoding *d);
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m);
+/* A memory whose slots hold payload bytes (up to 4,096) beside the
+ * counters: fuzz_memo_keep_payload keeps them, fuzz_memo_recall_payload
+ * returns them (NULL: not recalled); fuzz_memo_keep keeps nothing in
+ * such a memory. */
+fuzz_memo *fuzz_memo_new_with(unsigned log2_slots, size_t payload);
+const void *fuzz_memo_recall_payload(fuzz_memo *m, uint32_t view, const uint64_t *w,
+                                     unsigned nw, uint32_t gen);
+bool fuzz_memo_keep_payload(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
+                            uint32_t gen, const fuzz_decoding *d, const void *payload);
+
+/* What a round trip of whole programs (fuzz/roundtrip_program.c) needs
+ * of one part read through view: its leaf, whether it has a meaning
+ * (fuzz_has_meaning), and where it has, its three masks
+ * (fuzz_decoding_masks, view->nwords words).  fuzz_part_read decodes the
+ * part at generation 0 (scratch: the decoding's room) and marks what the
+ * decoding reached (fuzz_decode), or recalls it all from m (made by
+ * fuzz_part_memo_new; NULL: no memory), setting the counters again.
+ * Here, not in the target's file: that file's edges, which libFuzzer
+ * counts, must not depend on what the memory recalls. */
+typedef struct fuzz_part {
+	const spec_bitset *leaf;
+	bool meaning;
+	uint64_t dontcare[FUZZ_MAX_WORDS], asserts[FUZZ_MAX_WORDS], accounted[FUZZ_MAX_WORDS];
+} fuzz_part;
+fuzz_memo *fuzz_part_memo_new(unsigned log2_slots);
+void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
+                    fuzz_decoding *scratch, fuzz_part *out);
+/* Keeps in m what fuzz_part_read would answer of w, from d, the part's
+ * decoding at generation 0 made elsewhere (a walk's, codec_walker_set_hook),
+ * marking what it reached; scratch: room for the list of counters. */
+void fuzz_part_seen(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
+                    const codec_decoded *d, fuzz_decoding *scratch);
 
 /* With FUZZ_RECORD=FILE in the environment, appends each input a target
  * is given to FILE, in the order given (each a 4-byte little-endian

@@ -27,8 +27,21 @@
  * 3 and 4 rest on the walk and the encoder being functions of their
  * inputs: re-encoded words equal to the input are not walked again.
  *
+ * Every part walked marks what its decoding reached in the spec
+ * (fuzz_part_read), framed cleanly or not.
+ *
+ * Two memories spare a run the work an earlier run did (most parts of a
+ * mutated input are its parent's): the codec's memory of parts
+ * (codec_walker: the walk's decoding, exports and text of each part,
+ * and its re-encoding) and the target's (fuzz_part_read: each part's
+ * leaf, meaning, masks and counters).  Both are exact, keyed on the whole
+ * part: a recalled part is what reading it again would give.
+ * FUZZ_NO_MEMO=1 in the environment walks and reads every part afresh,
+ * as the reproducers and AFL++ builds (without FUZZ_SPEC_COVERAGE) do.
+ *
  * FUZZ_STATS=1 in the environment prints at exit how many inputs were
- * walked, framed cleanly (and so checked), and had a don't-care bit set.
+ * walked, framed cleanly (and so checked), and had a don't-care bit set,
+ * and what the memories recalled.
  */
 #include "fuzz.h"
 
@@ -45,12 +58,30 @@ static fuzz_spec *views;
 static struct {
 	unsigned long walked, checked, dontcare;
 } tally;
+static codec_walker *walker;
+static fuzz_memo *part_memo;
+static fuzz_decoding scratch;
 
 static void print_tally(void)
 {
 	fprintf(stderr, "%s: %lu programs walked, %lu framed cleanly and checked, %lu of them "
 	        "with don't-care bits set\n", FUZZ_TARGET, tally.walked, tally.checked,
 	        tally.dontcare);
+	codec_walker_stats w = codec_walker_get_stats(walker);
+	fuzz_memo_stats p = part_memo ? fuzz_memo_get_stats(part_memo) : (fuzz_memo_stats){0};
+	fprintf(stderr, "%s: memories recalled %llu of %llu parts walked, %llu of %llu re-encoded, "
+	        "%llu of %llu read\n", FUZZ_TARGET, w.recalled, w.asked, w.enc_recalled,
+	        w.enc_asked, p.recalled, p.asked);
+}
+
+/* The walk's decoding of a part it did not recall, kept for
+ * fuzz_part_read (decoding it again was a sixth of a run). */
+static void part_decoded(void *ctx, const spec_root *root, const uint64_t *w,
+                         const codec_decoded *d)
+{
+	(void)ctx;
+	size_t r = (size_t)(root - spec.m->roots);
+	fuzz_part_seen(part_memo, &views[r], (uint32_t)r, w, d, &scratch);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -70,6 +101,23 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(rc);
 	for (size_t r = 0; r < spec.m->nroots; r++)
 		views[r] = fuzz_spec_view(&spec, &spec.m->roots[r]);
+	/* the memories where libFuzzer's search runs (and its replays): the
+	 * reproducers and AFL++ builds read every part afresh, so that a
+	 * finding's input reproduces by itself */
+#ifdef FUZZ_SPEC_COVERAGE
+	const char *off = getenv("FUZZ_NO_MEMO");
+	bool memo = !off || strcmp(off, "1");
+#else
+	bool memo = false;
+#endif
+	if (memo)
+		part_memo = fuzz_part_memo_new(16);
+	if (!(walker = codec_walker_new(spec.c, memo ? 16 : 0)) || (memo && !part_memo)) {
+		fprintf(stderr, "fuzz: out of memory\n");
+		exit(2);
+	}
+	if (memo)
+		codec_walker_set_hook(walker, part_decoded, NULL);
 	const char *st = getenv("FUZZ_STATS");
 	if (st && *st && *st != '0')
 		atexit(print_tally);
@@ -96,14 +144,12 @@ static void or_at(uint32_t *dst, size_t at, const uint64_t *src, unsigned n)
 }
 
 /* The three masks of a part, placed at its position in the program. */
-static void part_masks(const codec_item *it, const codec_decoded *d, uint32_t *x, uint32_t *am,
+static void part_masks(const codec_item *it, const fuzz_part *pt, uint32_t *x, uint32_t *am,
                        uint32_t *acc)
 {
-	uint64_t mx[FUZZ_MAX_WORDS], ma[FUZZ_MAX_WORDS], mc[FUZZ_MAX_WORDS];
-	fuzz_decoding_masks(&views[it->root - spec.m->roots], d, mx, ma, mc);
-	or_at(x, it->bit, mx, it->bits);
-	or_at(am, it->bit, ma, it->bits);
-	or_at(acc, it->bit, mc, it->bits);
+	or_at(x, it->bit, pt->dontcare, it->bits);
+	or_at(am, it->bit, pt->asserts, it->bits);
+	or_at(acc, it->bit, pt->accounted, it->bits);
 }
 
 /* Words (four a line) and then the text of one side of the report. */
@@ -172,7 +218,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint32_t w[PROGRAM_MAX_WORDS], w2[PROGRAM_MAX_WORDS], w3[PROGRAM_MAX_WORDS];
 	static uint32_t x[PROGRAM_MAX_WORDS], am[PROGRAM_MAX_WORDS], acc[PROGRAM_MAX_WORDS];
-	static fuzz_decoding d;
 	fuzz_record_input(data, size);
 	size_t n = size / 4;
 	if (n > PROGRAM_MAX_WORDS)
@@ -181,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		w[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
 		       (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
 	codec_disasm_options opt = {.gen = 0, .show_errors = false};
-	codec_program *p1 = codec_program_walk(spec.c, program, w, n, &opt);
+	codec_program *p1 = codec_walker_walk(walker, program, w, n, &opt);
 	if (!p1)
 		return 0;
 	tally.walked++;
@@ -197,20 +242,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(x, 0, n * sizeof *x);
 	memset(am, 0, n * sizeof *am);
 	memset(acc, 0, n * sizeof *acc);
-	for (size_t i = 0; framed && i < p1->nitems; i++) {
+	/* every part, for what it reaches in the spec; its masks where the
+	 * program frames cleanly */
+	for (size_t i = 0; i < p1->nitems; i++) {
 		const codec_item *it = &p1->items[i];
 		if (it->kind != CODEC_ITEM_PART)
 			continue;
-		uint64_t in[FUZZ_MAX_WORDS] = {0};
-		memcpy(in, it->w, ((it->bits + 63) / 64) * sizeof *in);
-		fuzz_decoding_reset(&d);
-		codec_decode(spec.c, it->root, in, 0, &d.d);
-		fuzz_spec_coverage(&d.d);
-		if (!fuzz_has_meaning(&d.d) || d.d.leaf != it->leaf) {
-			framed = false;
-			break;
-		}
-		part_masks(it, &d.d, x, am, acc);
+		/* the part's words, 0 past its bits to its root's size (of
+		 * FUZZ_MAX_WORDS, 512 bytes: clearing them all showed in the
+		 * profile) */
+		size_t r = (size_t)(it->root - spec.m->roots);
+		uint64_t in[FUZZ_MAX_WORDS];
+		size_t nw = (it->bits + 63) / 64;
+		memcpy(in, it->w, nw * sizeof *in);
+		for (size_t k = nw; k < views[r].nwords; k++)
+			in[k] = 0;
+		fuzz_part pt;
+		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in, &scratch, &pt);
+		framed = framed && pt.meaning && pt.leaf == it->leaf;
+		if (framed)
+			part_masks(it, &pt, x, am, acc);
 	}
 	if (!framed) {
 		codec_program_free(p1);
@@ -225,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 
 	/* 1. re-encode */
-	if (!codec_program_reencode(spec.c, p1, 0, w2, n, err, sizeof err)) {
+	if (!codec_walker_reencode(walker, p1, 0, w2, n, err, sizeof err)) {
 		snprintf(what, sizeof what, "codec_program_reencode refuses a cleanly framed program: %s",
 		         err);
 		finding(&f, what);
@@ -269,7 +320,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* 3. it walks to the same items and text */
-	codec_program *p2 = codec_program_walk(spec.c, program, w2, n, &opt);
+	/* (its parts are marked by the input's, not by their canonical forms) */
+	codec_walker_set_hook(walker, NULL, NULL);
+	codec_program *p2 = codec_walker_walk(walker, program, w2, n, &opt);
+	codec_walker_set_hook(walker, part_memo ? part_decoded : NULL, NULL);
 	if (!p2) {
 		codec_program_free(p1);
 		return 0;
@@ -284,7 +338,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (p1->textlen != p2->textlen || strcmp(p1->text, p2->text))
 		snprintf(what, sizeof what, "the re-encoded program prints another text");
 	/* 4. idempotent */
-	else if (!codec_program_reencode(spec.c, p2, 0, w3, n, err, sizeof err))
+	else if (!codec_walker_reencode(walker, p2, 0, w3, n, err, sizeof err))
 		snprintf(what, sizeof what, "re-encoding the re-encoded program fails: %s", err);
 	else if (memcmp(w2, w3, n * sizeof *w2))
 		snprintf(what, sizeof what, "re-encoding a program is not idempotent");

@@ -750,25 +750,32 @@ typedef struct memo_slot {
 } memo_slot;
 
 struct fuzz_memo {
-	memo_slot *slots;
-	size_t nslots;
+	unsigned char *slots; /* nslots of stride bytes: a memo_slot, then the payload */
+	size_t nslots, stride, payload;
 	fuzz_memo_stats st;
 };
 
-fuzz_memo *fuzz_memo_new(unsigned log2_slots)
+fuzz_memo *fuzz_memo_new_with(unsigned log2_slots, size_t payload)
 {
-	if (!log2_slots || log2_slots > 24)
+	if (!log2_slots || log2_slots > 24 || payload > 4096)
 		return NULL;
 	fuzz_memo *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
 	m->nslots = (size_t)1 << log2_slots;
-	m->slots = calloc(m->nslots, sizeof *m->slots);
+	m->payload = payload;
+	m->stride = sizeof(memo_slot) + (payload + 7) / 8 * 8;
+	m->slots = calloc(m->nslots, m->stride);
 	if (!m->slots) {
 		free(m);
 		return NULL;
 	}
 	return m;
+}
+
+fuzz_memo *fuzz_memo_new(unsigned log2_slots)
+{
+	return fuzz_memo_new_with(log2_slots, 0);
 }
 
 void fuzz_memo_free(fuzz_memo *m)
@@ -792,28 +799,34 @@ static memo_slot *memo_find(fuzz_memo *m, uint32_t view, const uint64_t *w, unsi
 	uint64_t h = memo_mix((uint64_t)gen << 32 ^ view);
 	for (unsigned k = 0; k < nw; k++)
 		h = memo_mix(h ^ w[k]);
-	return &m->slots[h >> 40 & (m->nslots - 1)];
+	return (memo_slot *)(m->slots + (h >> 40 & (m->nslots - 1)) * m->stride);
+}
+
+const void *fuzz_memo_recall_payload(fuzz_memo *m, uint32_t view, const uint64_t *w,
+                                     unsigned nw, uint32_t gen)
+{
+	m->st.asked++;
+	if (nw > FUZZ_MEMO_WORDS || view >= UINT16_MAX)
+		return NULL;
+	const memo_slot *s = memo_find(m, view, w, nw, gen);
+	if (s->view != view + 1 || s->gen != gen)
+		return NULL;
+	for (unsigned k = 0; k < FUZZ_MEMO_WORDS; k++)
+		if (s->w[k] != (k < nw ? w[k] : 0))
+			return NULL;
+	fuzz_spec_coverage_replay(s->marks, s->nmarks);
+	m->st.recalled++;
+	return s + 1;
 }
 
 bool fuzz_memo_recall(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
                       uint32_t gen)
 {
-	m->st.asked++;
-	if (nw > FUZZ_MEMO_WORDS || view >= UINT16_MAX)
-		return false;
-	const memo_slot *s = memo_find(m, view, w, nw, gen);
-	if (s->view != view + 1 || s->gen != gen)
-		return false;
-	for (unsigned k = 0; k < FUZZ_MEMO_WORDS; k++)
-		if (s->w[k] != (k < nw ? w[k] : 0))
-			return false;
-	fuzz_spec_coverage_replay(s->marks, s->nmarks);
-	m->st.recalled++;
-	return true;
+	return fuzz_memo_recall_payload(m, view, w, nw, gen) != NULL;
 }
 
-bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
-                    const fuzz_decoding *d)
+bool fuzz_memo_keep_payload(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
+                            uint32_t gen, const fuzz_decoding *d, const void *payload)
 {
 	if (nw > FUZZ_MEMO_WORDS || view >= UINT16_MAX || d->nmarks > FUZZ_MAX_MARKS)
 		return false;
@@ -824,8 +837,84 @@ bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw,
 	for (unsigned k = 0; k < FUZZ_MEMO_WORDS; k++)
 		s->w[k] = k < nw ? w[k] : 0;
 	memcpy(s->marks, d->marks, d->nmarks * sizeof *d->marks);
+	if (m->payload)
+		memcpy(s + 1, payload, m->payload);
 	m->st.kept++;
 	return true;
+}
+
+bool fuzz_memo_keep(fuzz_memo *m, uint32_t view, const uint64_t *w, unsigned nw, uint32_t gen,
+                    const fuzz_decoding *d)
+{
+	return m->payload ? false : fuzz_memo_keep_payload(m, view, w, nw, gen, d, NULL);
+}
+
+/* What fuzz_part_read keeps of a part beside its counters. */
+typedef struct part_kept {
+	const spec_bitset *leaf;
+	bool meaning;
+	uint64_t masks[3][FUZZ_MEMO_WORDS];
+} part_kept;
+
+fuzz_memo *fuzz_part_memo_new(unsigned log2_slots)
+{
+	return fuzz_memo_new_with(log2_slots, sizeof(part_kept));
+}
+
+/* What fuzz_part_read answers of decoding d through view. */
+static void part_of(const fuzz_spec *view, const codec_decoded *d, fuzz_part *out)
+{
+	out->leaf = d->leaf;
+	out->meaning = fuzz_has_meaning(d);
+	if (out->meaning)
+		fuzz_decoding_masks(view, d, out->dontcare, out->asserts, out->accounted);
+	else
+		for (unsigned i = 0; i < view->nwords; i++)
+			out->dontcare[i] = out->asserts[i] = out->accounted[i] = 0;
+}
+
+/* Keeps w's part with the counters listed in scratch. */
+static void part_keep(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
+                      const fuzz_part *pt, const fuzz_decoding *scratch)
+{
+	if (!m || m->payload != sizeof(part_kept) || view->nwords > FUZZ_MEMO_WORDS)
+		return;
+	part_kept keep = {pt->leaf, pt->meaning, {{0}}};
+	memcpy(keep.masks[0], pt->dontcare, sizeof keep.masks[0]);
+	memcpy(keep.masks[1], pt->asserts, sizeof keep.masks[1]);
+	memcpy(keep.masks[2], pt->accounted, sizeof keep.masks[2]);
+	fuzz_memo_keep_payload(m, viewid, w, view->nwords, 0, scratch, &keep);
+}
+
+void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
+                    fuzz_decoding *scratch, fuzz_part *out)
+{
+	const part_kept *k = m && m->payload == sizeof(part_kept)
+	                     ? fuzz_memo_recall_payload(m, viewid, w, view->nwords, 0) : NULL;
+	/* (the masks are view->nwords words: out is not cleared whole, which
+	 * took 1.5 KiB a part) */
+	if (k) {
+		out->leaf = k->leaf;
+		out->meaning = k->meaning;
+		memcpy(out->dontcare, k->masks[0], sizeof k->masks[0]);
+		memcpy(out->asserts, k->masks[1], sizeof k->masks[1]);
+		memcpy(out->accounted, k->masks[2], sizeof k->masks[2]);
+		return;
+	}
+	fuzz_decode(view, w, 0, scratch);
+	part_of(view, &scratch->d, out);
+	part_keep(m, view, viewid, w, out, scratch);
+}
+
+void fuzz_part_seen(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
+                    const codec_decoded *d, fuzz_decoding *scratch)
+{
+	if (!m || m->payload != sizeof(part_kept) || view->nwords > FUZZ_MEMO_WORDS)
+		return;
+	fuzz_part pt;
+	part_of(view, d, &pt);
+	scratch->nmarks = fuzz_spec_coverage_list(d, scratch->marks, FUZZ_MAX_MARKS);
+	part_keep(m, view, viewid, w, &pt, scratch);
 }
 
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m)

@@ -954,6 +954,140 @@ TEST(scopes_and_names)
 	unload(&l);
 }
 
+/* Expressions of the shapes the walk evaluates without the compiled
+ * program (a lone name, a name against a number, a 0 before &&), and
+ * ones that only look like them, give what spec_expr_eval gives; an
+ * unbound name is read only where evaluation reaches it. */
+TEST(expression_shapes)
+{
+	loaded l;
+	if (!load(&l, "scopes.xml"))
+		return;
+	codec_disasm_options opt = {.show_errors = true};
+	codec_program *pr = codec_program_walk(l.c, spec_find_program(l.m, "shapes"), NULL, 0, &opt);
+	CHECK(pr && !pr->nerrors);
+	if (pr)
+		CHECK_STR(pr->text, "1 0 1 1 2 0 0 0 3 0 1\n");
+	codec_program_free(pr);
+	unload(&l);
+}
+
+/* Two programs' parts compared field by field; what says where not. */
+static bool same_walks(const codec_program *a, const codec_program *b, char *what, size_t len)
+{
+	if (a->nitems != b->nitems || a->nerrors != b->nerrors || a->stopped != b->stopped ||
+	    a->nparts != b->nparts || a->nclean != b->nclean || a->textlen != b->textlen ||
+	    strcmp(a->text, b->text)) {
+		snprintf(what, len, "counts or text");
+		return false;
+	}
+	for (size_t i = 0; i < a->nitems; i++) {
+		const codec_item *x = &a->items[i], *y = &b->items[i];
+		if (x->kind != y->kind || x->step != y->step || x->bit != y->bit || x->bits != y->bits ||
+		    x->root != y->root || x->leaf != y->leaf || x->clean != y->clean ||
+		    x->value != y->value || memcmp(x->w, y->w, (x->bits + 63) / 64 * 8)) {
+			snprintf(what, len, "item %zu", i);
+			return false;
+		}
+	}
+	for (size_t i = 0; i < a->nerrors; i++)
+		if (a->errors[i].kind != b->errors[i].kind || a->errors[i].bit != b->errors[i].bit ||
+		    a->errors[i].fatal != b->errors[i].fatal || strcmp(a->errors[i].text, b->errors[i].text)) {
+			snprintf(what, len, "error %zu", i);
+			return false;
+		}
+	return true;
+}
+
+/* A walker with a memory of parts walks and re-encodes every program as
+ * codec_program_walk and codec_program_reencode do: programs that share
+ * most parts (each a few words changed from the one before, as a fuzzer
+ * mutates), a memory small enough that parts also lose their slots, on
+ * the synthetic models and our a2xx and Midgard. */
+TEST(walker_remembers)
+{
+	const char *isas[] = {"a2xx-model.xml", "midgard-model.xml", "a2xx.xml", "midgard.xml"};
+	uint64_t seed = 0x853c49e6748fea9bu;
+	size_t walks = 0, checked = 0;
+	codec_walker_stats all = {0};
+	for (size_t k = 0; k < 4; k++) {
+		char path[512];
+		loaded l;
+		bool ok;
+		if (k < 2) {
+			ok = load(&l, isas[k]);
+		} else {
+			snprintf(path, sizeof path, "%s/isa/%s", ISACHECK_SOURCE_DIR, isas[k]);
+			ok = load_real(&l, NULL, path);
+		}
+		if (!ok)
+			continue;
+		codec_walker *wk = codec_walker_new(l.c, 6);
+		CHECK(wk != NULL);
+		static uint32_t w[96], w1[96], w2[96];
+		size_t n = 96;
+		memset(w, 0, sizeof w);
+		for (int round = 0; wk && round < 1500; round++) {
+			/* a few words changed, with small values often (addresses,
+			 * counts and tags the framing follows) */
+			for (int c = 0; c < 1 + round % 3; c++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				uint32_t v = (uint32_t)(seed >> 32);
+				w[(seed >> 17) % n] = round % 4 ? v & 0x0000f0ff : v;
+			}
+			if (round % 200 == 0)
+				memset(w, 0, sizeof w);
+			size_t len = 4 + (size_t)(seed >> 40) % (n - 4);
+			for (size_t p = 0; p < spec_program_count(l.m); p++) {
+				const spec_program *prog = spec_program_at(l.m, p);
+				codec_disasm_options opt = {.show_errors = round % 2};
+				codec_program *a = codec_program_walk(l.c, prog, w, len, &opt);
+				codec_program *b = codec_walker_walk(wk, prog, w, len, &opt);
+				CHECK(a && b);
+				char what[80];
+				if (a && b && !same_walks(a, b, what, sizeof what)) {
+					fprintf(stderr, "%s, program %zu, round %d: the walker's walk differs (%s)\n",
+					        isas[k], p, round, what);
+					CHECK(false);
+				}
+				walks++;
+				/* re-encoded twice through the walker: the second time
+				 * from its memory where the first kept the parts */
+				for (int twice = 0; a && b && twice < 2; twice++) {
+					char e1[300] = "", e2[300] = "";
+					bool r1 = codec_program_reencode(l.c, a, 0, w1, len, e1, sizeof e1);
+					bool r2 = codec_walker_reencode(wk, b, 0, w2, len, e2, sizeof e2);
+					CHECK(r1 == r2);
+					CHECK_STR(e1, e2);
+					if (r1 && r2)
+						CHECK(!memcmp(w1, w2, len * sizeof *w1));
+					checked += r1;
+				}
+				codec_program_free(a);
+				codec_program_free(b);
+			}
+		}
+		codec_walker_stats st = codec_walker_get_stats(wk);
+		all.asked += st.asked;
+		all.recalled += st.recalled;
+		all.enc_asked += st.enc_asked;
+		all.enc_recalled += st.enc_recalled;
+		codec_walker_free(wk);
+		unload(&l);
+	}
+	printf("walker: %zu walks, %zu re-encoded; the memory recalled %llu of %llu parts walked, "
+	       "%llu of %llu re-encoded\n", walks, checked, all.recalled, all.asked, all.enc_recalled,
+	       all.enc_asked);
+	CHECK(walks >= 6000);
+	CHECK(checked > 100);
+	/* the memory was used, and parts were decoded afresh too */
+	CHECK(all.recalled > all.asked / 4 && all.recalled < all.asked);
+	CHECK(all.enc_recalled > 0 && all.enc_recalled < all.enc_asked);
+	/* no codec, or too large a memory: no walker */
+	CHECK(codec_walker_new(NULL, 4) == NULL);
+	CHECK(codec_walker_new((const codec *)&all, 21) == NULL);
+}
+
 /* A part's text comes from the walk that decodes it (codec_decode_text)
  * where a leaf matched; the walk printed it apart before, as
  * codec_disasm_root does: the two agree on random words of every root
@@ -1007,6 +1141,8 @@ int main(void)
 	RUN(midgard_errors);
 	RUN(loops_are_cut);
 	RUN(scopes_and_names);
+	RUN(expression_shapes);
+	RUN(walker_remembers);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);
 	RUN(a2xx_blob_programs);

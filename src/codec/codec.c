@@ -897,14 +897,16 @@ static uint64_t probe_rand(uint64_t *s)
 	return *s;
 }
 
-/* The program for e (refs named names[0..n), in that order), or NULL. */
-static const cins *compile_prog(builder *B, const spec_expr *e, const char **names, size_t n)
+/* The program for e (refs named names[0..n), in that order) in *arena,
+ * or NULL (pool: vectors to reuse, or NULL). */
+static const cins *vm_compile(codec_arena **arena, vec_pool *pool, const spec_expr *e,
+                              const char **names, size_t n)
 {
 	const char *text = spec_expr_text(e);
 	if (!text || n > 64)
 		return NULL;
 	vmc v = {.s = text, .names = names, .nnames = n};
-	v.code = vec_take(&B->pool, sizeof(cins));
+	v.code = vec_take(pool, sizeof(cins));
 	vm_cond(&v);
 	size_t len;
 	int64_t num;
@@ -913,11 +915,11 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 		v.fail = true;
 	vm_emit(&v, VI_END, 0, 0, 0);
 	if (v.fail || v.maxdepth > CODEC_VM_STACK || v.depth != 1) {
-		vec_give(&B->pool, &v.code);
+		vec_give(pool, &v.code);
 		return NULL;
 	}
 	bool ok = true;
-	const cins *prog = vec_freeze(&B->c->arena, &B->pool, &v.code, &ok);
+	const cins *prog = vec_freeze(arena, pool, &v.code, &ok);
 	if (!ok)
 		return NULL;
 	/* probe: the program must agree with spec_expr_eval */
@@ -946,6 +948,16 @@ static const cins *compile_prog(builder *B, const spec_expr *e, const char **nam
 			return NULL;
 	}
 	return prog;
+}
+
+static const cins *compile_prog(builder *B, const spec_expr *e, const char **names, size_t n)
+{
+	return vm_compile(&B->c->arena, &B->pool, e, names, n);
+}
+
+const cins *codec_vm_compile(codec *c, const spec_expr *e, const char **names, size_t n)
+{
+	return vm_compile(&c->arena, NULL, e, names, n);
 }
 
 /* ------------------------------------------------------------ encoder */

@@ -413,6 +413,43 @@ typedef struct codec_program {
 codec_program *codec_program_walk(const codec *c, const spec_program *p, const uint32_t *words,
                                   size_t nwords, const codec_disasm_options *opt);
 void codec_program_free(codec_program *pr);
+
+/* A walker: what walks need besides the program (the decoder's and the
+ * text's room, the variables' table), kept from walk to walk, and a
+ * memory of the parts it walked, for a caller that walks many programs
+ * sharing instructions (a fuzz target, whose every input is a few
+ * mutations from an earlier one): each part's words with the step that
+ * read them, the generation and show_errors, and what the walk made of
+ * them (its leaf, whether it decoded cleanly, its exported values and
+ * its text), and once asked for, its re-encoding.  A part recalled is
+ * not decoded again; a walk is the same with the memory as without it
+ * (tests/test_framing.c holds every walk of a few thousand programs to
+ * that).  Parts of up to 128 bits, 8 exports and a text of
+ * CODEC_WALKER_TEXT - 1 bytes; 2^log2_parts of them at most (0: no
+ * memory), a newer one taking an older one's slot (about 300 bytes a
+ * slot).  A walker serves the codec it was made for, and one thread at a
+ * time. */
+typedef struct codec_walker codec_walker;
+#define CODEC_WALKER_TEXT 192u
+typedef struct codec_walker_stats {
+	unsigned long long asked, recalled;         /* parts walked */
+	unsigned long long enc_asked, enc_recalled; /* parts re-encoded */
+} codec_walker_stats;
+/* NULL when out of memory, c is NULL or log2_parts is over 20. */
+codec_walker *codec_walker_new(const codec *c, unsigned log2_parts);
+void codec_walker_free(codec_walker *w);
+codec_walker_stats codec_walker_get_stats(const codec_walker *w);
+/* Has fn(ctx, root, w, d) called with each part w's walks decode rather
+ * than recall: d is its decoding at the walk's generation, w its words
+ * (0 past the part's bits to its root's size); both live for the call
+ * only.  fn NULL: none.  (A fuzz target marks what the decoding reached
+ * without decoding the part again.) */
+typedef void (*codec_walker_hook)(void *ctx, const spec_root *root, const uint64_t *w,
+                                  const codec_decoded *d);
+void codec_walker_set_hook(codec_walker *w, codec_walker_hook fn, void *ctx);
+/* codec_program_walk with w's codec. */
+codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const uint32_t *words,
+                                 size_t nwords, const codec_disasm_options *opt);
 /* Whether the walk found nothing: no error and every part clean. */
 static inline bool codec_program_clean(const codec_program *pr)
 {
@@ -434,6 +471,10 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
  * part does not decode or encode. */
 bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
                             uint32_t *words, size_t nwords, char *err, size_t errlen);
+/* codec_program_reencode with w's codec: a part w's memory holds at gen
+ * with its re-encoding is not decoded and encoded again. */
+bool codec_walker_reencode(codec_walker *w, const codec_program *pr, uint32_t gen,
+                           uint32_t *words, size_t nwords, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

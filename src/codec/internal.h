@@ -199,6 +199,11 @@ int codec_format_f6(double d, char *buf);
 /* Runs a program over the values of the expression's references (in
  * cexpr order); false on an evaluation error. */
 bool codec_vm_run(const cins *p, const int64_t *refs, int64_t gpu_id, int64_t *out);
+/* e compiled for codec_vm_run, its references named names[0..n) in that
+ * order, kept in c's arena; NULL where the compiler does not take it or
+ * its results differ from spec_expr_eval's on the probe inputs (then
+ * evaluate e with spec_expr_eval). */
+const cins *codec_vm_compile(codec *c, const spec_expr *e, const char **names, size_t n);
 
 typedef struct cexpr {
 	const spec_expr *e;

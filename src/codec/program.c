@@ -40,7 +40,17 @@ struct codec_program_private {
 	size_t npool, cappool;
 	size_t *woff;     /* per item: offset of its bits in pool */
 	size_t capitems;
+	size_t caperrors;
 };
+
+/* The table's answers the walks asked for, by address: a walk asks the
+ * same few dozen (its expressions, texts and names) over and over, and
+ * the table's probe took a twentieth of a fuzz run. */
+#define KEY_CACHE 256u
+typedef struct key_cached {
+	const void *p;
+	uint32_t kind, value;
+} key_cached;
 
 typedef struct walk {
 	const codec *c;
@@ -52,18 +62,23 @@ typedef struct walk {
 	uint32_t gen;
 	bool show_errors;
 	codec_program *r;
-	pvar *vars;
+	pvar *vars;       /* the walker's */
 	size_t nvars, capvars;
 	size_t cursor, region_end;
 	size_t budget;
 	bool stop;
 	bool unset_hit;   /* the last evaluation met an unset variable */
-	cx *x;
-	char *ibuf;       /* one instruction's text */
-	sbuf instr;       /* one item's text, where not in ibuf */
+	bool oom;         /* an error could not be kept */
+	cx *x;            /* the walker's */
+	char *ibuf;       /* the walker's: one instruction's text */
+	sbuf *instr;      /* the walker's: one item's text, where not in ibuf */
 	sbuf text;
-	codec_value *values; /* WALK_VALUES, a decoding's */
-	codec_issue issues[16];
+	codec_value *values; /* the walker's: WALK_VALUES, a decoding's */
+	codec_issue *issues; /* the walker's: 16 */
+	codec_walker *memo;  /* the walker, where it has a memory of parts */
+	key_cached *cache;   /* the walker's, KEY_CACHE of P's answers */
+	codec_walker_hook hook; /* the walker's */
+	void *hook_ctx;
 } walk;
 
 #define WALK_VALUES 512u
@@ -105,6 +120,137 @@ static void sb_hex32(sbuf *b, uint32_t v)
 	sb_put(b, h, sizeof h);
 }
 
+/* ------------------------------------------------------ part memory */
+
+#define MEMO_WORDS   2u  /* 128 bits */
+#define MEMO_EXPORTS 8u
+
+/* One part as a walk made it (codec.h, codec_part_memo). */
+typedef struct part_slot {
+	const spec_step *step;   /* NULL: empty */
+	uint64_t w[MEMO_WORDS];  /* bits past the part's are 0 */
+	uint32_t gen;
+	bool show_errors;
+	bool clean;
+	bool encoded;            /* enc holds its re-encoding at gen */
+	uint8_t set;             /* bit i: export i has a value */
+	const spec_bitset *leaf;
+	int64_t value[MEMO_EXPORTS];
+	uint64_t enc[MEMO_WORDS];
+	char text[CODEC_WALKER_TEXT];
+} part_slot;
+
+struct codec_walker {
+	const codec *c;
+	const codec_programs *cached; /* the table cache holds answers of */
+	key_cached cache[KEY_CACHE];
+	part_slot *slots;  /* NULL: no memory */
+	size_t mask;
+	codec_walker_stats st;
+	codec_walker_hook hook;
+	void *hook_ctx;
+	/* the walks' room */
+	cx *x;
+	char *ibuf;        /* PROGRAM_INSTR_TEXT: one instruction's text */
+	codec_value *values; /* WALK_VALUES, a decoding's */
+	codec_issue issues[16];
+	uint32_t *top;     /* the names' bindings: per name's number */
+	size_t ntop;
+	pvar *vars;
+	size_t capvars;
+	sbuf instr;
+};
+
+codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
+{
+	if (!c || log2_parts > 20)
+		return NULL;
+	codec_walker *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->c = c;
+	w->x = malloc(sizeof *w->x);
+	w->ibuf = malloc(PROGRAM_INSTR_TEXT);
+	w->values = malloc(WALK_VALUES * sizeof *w->values);
+	if (log2_parts) {
+		w->mask = ((size_t)1 << log2_parts) - 1;
+		w->slots = calloc(w->mask + 1, sizeof *w->slots);
+	}
+	if (!w->x || !w->ibuf || !w->values || (log2_parts && !w->slots)) {
+		codec_walker_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void codec_walker_free(codec_walker *w)
+{
+	if (!w)
+		return;
+	free(w->slots);
+	free(w->x);
+	free(w->ibuf);
+	free(w->values);
+	free(w->top);
+	free(w->vars);
+	free(w->instr.s);
+	free(w);
+}
+
+void codec_walker_set_hook(codec_walker *w, codec_walker_hook fn, void *ctx)
+{
+	if (w) {
+		w->hook = fn;
+		w->hook_ctx = ctx;
+	}
+}
+
+codec_walker_stats codec_walker_get_stats(const codec_walker *w)
+{
+	return w ? w->st : (codec_walker_stats){0};
+}
+
+static uint64_t memo_mix(uint64_t h)
+{
+	h ^= h >> 32;
+	h *= 0xD6E8FEB86659FD93ull;
+	h ^= h >> 32;
+	return h;
+}
+
+/* The slot of the part step s reads as w (MEMO_WORDS words) at gen: where
+ * it is or would be kept.  show_errors is not hashed (a re-encoding does
+ * not depend on it). */
+static part_slot *memo_slot(codec_walker *m, const spec_step *s, uint32_t gen,
+                            const uint64_t *w)
+{
+	uint64_t h = memo_mix((uint64_t)(uintptr_t)s ^ (uint64_t)gen << 40);
+	for (unsigned k = 0; k < MEMO_WORDS; k++)
+		h = memo_mix(h ^ w[k]);
+	return &m->slots[(h >> 24) & m->mask];
+}
+
+/* A part's n bits into w as the decoder reads them: 0 past them up to
+ * the root's size, and up to MEMO_WORDS words, which the memory hashes
+ * (clearing all of CODEC_MAX_WORDS, 512 bytes, twice a part showed in
+ * a fuzz run's profile). */
+static void part_words(uint64_t *w, const uint64_t *bits, unsigned n, const spec_root *root)
+{
+	size_t nw = (n + 63) / 64, need = (root->bitset->size + 63) / 64;
+	if (need < MEMO_WORDS)
+		need = MEMO_WORDS;
+	if (need > CODEC_MAX_WORDS)
+		need = CODEC_MAX_WORDS;
+	memcpy(w, bits, nw * sizeof *w);
+	if (nw < need)
+		memset(w + nw, 0, (need - nw) * sizeof *w);
+}
+
+static bool slot_holds(const part_slot *p, const spec_step *s, uint32_t gen, const uint64_t *w)
+{
+	return p->step == s && p->gen == gen && p->w[0] == w[0] && p->w[1] == w[1];
+}
+
 /* ----------------------------------------------------- names, texts */
 
 /* The names of a spec's <program>s, resolved once when the codec is
@@ -126,6 +272,7 @@ enum {
 	PK_BITSET,   /* a spec_bitset -> its name's number, or NOT_EXPORTED */
 	PK_TEXT,     /* a display's text -> its template's index */
 	PK_PROGRAM,  /* a spec_program the table covers -> 0 */
+	PK_EXPR,     /* an expression of a step -> its compiled form's index */
 	PK_KINDS
 };
 #define NO_ID        UINT32_MAX
@@ -145,6 +292,14 @@ typedef struct tpiece {
 typedef struct ttemplate {
 	size_t first, n;  /* pieces */
 } ttemplate;
+/* An expression of a step compiled for codec_vm_run, with the numbers of
+ * the names it references in its program's order: a2xx's walk evaluates
+ * a dozen expressions a part, and the tree evaluator's call back per
+ * reference, each a look-up of the name's address, took a fifth of it. */
+typedef struct pexpr {
+	const cins *prog;
+	size_t first, n;  /* refid[first .. first + n) */
+} pexpr;
 
 struct codec_programs {
 	/* (address, kind): n = value * PK_KINDS + kind; the model's fields
@@ -163,6 +318,11 @@ struct codec_programs {
 	size_t ntmpl, captmpl;
 	tpiece *piece;
 	size_t npiece, cappiece;
+	codec *compile;    /* where expressions are compiled to; NULL: none are */
+	pexpr *expr;
+	size_t nexpr, capexpr;
+	uint32_t *refid;
+	size_t nrefid, caprefid;
 	bool oom;
 };
 
@@ -240,6 +400,17 @@ static uint32_t intern(codec_programs *P, const char *s)
 	return id;
 }
 
+/* The number of the name at address s: by its address, or (a name no
+ * step of the table's programs holds) by its text; NO_ID when it has
+ * none (or there is no name), which no binding and no builtin has. */
+static uint32_t walk_name(const codec_programs *P, const char *s)
+{
+	if (!s) /* a step the loader left without its name (a lint error) */
+		return NO_ID;
+	uint32_t id = key_get(P, s, PK_NAME);
+	return id != NO_ID ? id : text_id(P, s);
+}
+
 /* Numbers the name at address s (a step's, an export's, an expression
  * reference's) and keys the address to it. */
 static uint32_t name_key(codec_programs *P, const char *s)
@@ -252,8 +423,32 @@ static uint32_t name_key(codec_programs *P, const char *s)
 
 static void expr_keys(codec_programs *P, const spec_expr *e)
 {
-	for (size_t i = 0; e && i < spec_expr_ref_count(e); i++)
+	size_t n = e ? spec_expr_ref_count(e) : 0;
+	for (size_t i = 0; i < n; i++)
 		name_key(P, spec_expr_ref(e, i));
+	if (!e || !P->compile || n > 64 || P->oom || key_get(P, e, PK_EXPR) != NO_ID)
+		return;
+	const char *names[64];
+	for (size_t i = 0; i < n; i++)
+		names[i] = spec_expr_ref(e, i);
+	const cins *prog = codec_vm_compile(P->compile, e, names, n);
+	if (!prog)
+		return; /* the tree evaluator's */
+	pexpr *px = spec_grow(P->expr, P->nexpr + 1, &P->capexpr, sizeof *px, 16);
+	uint32_t *ids = px ? spec_grow(P->refid, P->nrefid + n + 1, &P->caprefid, sizeof *ids, 32)
+	                   : NULL;
+	if (px)
+		P->expr = px;
+	if (!ids) {
+		P->oom = true;
+		return;
+	}
+	P->refid = ids;
+	for (size_t i = 0; i < n; i++)
+		ids[P->nrefid + i] = walk_name(P, names[i]);
+	P->expr[P->nexpr] = (pexpr){prog, P->nrefid, n};
+	P->nrefid += n;
+	key_put(P, e, PK_EXPR, (uint32_t)P->nexpr++);
 }
 
 static void add_piece(codec_programs *P, tpiece p)
@@ -395,16 +590,21 @@ void codec_programs_free(codec_programs *P)
 	free(P->copies);
 	free(P->tmpl);
 	free(P->piece);
+	free(P->expr);
+	free(P->refid);
 	free(P);
 }
 
-/* The table of programs progs[0..n) of model m; NULL when out of memory. */
+/* The table of programs progs[0..n) of model m, their expressions
+ * compiled into compile's arena (NULL: not compiled); NULL when out of
+ * memory. */
 static codec_programs *programs_build(const spec_model *m, const spec_program *const *progs,
-                                      size_t n)
+                                      size_t n, codec *compile)
 {
 	codec_programs *P = calloc(1, sizeof *P);
 	if (!P)
 		return NULL;
+	P->compile = compile;
 	for (unsigned b = 0; b < ID_BUILTINS; b++)
 		intern(P, builtin_names[b]);
 	for (size_t i = 0; i < n; i++) {
@@ -430,7 +630,7 @@ bool codec_build_programs(codec *c)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		progs[i] = spec_program_at(c->m, i);
-	c->programs = programs_build(c->m, progs, n);
+	c->programs = programs_build(c->m, progs, n, c);
 	free(progs);
 	return c->programs != NULL;
 }
@@ -455,6 +655,17 @@ static void werror(walk *W, codec_frame_error_kind kind, bool fatal, size_t bit,
 		W->stop = true;
 	if (r->nerrors >= CODEC_PROGRAM_MAX_ERRORS)
 		return;
+	if (r->nerrors == r->priv->caperrors) {
+		/* room as errors come: most walks of a fuzz run have one */
+		size_t cap = r->nerrors ? CODEC_PROGRAM_MAX_ERRORS : 4;
+		codec_frame_error *ne = realloc(r->errors, cap * sizeof *ne);
+		if (!ne) {
+			W->stop = W->oom = true;
+			return;
+		}
+		r->errors = ne;
+		r->priv->caperrors = cap;
+	}
 	codec_frame_error *e = &r->errors[r->nerrors++];
 	e->kind = kind;
 	e->fatal = fatal;
@@ -478,14 +689,20 @@ static bool pay(walk *W, const spec_step *s)
 	return true;
 }
 
-/* The number of the name at address s: by its address, or (a name no
- * step of the table's programs holds) by its text; NO_ID when it has
- * none (or there is no name), which no binding and no builtin has. */
+/* key_get(W->P, p, kind) through the walker's cache. */
+static uint32_t walk_key(const walk *W, const void *p, unsigned kind)
+{
+	key_cached *k = &W->cache[(codec_hash_ptr(p) ^ kind) & (KEY_CACHE - 1)];
+	if (k->p != p || k->kind != kind)
+		*k = (key_cached){p, kind, key_get(W->P, p, kind)};
+	return k->value;
+}
+
 static uint32_t walk_id(const walk *W, const char *s)
 {
 	if (!s) /* a step the loader left without its name (a lint error) */
 		return NO_ID;
-	uint32_t id = key_get(W->P, s, PK_NAME);
+	uint32_t id = walk_key(W, s, PK_NAME);
 	return id != NO_ID ? id : text_id(W->P, s);
 }
 
@@ -551,13 +768,72 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 	return builtin(W, id, value);
 }
 
+/* Evaluates e: by its compiled program where every name it references
+ * has a value, else (and for an error's message) by spec_expr_eval,
+ * which reads only the names the evaluation reaches (a2xx's
+ * "{vs} && {EXPORT} ..." with vs 0 and EXPORT unset is 0, not an error);
+ * an unset name it reaches sets W->unset_hit. */
+static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size_t errlen)
+{
+	uint32_t k = walk_key(W, e, PK_EXPR);
+	if (k != NO_ID) {
+		const pexpr *px = &W->P->expr[k];
+		const cins *p = px->prog;
+		int64_t vals[64];
+		size_t i = 0;
+		for (; i < px->n; i++) {
+			uint32_t id = W->P->refid[px->first + i];
+			const pvar *v = find_var(W, id);
+			if (v ? !v->set : !builtin(W, id, &vals[i]))
+				break;
+			if (v)
+				vals[i] = v->value;
+			/* the shapes most of a2xx's and Midgard's expressions have,
+			 * without the machine: {A} alone, {A} == 5 and the like, and
+			 * {A} && (...) with A 0 (the rest is not read) */
+			if (i == 0 && p[0].op == VI_REF && p[0].arg == 0) {
+				if (p[1].op == VI_END) {
+					*out = vals[0];
+					return true;
+				}
+				if (p[1].op == VI_SCAND && vals[0] == 0) {
+					/* 0 jumps from && to && ({A} && {B} && ...): to the end? */
+					int32_t t = p[1].arg;
+					while (p[t].op == VI_SCAND)
+						t = p[t].arg;
+					if (p[t].op == VI_END) {
+						*out = 0;
+						return true;
+					}
+				}
+				if (p[1].op == VI_CONST && p[3].op == VI_END) {
+					int64_t a = vals[0], b = p[1].imm;
+					switch (p[2].op) {
+					case VI_EQ: *out = a == b; return true;
+					case VI_NE: *out = a != b; return true;
+					case VI_LT: *out = a < b; return true;
+					case VI_GT: *out = a > b; return true;
+					case VI_LE: *out = a <= b; return true;
+					case VI_GE: *out = a >= b; return true;
+					case VI_BITAND: *out = a & b; return true;
+					default: break;
+					}
+				}
+			}
+		}
+		if (i == px->n && codec_vm_run(p, vals, (int64_t)W->gen, out))
+			return true;
+	}
+	spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
+	return spec_expr_eval(e, &env, out, err, errlen);
+}
+
 /* Evaluates e; false (with a fatal EXPR error at step s) on failure. */
 static bool weval(walk *W, const spec_step *s, const spec_expr *e, const char *what,
                   int64_t *out)
 {
-	spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
 	char err[200];
-	if (!spec_expr_eval(e, &env, out, err, sizeof err)) {
+	if (!eval_expr(W, e, out, err, sizeof err)) {
 		werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "%s \"%s\": %s", what,
 		       spec_expr_text(e), err);
 		return false;
@@ -708,7 +984,7 @@ static void render_instr(walk *W, size_t ri, const uint64_t *w, sbuf *out)
  * an unset or unknown one "?". */
 static void render_template(walk *W, const char *t, const char *instr, sbuf *out)
 {
-	uint32_t ti = t ? key_get(W->P, t, PK_TEXT) : NO_ID;
+	uint32_t ti = t ? walk_key(W, t, PK_TEXT) : NO_ID;
 	if (ti == NO_ID) { /* not a text of the table's programs: as written */
 		if (t)
 			sb_str(out, t);
@@ -762,11 +1038,10 @@ static bool suffix_item(walk *W, const spec_step *s, size_t from)
 	for (size_t i = 0; i < s->nsuffixes; i++) {
 		const spec_frame_suffix *x = &s->suffixes[i];
 		if (x->when) {
-			spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
 			char err[200];
 			int64_t v;
 			W->unset_hit = false;
-			if (!spec_expr_eval(x->when, &env, &v, err, sizeof err)) {
+			if (!eval_expr(W, x->when, &v, err, sizeof err)) {
 				if (W->unset_hit)
 					continue;
 				werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "suffix when \"%s\": %s",
@@ -848,7 +1123,7 @@ static void pad_item(walk *W, const spec_step *s, size_t from, size_t to, bool z
  * the table does not hold. */
 static uint32_t export_id(const walk *W, const void *p, unsigned kind, const char *name)
 {
-	uint32_t id = key_get(W->P, p, kind);
+	uint32_t id = walk_key(W, p, kind);
 	if (id == NO_ID)
 		id = name ? text_id(W->P, name) : NO_ID;
 	return id == NO_ID ? NOT_EXPORTED : id;
@@ -856,8 +1131,10 @@ static uint32_t export_id(const walk *W, const void *p, unsigned kind, const cha
 
 /* Binds the exports of part s from its decoding d: field= the first
  * value of that field of the instruction itself (unset when the leaf has
- * none), is= 1 when the leaf or an ancestor bears one of the names. */
-static void export_values(walk *W, const spec_step *s, const codec_decoded *d)
+ * none), is= 1 when the leaf or an ancestor bears one of the names.
+ * Where slot is not NULL (s has at most MEMO_EXPORTS exports), the values
+ * are kept in it too. */
+static void export_values(walk *W, const spec_step *s, const codec_decoded *d, part_slot *slot)
 {
 	if (!s->nexports)
 		return;
@@ -888,7 +1165,22 @@ static void export_values(walk *W, const spec_step *s, const codec_decoded *d)
 					v = bid == walk_id(W, ex->is[k]);
 			}
 		}
+		if (slot) {
+			slot->value[i] = v;
+			slot->set = (uint8_t)(slot->set | (unsigned)set << i);
+		}
 		if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, v, set))
+			break;
+	}
+}
+
+/* Binds the exports of part s as slot holds them. */
+static void recall_exports(walk *W, const spec_step *s, const part_slot *slot)
+{
+	for (size_t i = 0; i < s->nexports; i++) {
+		const spec_export *ex = &s->exports[i];
+		if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, slot->value[i],
+		              slot->set >> i & 1))
 			break;
 	}
 }
@@ -922,7 +1214,7 @@ static void run_part(walk *W, const spec_step *s)
 	size_t mark = W->text.n;
 	/* the item's text ({_}): W->instr, kept from part to part, or where
 	 * the decoding printed it, W->ibuf */
-	sbuf *instr = &W->instr;
+	sbuf *instr = W->instr;
 	instr->n = 0;
 	instr->failed = false;
 	if (instr->s)
@@ -936,9 +1228,29 @@ static void run_part(walk *W, const spec_step *s)
 			sb_hex32(instr, (uint32_t)(w[k / 2] >> (32 * (k % 2))));
 		}
 	} else {
-		uint64_t w[CODEC_MAX_WORDS] = {0};
-		memcpy(w, item_bits(W, it), ((s->bits + 63) / 64) * sizeof *w);
+		uint64_t w[CODEC_MAX_WORDS];
+		part_words(w, item_bits(W, it), s->bits, s->root);
 		it->root = s->root;
+		/* the memory, where it can hold the part */
+		part_slot *slot = W->memo && s->bits <= 64 * MEMO_WORDS && s->nexports <= MEMO_EXPORTS
+		                  ? memo_slot(W->memo, s, W->gen, w) : NULL;
+		if (slot) {
+			W->memo->st.asked++;
+			if (slot_holds(slot, s, W->gen, w) && slot->show_errors == W->show_errors) {
+				W->memo->st.recalled++;
+				it->leaf = slot->leaf;
+				it->clean = slot->clean;
+				W->r->nparts++;
+				W->r->nclean += it->clean;
+				recall_exports(W, s, slot);
+				display_item(W, s, slot->text);
+				if (W->stop && W->text.n > mark)
+					W->text.s[W->text.n = mark] = 0;
+				return;
+			}
+			/* kept below once the part's text is known */
+			*slot = (part_slot){0};
+		}
 		codec_decoded d = {.values = W->values, .cap_values = WALK_VALUES,
 		                   .issues = W->issues, .cap_issues = 16};
 		/* the decoding and a leaf's text in one walk of the words where
@@ -947,15 +1259,29 @@ static void run_part(walk *W, const spec_step *s)
 		codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
 		size_t tl = 0;
 		bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
+		if (W->hook)
+			W->hook(W->hook_ctx, s->root, w, &d);
 		it->leaf = d.leaf;
 		it->clean = ok && d.leaf && !d.nissues;
 		W->r->nparts++;
 		W->r->nclean += it->clean;
-		export_values(W, s, &d);
+		export_values(W, s, &d, slot);
 		if (d.leaf)
 			text = W->ibuf; /* cut to PROGRAM_INSTR_TEXT - 1 bytes */
 		else /* "no match", also where the classifier raised an error */
 			render_instr(W, (size_t)(s->root - c->m->roots), w, instr);
+		if (!text && !instr->failed)
+			text = instr->s ? instr->s : "";
+		size_t len = text ? strlen(text) : CODEC_WALKER_TEXT;
+		if (slot && len < CODEC_WALKER_TEXT && !W->stop) {
+			slot->step = s;
+			memcpy(slot->w, w, sizeof slot->w);
+			slot->gen = W->gen;
+			slot->show_errors = W->show_errors;
+			slot->clean = it->clean;
+			slot->leaf = d.leaf;
+			memcpy(slot->text, text, len + 1);
+		}
 	}
 	if (!text && !instr->failed)
 		text = instr->s ? instr->s : "";
@@ -1075,10 +1401,9 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 				break;
 			/* a value joined from a part that did not decode is unset in
 			 * turn, not an error: only using it (when, at, ...) is */
-			spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
 			char err[200];
 			W->unset_hit = false;
-			if (!spec_expr_eval(s->expr, &env, &v, err, sizeof err)) {
+			if (!eval_expr(W, s->expr, &v, err, sizeof err)) {
 				if (!W->unset_hit) {
 					werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "%s \"%s\": %s", s->name,
 					       spec_expr_text(s->expr), err);
@@ -1196,6 +1521,16 @@ static void check_cover(walk *W)
 codec_program *codec_program_walk(const codec *c, const spec_program *p, const uint32_t *words,
                                   size_t nwords, const codec_disasm_options *opt)
 {
+	codec_walker *w = codec_walker_new(c, 0);
+	codec_program *r = w ? codec_walker_walk(w, p, words, nwords, opt) : NULL;
+	codec_walker_free(w);
+	return r;
+}
+
+codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const uint32_t *words,
+                                 size_t nwords, const codec_disasm_options *opt)
+{
+	const codec *c = wk ? wk->c : NULL;
 	if (!c)
 		return NULL;
 	if (!p)
@@ -1207,67 +1542,60 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 	codec_programs *own = NULL;
 	const codec_programs *P = c->programs;
 	if (!P || key_get(P, p, PK_PROGRAM) == NO_ID)
-		P = own = programs_build(c->m, &p, 1);
-	codec_program *r = calloc(1, sizeof *r);
-	walk *W = calloc(1, sizeof *W);
-	if (r)
-		r->priv = calloc(1, sizeof *r->priv);
-	if (r)
-		/* (not zeroed: werror writes every field of an error it adds) */
-		r->errors = malloc(CODEC_PROGRAM_MAX_ERRORS * sizeof *r->errors);
-	if (W && P) {
-		W->x = malloc(sizeof *W->x);
-		W->ibuf = malloc(PROGRAM_INSTR_TEXT);
-		W->values = malloc(WALK_VALUES * sizeof *W->values);
-		W->top = calloc(P->nids, sizeof *W->top);
-	}
-	if (!P || !r || !W || !r->priv || !r->errors || !W->x || !W->ibuf || !W->values ||
-	    !W->top) {
-		if (W) {
-			free(W->x);
-			free(W->ibuf);
-			free(W->values);
-			free(W->top);
+		P = own = programs_build(c->m, &p, 1, NULL);
+	if (P && wk->ntop < P->nids) {
+		uint32_t *t = realloc(wk->top, P->nids * sizeof *t);
+		if (t) {
+			wk->top = t;
+			wk->ntop = P->nids;
 		}
-		free(W);
+	}
+	codec_program *r = calloc(1, sizeof *r + sizeof *r->priv);
+	if (!P || !r || wk->ntop < P->nids) {
 		codec_programs_free(own);
-		codec_program_free(r);
+		free(r);
 		return NULL;
 	}
-	W->P = P;
+	/* (one block: codec_program_free knows) */
+	r->priv = (struct codec_program_private *)(r + 1);
+	if (wk->cached != P || own) {
+		/* another table (a foreign program's is new each walk) */
+		memset(wk->cache, 0, sizeof wk->cache);
+		wk->cached = own ? NULL : P;
+	}
+	memset(wk->top, 0, P->nids * sizeof *wk->top);
+	walk W = {
+		.c = c, .p = p, .P = P, .top = wk->top, .r = r,
+		.vars = wk->vars, .capvars = wk->capvars,
+		.x = wk->x, .ibuf = wk->ibuf, .instr = &wk->instr, .values = wk->values,
+		.issues = wk->issues, .memo = wk->slots ? wk : NULL, .cache = wk->cache,
+		.hook = wk->hook, .hook_ctx = wk->hook_ctx,
+	};
 	r->program = p;
 	r->nwords = nwords;
 	static const uint32_t none[1] = {0};
-	W->c = c;
-	W->p = p;
-	W->in = words ? words : none;
-	W->nbits = nwords * 32;
-	W->gen = opt ? opt->gen : 0;
-	W->show_errors = opt ? opt->show_errors : true;
-	W->r = r;
-	W->region_end = W->nbits;
+	W.in = words ? words : none;
+	W.nbits = nwords * 32;
+	W.gen = opt ? opt->gen : 0;
+	W.show_errors = opt ? opt->show_errors : true;
+	W.region_end = W.nbits;
 	/* each step is paid for: a walk is linear in its input */
-	W->budget = W->nbits * 4 + 4096;
-	run_steps(W, p->steps, p->nsteps);
-	if (p->cover && !W->stop)
-		check_cover(W);
-	if (W->text.failed)
-		werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL,
+	W.budget = W.nbits * 4 + 4096;
+	run_steps(&W, p->steps, p->nsteps);
+	if (p->cover && !W.stop)
+		check_cover(&W);
+	if (W.text.failed)
+		werror(&W, CODEC_FRAME_MEMORY, true, W.cursor, NULL,
 		       "the disassembly is larger than %u bytes", PROGRAM_TEXT_MAX);
-	r->stopped = W->stop;
+	r->stopped = W.stop;
 	for (size_t i = 0; i < r->nitems; i++)
 		r->items[i].w = r->priv->pool + r->priv->woff[i];
-	r->text = W->text.s ? W->text.s : calloc(1, 1);
-	r->textlen = W->text.s ? W->text.n : 0;
-	free(W->vars);
-	free(W->instr.s);
-	free(W->x);
-	free(W->ibuf);
-	free(W->values);
-	free(W->top);
-	free(W);
+	r->text = W.text.s ? W.text.s : calloc(1, 1);
+	r->textlen = W.text.s ? W.text.n : 0;
+	wk->vars = W.vars;
+	wk->capvars = W.capvars;
 	codec_programs_free(own);
-	if (!r->text) {
+	if (!r->text || W.oom) {
 		codec_program_free(r);
 		return NULL;
 	}
@@ -1278,10 +1606,9 @@ void codec_program_free(codec_program *pr)
 {
 	if (!pr)
 		return;
-	if (pr->priv) {
+	if (pr->priv) { /* in pr's block */
 		free(pr->priv->pool);
 		free(pr->priv->woff);
-		free(pr->priv);
 	}
 	free(pr->items);
 	free(pr->errors);
@@ -1291,7 +1618,10 @@ void codec_program_free(codec_program *pr)
 
 /* ------------------------------------------------------------ encoding */
 
-static bool put_bits(uint32_t *words, size_t nwords, uint8_t *set, size_t pos, unsigned n,
+/* Puts n bits of w at bit pos of words, 32 at a time (bit by bit, it
+ * was a twentieth of a fuzz run): set marks the bits an item put, and
+ * an item may put a bit another put only with the same value. */
+static bool put_bits(uint32_t *words, size_t nwords, uint32_t *set, size_t pos, unsigned n,
                      const uint64_t *w, char *err, size_t errlen, size_t index)
 {
 	if (pos > nwords * 32 || n > nwords * 32 - pos) {
@@ -1299,20 +1629,27 @@ static bool put_bits(uint32_t *words, size_t nwords, uint8_t *set, size_t pos, u
 		         pos + n - 1, nwords);
 		return false;
 	}
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n;) {
 		size_t b = pos + i;
-		uint32_t bit = (uint32_t)(w[i / 64] >> (i % 64)) & 1u;
-		uint32_t have = (words[b / 32] >> (b % 32)) & 1u;
-		if (set[b / 8] >> (b % 8) & 1) {
-			if (have != bit) {
-				snprintf(err, errlen, "item %zu sets bit %zu to %u, which another item set to %u",
-				         index, b, bit, have);
-				return false;
-			}
-			continue;
+		unsigned sh = (unsigned)(b % 32), take = 32 - sh;
+		if (take > n - i)
+			take = n - i;
+		/* take bits of w from item bit i (within one 64-bit word or two) */
+		uint64_t v = w[i / 64] >> (i % 64);
+		if (i % 64 + take > 64)
+			v |= w[i / 64 + 1] << (64 - i % 64);
+		uint32_t mask = (take == 32 ? ~0u : (1u << take) - 1) << sh;
+		uint32_t bits = (uint32_t)(v << sh) & mask;
+		uint32_t clash = (words[b / 32] ^ bits) & set[b / 32] & mask;
+		if (clash) {
+			unsigned k = (unsigned)__builtin_ctz(clash);
+			snprintf(err, errlen, "item %zu sets bit %zu to %u, which another item set to %u",
+			         index, b / 32 * 32 + k, bits >> k & 1, words[b / 32] >> k & 1);
+			return false;
 		}
-		set[b / 8] |= (uint8_t)(1u << (b % 8));
-		words[b / 32] |= bit << (b % 32);
+		words[b / 32] |= bits & ~set[b / 32];
+		set[b / 32] |= mask;
+		i += take;
 	}
 	return true;
 }
@@ -1326,7 +1663,7 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
 	}
 	if (nwords)
 		memset(words, 0, nwords * sizeof *words);
-	uint8_t *set = calloc(nwords * 4 + 1, 1);
+	uint32_t *set = calloc(nwords + 1, sizeof *set);
 	if (!set) {
 		snprintf(err, errlen, "out of memory");
 		return false;
@@ -1340,8 +1677,9 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
 	return ok;
 }
 
-bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
-                            uint32_t *words, size_t nwords, char *err, size_t errlen)
+/* codec_program_reencode, through the memory of memo where not NULL. */
+static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint32_t *words,
+                     size_t nwords, char *err, size_t errlen, codec_walker *memo)
 {
 	if (!c || !pr) {
 		snprintf(err, errlen, "no codec or no program");
@@ -1359,8 +1697,20 @@ bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t ge
 		if (items[i].kind != CODEC_ITEM_PART)
 			continue;
 		uint64_t *w = bits + i * CODEC_MAX_WORDS;
-		uint64_t in[CODEC_MAX_WORDS] = {0};
-		memcpy(in, pr->items[i].w, ((items[i].bits + 63) / 64) * sizeof *in);
+		uint64_t in[CODEC_MAX_WORDS];
+		part_words(in, pr->items[i].w, items[i].bits, items[i].root);
+		part_slot *slot = memo && items[i].bits <= 64 * MEMO_WORDS
+		                  ? memo_slot(memo, items[i].step, gen, in) : NULL;
+		if (slot && !slot_holds(slot, items[i].step, gen, in))
+			slot = NULL; /* kept by walks only, with their text */
+		if (memo)
+			memo->st.enc_asked++;
+		if (slot && slot->encoded) {
+			memo->st.enc_recalled++;
+			memcpy(w, slot->enc, sizeof slot->enc);
+			items[i].w = w;
+			continue;
+		}
 		codec_decoded d = {.values = values, .cap_values = 512, .issues = issues,
 		                   .cap_issues = 16};
 		codec_decode(c, items[i].root, in, gen, &d);
@@ -1375,6 +1725,10 @@ bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t ge
 			ok = false;
 		} else {
 			items[i].w = w;
+			if (slot) {
+				memcpy(slot->enc, w, sizeof slot->enc);
+				slot->encoded = true;
+			}
 		}
 	}
 	if (ok)
@@ -1383,4 +1737,20 @@ bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t ge
 	free(bits);
 	free(values);
 	return ok;
+}
+
+bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
+                            uint32_t *words, size_t nwords, char *err, size_t errlen)
+{
+	return reencode(c, pr, gen, words, nwords, err, errlen, NULL);
+}
+
+bool codec_walker_reencode(codec_walker *w, const codec_program *pr, uint32_t gen,
+                           uint32_t *words, size_t nwords, char *err, size_t errlen)
+{
+	if (!w) {
+		snprintf(err, errlen, "no walker");
+		return false;
+	}
+	return reencode(w->c, pr, gen, words, nwords, err, errlen, w->slots ? w : NULL);
 }
