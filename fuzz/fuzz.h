@@ -277,7 +277,8 @@ void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const 
                     fuzz_decoding *scratch, fuzz_part *out);
 /* Keeps in m what fuzz_part_read would answer of w, from d, the part's
  * decoding at generation 0 made elsewhere (a walk's, codec_walker_set_hook),
- * marking what it reached; scratch: room for the list of counters. */
+ * with the counters it reached listed but not set (fuzz_part_read sets
+ * them when it recalls the part); scratch: room for the list. */
 void fuzz_part_seen(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
                     const codec_decoded *d, fuzz_decoding *scratch);
 

@@ -27,8 +27,10 @@
  * 3 and 4 rest on the walk and the encoder being functions of their
  * inputs: re-encoded words equal to the input are not walked again.
  *
- * Every part walked marks what its decoding reached in the spec
- * (fuzz_part_read), framed cleanly or not.
+ * The parts of a program that frames cleanly mark what their decodings
+ * reached in the spec, in order, up to the first without a meaning; a
+ * program that does not frame cleanly marks nothing (the search values
+ * programs the round trip checks).
  *
  * Two memories spare a run the work an earlier run did (most parts of a
  * mutated input are its parent's): the codec's memory of parts
@@ -75,7 +77,8 @@ static void print_tally(void)
 }
 
 /* The walk's decoding of a part it did not recall, kept for
- * fuzz_part_read (decoding it again was a sixth of a run). */
+ * fuzz_part_read (decoding it again was a sixth of a run); nothing is
+ * marked until the part is read. */
 static void part_decoded(void *ctx, const spec_root *root, const uint64_t *w,
                          const codec_decoded *d)
 {
@@ -242,9 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(x, 0, n * sizeof *x);
 	memset(am, 0, n * sizeof *am);
 	memset(acc, 0, n * sizeof *acc);
-	/* every part, for what it reaches in the spec; its masks where the
-	 * program frames cleanly */
-	for (size_t i = 0; i < p1->nitems; i++) {
+	for (size_t i = 0; framed && i < p1->nitems; i++) {
 		const codec_item *it = &p1->items[i];
 		if (it->kind != CODEC_ITEM_PART)
 			continue;
@@ -259,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			in[k] = 0;
 		fuzz_part pt;
 		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in, &scratch, &pt);
-		framed = framed && pt.meaning && pt.leaf == it->leaf;
+		framed = pt.meaning && pt.leaf == it->leaf;
 		if (framed)
 			part_masks(it, &pt, x, am, acc);
 	}

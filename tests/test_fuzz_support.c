@@ -597,6 +597,89 @@ TEST(memo_recalls_what_it_kept)
 	fuzz_spec_free(&S);
 }
 
+/* What a program round trip reads of a part (fuzz_part_read): with a
+ * memory, the first reading decodes and keeps, the second recalls, both
+ * giving what a reading without the memory gives (leaf, meaning, masks)
+ * and setting the same counters; a part kept from a decoding made
+ * elsewhere (fuzz_part_seen) sets none until it is read, then those a
+ * decoding sets; a memory with a payload keeps nothing through
+ * fuzz_memo_keep.  Every root of our a2xx
+ * and Midgard. */
+TEST(parts_read_as_decoded)
+{
+	CHECK(fuzz_memo_new_with(4, 5000) == NULL);
+	const char *specs[] = {"repo:isa/a2xx.xml", "repo:isa/midgard.xml"};
+	unsigned long long compared = 0, seen = 0;
+	for (size_t k = 0; k < 2; k++) {
+		fuzz_spec S;
+		if (!testlib_fuzz_spec(&S, specs[k]))
+			continue;
+		fuzz_memo *m = fuzz_part_memo_new(6);
+		CHECK(m != NULL);
+		uint8_t *c = fuzz_spec_counters();
+		static fuzz_decoding d, other;
+		for (size_t r = 0; m && r < S.m->nroots; r++) {
+			fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[r]);
+			if (V.nwords > FUZZ_MEMO_WORDS)
+				continue; /* not kept: read afresh each time */
+			for (unsigned i = 0; i < 400; i++) {
+				uint64_t w[FUZZ_MAX_WORDS] = {0};
+				testlib_random_instr(&rng, w, S.m->roots[r].bitset->size, NULL);
+				fuzz_part plain, first, again;
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, &d, &plain);
+				size_t n0, n1, n2;
+				uint64_t c0 = counters_digest(&n0, NULL);
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(m, &V, (uint32_t)r, w, &d, &first);
+				uint64_t c1 = counters_digest(&n1, NULL);
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(m, &V, (uint32_t)r, w, &d, &again);
+				uint64_t c2 = counters_digest(&n2, NULL);
+				CHECK(c0 == c1 && n0 == n1);
+				/* recalled, unless the decoding listed too many counters */
+				CHECK((c1 == c2 && n1 == n2) || d.nmarks > FUZZ_MAX_MARKS);
+				const fuzz_part *both[2] = {&first, &again};
+				for (size_t j = 0; j < 2; j++) {
+					const fuzz_part *p = both[j];
+					CHECK(p->leaf == plain.leaf && p->meaning == plain.meaning);
+					CHECK(!memcmp(p->dontcare, plain.dontcare, V.nwords * 8) &&
+					      !memcmp(p->asserts, plain.asserts, V.nwords * 8) &&
+					      !memcmp(p->accounted, plain.accounted, V.nwords * 8));
+				}
+				compared++;
+				/* kept from a decoding of the caller's, then recalled */
+				uint64_t x[FUZZ_MAX_WORDS] = {0};
+				testlib_random_instr(&rng, x, S.m->roots[r].bitset->size, NULL);
+				codec_decode(S.c, V.root, x, 0, fuzz_decoding_reset(&other));
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_seen(m, &V, (uint32_t)r, x, &other.d, &d);
+				counters_digest(&n1, NULL);
+				CHECK_INT(n1, 0); /* kept, nothing marked yet */
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(NULL, &V, (uint32_t)r, x, &d, &plain);
+				uint64_t c3 = counters_digest(&n1, NULL);
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(m, &V, (uint32_t)r, x, &d, &again);
+				c2 = counters_digest(&n2, NULL);
+				/* marked when read, as a decoding marks */
+				CHECK(c3 == c2 && n1 == n2);
+				CHECK(again.leaf == plain.leaf && again.meaning == plain.meaning);
+				seen++;
+			}
+		}
+		fuzz_memo_stats st = m ? fuzz_memo_get_stats(m) : (fuzz_memo_stats){0};
+		CHECK(st.recalled > st.asked / 3);
+		/* a memory with a payload keeps nothing without it */
+		CHECK(!m || !fuzz_memo_keep(m, 0, (const uint64_t[2]){1, 2}, 1, 0, &d));
+		fuzz_memo_free(m);
+		fuzz_spec_free(&S);
+	}
+	printf("parts: %llu read three ways, %llu kept from a decoding made elsewhere\n", compared,
+	       seen);
+	CHECK(compared > 1000 && seen > 1000);
+}
+
 /* A check's outcome (fuzz_spec_coverage_outcome, fuzz/roundtrip.c's
  * round trips): a counter of its own per leaf and outcome, set and added
  * to the decoding's list once, so that the memory of instructions sets
@@ -797,6 +880,7 @@ int main(void)
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
 	RUN(memo_recalls_what_it_kept);
+	RUN(parts_read_as_decoded);
 	RUN(outcomes_are_marked_per_leaf);
 	RUN(generation_classes_decode_alike);
 	return testlib_finish();
