@@ -950,6 +950,19 @@ TEST(scopes_and_names)
 	}
 	codec_program_free(mine);
 	codec_program_free(foreign);
+	/* through a walker, between walks of l's own program: its cache of
+	 * the name table's answers is the foreign table's for that walk only */
+	codec_walker *wk = codec_walker_new(l.c, 4);
+	CHECK(wk != NULL);
+	for (int i = 0; wk && i < 2; i++) {
+		foreign = codec_walker_walk(wk, names, NULL, 0, &opt);
+		CHECK(foreign && !strcmp(foreign->text, want));
+		codec_program_free(foreign);
+		pr = codec_walker_walk(wk, spec_find_program(l.m, "scopes"), w, 2, &opt);
+		CHECK(pr && strstr(pr->text, "w 6 n=0x16 pos=64\nafter the group: n=11\n"));
+		codec_program_free(pr);
+	}
+	codec_walker_free(wk);
 	unload(&other);
 	unload(&l);
 }

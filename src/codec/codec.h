@@ -427,8 +427,8 @@ void codec_program_free(codec_program *pr);
  * that).  Parts of up to 128 bits, 8 exports and a text of
  * CODEC_WALKER_TEXT - 1 bytes; 2^log2_parts of them at most (0: no
  * memory), a newer one taking an older one's slot (about 300 bytes a
- * slot).  A walker serves the codec it was made for, and one thread at a
- * time. */
+ * slot); parts of a program of another model than c's are not kept.  A
+ * walker serves the codec it was made for, and one thread at a time. */
 typedef struct codec_walker codec_walker;
 #define CODEC_WALKER_TEXT 192u
 typedef struct codec_walker_stats {

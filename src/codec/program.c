@@ -1568,7 +1568,9 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 		.c = c, .p = p, .P = P, .top = wk->top, .r = r,
 		.vars = wk->vars, .capvars = wk->capvars,
 		.x = wk->x, .ibuf = wk->ibuf, .instr = &wk->instr, .values = wk->values,
-		.issues = wk->issues, .memo = wk->slots ? wk : NULL, .cache = wk->cache,
+		/* (a program of another model is not remembered: its steps,
+		 * the memory's keys, may be freed and their addresses reused) */
+		.issues = wk->issues, .memo = wk->slots && !own ? wk : NULL, .cache = wk->cache,
 		.hook = wk->hook, .hook_ctx = wk->hook_ctx,
 	};
 	r->program = p;
