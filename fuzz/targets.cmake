@@ -49,7 +49,7 @@
 # things later without them (docs/fuzzing.md, "Coverage of the spec").
 # RECALLS: the classifier without edges likewise, the target's own file
 # keeping its: a target whose library calls recall decodings from a
-# memory (the program round trips' codec_part_memo), so that the
+# memory (the program round trips' codec_walker), so that the
 # classifier's edges would depend on what the process read before.
 # Reproducers and AFL++ builds are left as they were.
 # Left off where the input is a spec (the interpreter's edges are then

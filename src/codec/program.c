@@ -125,7 +125,7 @@ static void sb_hex32(sbuf *b, uint32_t v)
 #define MEMO_WORDS   2u  /* 128 bits */
 #define MEMO_EXPORTS 8u
 
-/* One part as a walk made it (codec.h, codec_part_memo). */
+/* One part as a walk made it (codec.h, codec_walker). */
 typedef struct part_slot {
 	const spec_step *step;   /* NULL: empty */
 	uint64_t w[MEMO_WORDS];  /* bits past the part's are 0 */
