@@ -980,7 +980,9 @@ TEST(expression_shapes)
 	codec_program *pr = codec_program_walk(l.c, spec_find_program(l.m, "shapes"), NULL, 0, &opt);
 	CHECK(pr && !pr->nerrors);
 	if (pr)
-		CHECK_STR(pr->text, "1 0 1 1 2 0 0 0 3 0 1\n");
+		CHECK_STR(pr->text, "1 0 1 1 2 0 0 0 3 0 1\n"
+		                    "-9223372036854775808 0x8000000000000000 0x0 -42 "
+		                    "0xffffffffffffffd6 0x3 0\n");
 	codec_program_free(pr);
 	unload(&l);
 }
