@@ -275,12 +275,6 @@ typedef struct fuzz_part {
 fuzz_memo *fuzz_part_memo_new(unsigned log2_slots);
 void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
                     fuzz_decoding *scratch, fuzz_part *out);
-/* Keeps in m what fuzz_part_read would answer of w, from d, the part's
- * decoding at generation 0 made elsewhere (a walk's, codec_walker_set_hook),
- * with the counters it reached listed but not set (fuzz_part_read sets
- * them when it recalls the part); scratch: room for the list. */
-void fuzz_part_seen(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
-                    const codec_decoded *d, fuzz_decoding *scratch);
 
 /* With FUZZ_RECORD=FILE in the environment, appends each input a target
  * is given to FILE, in the order given (each a 4-byte little-endian

@@ -589,14 +589,12 @@ typedef struct spec_list {
 	uint16_t *marks;
 	size_t cap, n;
 	uint32_t stamp;
-	bool set;         /* set the counters too (else list them only) */
 } spec_list;
 static uint32_t spec_stamp[FUZZ_SPEC_COUNTERS], spec_stamps;
 
 static void spec_set(spec_list *l, size_t slot)
 {
-	if (l->set)
-		spec_counters[slot] = 1;
+	spec_counters[slot] = 1;
 	if (spec_stamp[slot] == l->stamp)
 		return;
 	spec_stamp[slot] = l->stamp;
@@ -615,14 +613,13 @@ static uint64_t bitset_id(const spec_bitset *b)
 	return b ? b->index + 1 : 0;
 }
 
-/* fuzz_spec_coverage_list; with set false the counters are listed, not set. */
-static size_t coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap, bool set)
+size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap)
 {
 	if (++spec_stamps == 0) { /* after 2^32 decodings: no stamp is current */
 		memset(spec_stamp, 0, sizeof spec_stamp);
 		spec_stamps = 1;
 	}
-	spec_list list = {marks, marks ? cap : 0, 0, spec_stamps, set}, *l = &list;
+	spec_list list = {marks, marks ? cap : 0, 0, spec_stamps}, *l = &list;
 	if (!d->leaf) {
 		spec_mark(l, 0, d->nissues ? d->issues[0].kind : 0); /* no match, ambiguous */
 		return l->n;
@@ -672,11 +669,6 @@ static size_t coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap,
 		                                                      is->field->low : 0));
 	}
 	return l->n;
-}
-
-size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap)
-{
-	return coverage_list(d, marks, cap, true);
 }
 
 void fuzz_spec_coverage(const codec_decoded *d)
@@ -733,12 +725,6 @@ size_t fuzz_spec_coverage_list(const codec_decoded *d, uint16_t *marks, size_t c
 	(void)marks;
 	(void)cap;
 	return 0;
-}
-
-static size_t coverage_list(const codec_decoded *d, uint16_t *marks, size_t cap, bool set)
-{
-	(void)set;
-	return fuzz_spec_coverage_list(d, marks, cap);
 }
 
 void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n)
@@ -918,18 +904,6 @@ void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const 
 	fuzz_decode(view, w, 0, scratch);
 	part_of(view, &scratch->d, out);
 	part_keep(m, view, viewid, w, out, scratch);
-}
-
-void fuzz_part_seen(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
-                    const codec_decoded *d, fuzz_decoding *scratch)
-{
-	if (!m || m->payload != sizeof(part_kept) || view->nwords > FUZZ_MEMO_WORDS)
-		return;
-	fuzz_part pt;
-	part_of(view, d, &pt);
-	/* listed, not set: the target marks a part when it reads it */
-	scratch->nmarks = coverage_list(d, scratch->marks, FUZZ_MAX_MARKS, false);
-	part_keep(m, view, viewid, w, &pt, scratch);
 }
 
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m)

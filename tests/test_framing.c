@@ -552,6 +552,8 @@ TEST(garbage_terminates)
 		if (!load(&l, models[m]))
 			continue;
 		static uint32_t w[600];
+		codec_walker *q = codec_walker_new(l.c, 0);
+		CHECK(q != NULL);
 		for (int round = 0; round < 400; round++) {
 			size_t n = (size_t)(seed >> 33) % 600;
 			for (size_t i = 0; i < n; i++) {
@@ -572,6 +574,10 @@ TEST(garbage_terminates)
 					CHECK(pr->items[i].bit + pr->items[i].bits <= n * 32);
 				CHECK(pr->nerrors <= CODEC_PROGRAM_MAX_ERRORS);
 				CHECK_INT(strlen(pr->text), pr->textlen);
+				/* the quiet walk: clean exactly when the walk is */
+				if (q)
+					CHECK_INT(codec_walker_frames(q, spec_program_at(l.m, p), w, n, &opt),
+					          !pr->nerrors);
 				/* (a full error list may have lost some of them) */
 				if (spec_program_at(l.m, p)->cover && !pr->stopped &&
 				    pr->nerrors < CODEC_PROGRAM_MAX_ERRORS) {
@@ -584,6 +590,7 @@ TEST(garbage_terminates)
 				codec_program_free(pr);
 			}
 		}
+		codec_walker_free(q);
 		unload(&l);
 	}
 	printf("garbage: %zu walks, %zu stopped by a framing error; %zu checked for cover, "
@@ -968,7 +975,8 @@ TEST(scopes_and_names)
 }
 
 /* Expressions of the shapes the walk evaluates without the compiled
- * program (a lone name, a name against a number, a 0 before &&), and
+ * program (a lone name, !name, a name against a number or a name,
+ * name && name, a 0 before &&), and
  * ones that only look like them, give what spec_expr_eval gives; an
  * unbound name is read only where evaluation reaches it. */
 TEST(expression_shapes)
@@ -981,9 +989,61 @@ TEST(expression_shapes)
 	CHECK(pr && !pr->nerrors);
 	if (pr)
 		CHECK_STR(pr->text, "1 0 1 1 2 0 0 0 3 0 1\n"
+		                    "0 1 3 0 1 0 11 1 1 0 1\n"
 		                    "-9223372036854775808 0x8000000000000000 0x0 -42 "
 		                    "0xffffffffffffffd6 0x3 0\n");
 	codec_program_free(pr);
+	unload(&l);
+}
+
+/* The quiet walk (codec_walker_frames) against the walk: errors only
+ * printing raises (a display's or suffix's when= failing) are the walk's
+ * alone; every other error the quiet walk finds too, and it keeps no
+ * items, text or messages between walks (a clean walk after one with an
+ * error is clean).  A part of a program of another model is rejected
+ * (the codec cannot decode that model's roots). */
+TEST(quiet_walks)
+{
+	loaded l;
+	if (!load(&l, "scopes.xml"))
+		return;
+	codec_walker *q = codec_walker_new(l.c, 4);
+	CHECK(q != NULL);
+	uint32_t w[2] = {0x1234, 0};
+	codec_disasm_options opt = {.show_errors = true};
+	const char *names[] = {"printing", "suffixing"};
+	for (size_t i = 0; q && i < 2; i++) {
+		const spec_program *p = spec_find_program(l.m, names[i]);
+		codec_program *pr = codec_program_walk(l.c, p, w, 1, &opt);
+		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
+		if (pr && pr->nerrors)
+			CHECK(strstr(pr->errors[0].text, "by zero") != NULL);
+		codec_program_free(pr);
+		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 1);
+		/* no words: the part is truncated, an error of framing */
+		CHECK_INT(codec_walker_frames(q, p, w, 0, &opt), 0);
+		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 1);
+	}
+	/* no parts: clean */
+	CHECK_INT(codec_walker_frames(q, spec_find_program(l.m, "names"), NULL, 0, &opt), 1);
+	/* a program of another model: its names are resolved for the walk,
+	 * but its parts' roots are of that model, which this codec cannot
+	 * decode: rejected */
+	loaded other;
+	if (load(&other, "scopes.xml")) {
+		const spec_program *p = spec_find_program(other.m, "printing");
+		codec_program *pr = codec_program_walk(l.c, p, w, 1, &opt);
+		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_REJECTED);
+		if (pr && pr->nerrors)
+			CHECK(strstr(pr->errors[0].text, "another model") != NULL);
+		codec_program_free(pr);
+		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 0);
+		pr = codec_program_walk(other.c, p, w, 1, &opt);
+		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
+		codec_program_free(pr);
+		unload(&other);
+	}
+	codec_walker_free(q);
 	unload(&l);
 }
 
@@ -1023,7 +1083,7 @@ TEST(walker_remembers)
 {
 	const char *isas[] = {"a2xx-model.xml", "midgard-model.xml", "a2xx.xml", "midgard.xml"};
 	uint64_t seed = 0x853c49e6748fea9bu;
-	size_t walks = 0, checked = 0;
+	size_t walks = 0, checked = 0, framed = 0;
 	codec_walker_stats all = {0};
 	for (size_t k = 0; k < 4; k++) {
 		char path[512];
@@ -1037,8 +1097,8 @@ TEST(walker_remembers)
 		}
 		if (!ok)
 			continue;
-		codec_walker *wk = codec_walker_new(l.c, 6);
-		CHECK(wk != NULL);
+		codec_walker *wk = codec_walker_new(l.c, 6), *bare = codec_walker_new(l.c, 0);
+		CHECK(wk != NULL && bare != NULL);
 		static uint32_t w[96], w1[96], w2[96];
 		size_t n = 96;
 		memset(w, 0, sizeof w);
@@ -1066,6 +1126,17 @@ TEST(walker_remembers)
 					CHECK(false);
 				}
 				walks++;
+				/* the quiet walk, through the memory and without: clean
+				 * exactly when the walk is (no display of these specs
+				 * fails), before the walk and after it */
+				int f1 = codec_walker_frames(wk, prog, w, len, &opt);
+				int f2 = codec_walker_frames(bare, prog, w, len, &opt);
+				if (a && (f1 != !a->nerrors || f2 != !a->nerrors)) {
+					fprintf(stderr, "%s, program %zu, round %d: frames %d/%d, the walk has %zu "
+					        "errors\n", isas[k], p, round, f1, f2, a->nerrors);
+					CHECK(false);
+				}
+				framed += a && !a->nerrors;
 				/* re-encoded twice through the walker: the second time
 				 * from its memory where the first kept the parts */
 				for (int twice = 0; a && b && twice < 2; twice++) {
@@ -1088,19 +1159,22 @@ TEST(walker_remembers)
 		all.enc_asked += st.enc_asked;
 		all.enc_recalled += st.enc_recalled;
 		codec_walker_free(wk);
+		codec_walker_free(bare);
 		unload(&l);
 	}
-	printf("walker: %zu walks, %zu re-encoded; the memory recalled %llu of %llu parts walked, "
-	       "%llu of %llu re-encoded\n", walks, checked, all.recalled, all.asked, all.enc_recalled,
+	printf("walker: %zu walks (%zu framed cleanly), %zu re-encoded; the memory recalled %llu of %llu parts walked, "
+	       "%llu of %llu re-encoded\n", walks, framed, checked, all.recalled, all.asked, all.enc_recalled,
 	       all.enc_asked);
 	CHECK(walks >= 6000);
 	CHECK(checked > 100);
+	CHECK(framed >= 10 && framed < walks);
 	/* the memory was used, and parts were decoded afresh too */
 	CHECK(all.recalled > all.asked / 4 && all.recalled < all.asked);
 	CHECK(all.enc_recalled > 0 && all.enc_recalled < all.enc_asked);
 	/* no codec, or too large a memory: no walker */
 	CHECK(codec_walker_new(NULL, 4) == NULL);
 	CHECK(codec_walker_new((const codec *)&all, 21) == NULL);
+	CHECK(codec_walker_frames(NULL, NULL, NULL, 0, NULL) == -1);
 }
 
 /* A part's text comes from the walk that decodes it (codec_decode_text)
@@ -1158,6 +1232,7 @@ int main(void)
 	RUN(scopes_and_names);
 	RUN(expression_shapes);
 	RUN(walker_remembers);
+	RUN(quiet_walks);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);
 	RUN(a2xx_blob_programs);

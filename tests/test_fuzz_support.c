@@ -600,16 +600,13 @@ TEST(memo_recalls_what_it_kept)
 /* What a program round trip reads of a part (fuzz_part_read): with a
  * memory, the first reading decodes and keeps, the second recalls, both
  * giving what a reading without the memory gives (leaf, meaning, masks)
- * and setting the same counters; a part kept from a decoding made
- * elsewhere (fuzz_part_seen) sets none until it is read, then those a
- * decoding sets; a memory with a payload keeps nothing through
- * fuzz_memo_keep.  Every root of our a2xx
- * and Midgard. */
+ * and setting the same counters; a memory with a payload keeps nothing
+ * through fuzz_memo_keep.  Every root of our a2xx and Midgard. */
 TEST(parts_read_as_decoded)
 {
 	CHECK(fuzz_memo_new_with(4, 5000) == NULL);
 	const char *specs[] = {"repo:isa/a2xx.xml", "repo:isa/midgard.xml"};
-	unsigned long long compared = 0, seen = 0;
+	unsigned long long compared = 0;
 	for (size_t k = 0; k < 2; k++) {
 		fuzz_spec S;
 		if (!testlib_fuzz_spec(&S, specs[k]))
@@ -617,7 +614,7 @@ TEST(parts_read_as_decoded)
 		fuzz_memo *m = fuzz_part_memo_new(6);
 		CHECK(m != NULL);
 		uint8_t *c = fuzz_spec_counters();
-		static fuzz_decoding d, other;
+		static fuzz_decoding d;
 		for (size_t r = 0; m && r < S.m->nroots; r++) {
 			fuzz_spec V = fuzz_spec_view(&S, &S.m->roots[r]);
 			if (V.nwords > FUZZ_MEMO_WORDS)
@@ -648,24 +645,6 @@ TEST(parts_read_as_decoded)
 					      !memcmp(p->accounted, plain.accounted, V.nwords * 8));
 				}
 				compared++;
-				/* kept from a decoding of the caller's, then recalled */
-				uint64_t x[FUZZ_MAX_WORDS] = {0};
-				testlib_random_instr(&rng, x, S.m->roots[r].bitset->size, NULL);
-				codec_decode(S.c, V.root, x, 0, fuzz_decoding_reset(&other));
-				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_seen(m, &V, (uint32_t)r, x, &other.d, &d);
-				counters_digest(&n1, NULL);
-				CHECK_INT(n1, 0); /* kept, nothing marked yet */
-				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(NULL, &V, (uint32_t)r, x, &d, &plain);
-				uint64_t c3 = counters_digest(&n1, NULL);
-				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(m, &V, (uint32_t)r, x, &d, &again);
-				c2 = counters_digest(&n2, NULL);
-				/* marked when read, as a decoding marks */
-				CHECK(c3 == c2 && n1 == n2);
-				CHECK(again.leaf == plain.leaf && again.meaning == plain.meaning);
-				seen++;
 			}
 		}
 		fuzz_memo_stats st = m ? fuzz_memo_get_stats(m) : (fuzz_memo_stats){0};
@@ -675,9 +654,8 @@ TEST(parts_read_as_decoded)
 		fuzz_memo_free(m);
 		fuzz_spec_free(&S);
 	}
-	printf("parts: %llu read three ways, %llu kept from a decoding made elsewhere\n", compared,
-	       seen);
-	CHECK(compared > 1000 && seen > 1000);
+	printf("parts: %llu read three ways\n", compared);
+	CHECK(compared > 1000);
 }
 
 /* A check's outcome (fuzz_spec_coverage_outcome, fuzz/roundtrip.c's

@@ -409,7 +409,9 @@ typedef struct codec_program {
  * instruction error suffixes appear in the text (branch_labels and
  * no_match are ignored: the style is Mesa's default).  Returns NULL only
  * when memory runs out or there is no program; framing problems are in
- * ->errors. */
+ * ->errors.  p may be of another model than c's (its names are resolved
+ * for the walk), but a part of it names that model's root, which c does
+ * not decode: such a part is a fatal REJECTED error. */
 codec_program *codec_program_walk(const codec *c, const spec_program *p, const uint32_t *words,
                                   size_t nwords, const codec_disasm_options *opt);
 void codec_program_free(codec_program *pr);
@@ -439,17 +441,21 @@ typedef struct codec_walker_stats {
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts);
 void codec_walker_free(codec_walker *w);
 codec_walker_stats codec_walker_get_stats(const codec_walker *w);
-/* Has fn(ctx, root, w, d) called with each part w's walks decode rather
- * than recall: d is its decoding at the walk's generation, w its words
- * (0 past the part's bits to its root's size); both live for the call
- * only.  fn NULL: none.  (A fuzz target marks what the decoding reached
- * without decoding the part again.) */
-typedef void (*codec_walker_hook)(void *ctx, const spec_root *root, const uint64_t *w,
-                                  const codec_decoded *d);
-void codec_walker_set_hook(codec_walker *w, codec_walker_hook fn, void *ctx);
 /* codec_program_walk with w's codec. */
 codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const uint32_t *words,
                                  size_t nwords, const codec_disasm_options *opt);
+/* Whether codec_walker_walk would frame the words cleanly, found
+ * without printing them and stopping at the first error: 0 when the
+ * walk has an error (at least one: the first the walk meets), 1 when it
+ * has none but those only printing can raise (a <display>'s or
+ * <suffix>'s when= that fails, a text over the size limit), -1 when
+ * memory runs out or there is no program.  No items, text or messages
+ * are kept; parts are remembered as walks remember them.  (A
+ * fuzz target asks this of every input and walks in full only those
+ * that frame: printing and error messages were most of an unframed
+ * walk's cost.) */
+int codec_walker_frames(codec_walker *w, const spec_program *p, const uint32_t *words,
+                        size_t nwords, const codec_disasm_options *opt);
 /* Whether the walk found nothing: no error and every part clean. */
 static inline bool codec_program_clean(const codec_program *pr)
 {

@@ -67,6 +67,8 @@ typedef struct walk {
 	size_t cursor, region_end;
 	size_t budget;
 	bool stop;
+	bool quiet;       /* codec_walker_frames: no text, stop at the first error */
+	bool foreign;     /* p is of another model than c's */
 	bool unset_hit;   /* the last evaluation met an unset variable */
 	bool oom;         /* an error could not be kept */
 	cx *x;            /* the walker's */
@@ -77,8 +79,6 @@ typedef struct walk {
 	codec_issue *issues; /* the walker's: 16 */
 	codec_walker *memo;  /* the walker, where it has a memory of parts */
 	key_cached *cache;   /* the walker's, KEY_CACHE of P's answers */
-	codec_walker_hook hook; /* the walker's */
-	void *hook_ctx;
 } walk;
 
 #define WALK_VALUES 512u
@@ -147,8 +147,6 @@ struct codec_walker {
 	part_slot *slots;  /* NULL: no memory */
 	size_t mask;
 	codec_walker_stats st;
-	codec_walker_hook hook;
-	void *hook_ctx;
 	/* the walks' room */
 	cx *x;
 	char *ibuf;        /* PROGRAM_INSTR_TEXT: one instruction's text */
@@ -159,6 +157,7 @@ struct codec_walker {
 	pvar *vars;
 	size_t capvars;
 	sbuf instr;
+	codec_program *quiet; /* codec_walker_frames' result, kept */
 };
 
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
@@ -194,15 +193,8 @@ void codec_walker_free(codec_walker *w)
 	free(w->top);
 	free(w->vars);
 	free(w->instr.s);
+	codec_program_free(w->quiet);
 	free(w);
-}
-
-void codec_walker_set_hook(codec_walker *w, codec_walker_hook fn, void *ctx)
-{
-	if (w) {
-		w->hook = fn;
-		w->hook_ctx = ctx;
-	}
 }
 
 codec_walker_stats codec_walker_get_stats(const codec_walker *w)
@@ -299,6 +291,21 @@ typedef struct ttemplate {
 typedef struct pexpr {
 	const cins *prog;
 	size_t first, n;  /* refid[first .. first + n) */
+	/* the shape most of a2xx's and Midgard's expressions have, found
+	 * when compiled, evaluated without the machine (the machine and the
+	 * look for a shape at each evaluation were a quarter of a Midgard
+	 * fuzz run): A is reference 0, B reference 1, K a constant */
+	enum {
+		PX_MACHINE,  /* none of these */
+		PX_A,        /* {A} */
+		PX_A_OP_K,   /* {A} op K, op a comparison, & or | */
+		PX_A_OP_B,   /* {A} op {B} */
+		PX_NOT_A,    /* !{A} */
+		PX_A_AND_B,  /* {A} && {B} */
+		PX_A_AND,    /* {A} && ... && ...: 0 when A is (else the machine) */
+	} shape;
+	int op;           /* PX_A_OP_K, PX_A_OP_B: the VI_ operation */
+	int64_t k;
 } pexpr;
 
 struct codec_programs {
@@ -421,6 +428,59 @@ static uint32_t name_key(codec_programs *P, const char *s)
 	return id;
 }
 
+/* Whether op is one expr_op computes. */
+static bool shape_op(int op)
+{
+	return op == VI_EQ || op == VI_NE || op == VI_LT || op == VI_GT || op == VI_LE ||
+	       op == VI_GE || op == VI_BITAND || op == VI_BITOR;
+}
+
+/* a op b for the operations shape_op accepts, as the machine computes
+ * them. */
+static int64_t expr_op(int op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case VI_EQ: return a == b;
+	case VI_NE: return a != b;
+	case VI_LT: return a < b;
+	case VI_GT: return a > b;
+	case VI_LE: return a <= b;
+	case VI_GE: return a >= b;
+	case VI_BITAND: return (int64_t)((uint64_t)a & (uint64_t)b);
+	default: return (int64_t)((uint64_t)a | (uint64_t)b); /* VI_BITOR */
+	}
+}
+
+/* Finds px's shape in its compiled program (PX_MACHINE: none). */
+static void expr_shape(pexpr *px)
+{
+	const cins *p = px->prog;
+	if (p[0].op != VI_REF || p[0].arg != 0)
+		return;
+	if (p[1].op == VI_END) {
+		px->shape = PX_A;
+	} else if (p[1].op == VI_NOT && p[2].op == VI_END) {
+		px->shape = PX_NOT_A;
+	} else if (p[1].op == VI_CONST && shape_op(p[2].op) && p[3].op == VI_END) {
+		px->shape = PX_A_OP_K;
+		px->op = p[2].op;
+		px->k = p[1].imm;
+	} else if (p[1].op == VI_REF && p[1].arg == 1 && shape_op(p[2].op) && p[3].op == VI_END) {
+		px->shape = PX_A_OP_B;
+		px->op = p[2].op;
+	} else if (p[1].op == VI_SCAND && p[1].arg == 4 && p[2].op == VI_REF && p[2].arg == 1 &&
+	           p[3].op == VI_BOOL && p[4].op == VI_END) {
+		px->shape = PX_A_AND_B;
+	} else if (p[1].op == VI_SCAND) {
+		/* 0 jumps from && to && ({A} && {B} && ...): to the end? */
+		int32_t t = p[1].arg;
+		while (p[t].op == VI_SCAND)
+			t = p[t].arg;
+		if (p[t].op == VI_END)
+			px->shape = PX_A_AND;
+	}
+}
+
 static void expr_keys(codec_programs *P, const spec_expr *e)
 {
 	size_t n = e ? spec_expr_ref_count(e) : 0;
@@ -446,7 +506,8 @@ static void expr_keys(codec_programs *P, const spec_expr *e)
 	P->refid = ids;
 	for (size_t i = 0; i < n; i++)
 		ids[P->nrefid + i] = walk_name(P, names[i]);
-	P->expr[P->nexpr] = (pexpr){prog, P->nrefid, n};
+	P->expr[P->nexpr] = (pexpr){prog, P->nrefid, n, PX_MACHINE, 0, 0};
+	expr_shape(&P->expr[P->nexpr]);
 	P->nrefid += n;
 	key_put(P, e, PK_EXPR, (uint32_t)P->nexpr++);
 }
@@ -651,8 +712,12 @@ static void werror(walk *W, codec_frame_error_kind kind, bool fatal, size_t bit,
                    const spec_step *step, const char *fmt, ...)
 {
 	codec_program *r = W->r;
-	if (fatal)
+	if (fatal || W->quiet)
 		W->stop = true;
+	if (W->quiet) { /* counted, not kept: nothing reads the message */
+		r->nerrors++;
+		return;
+	}
 	if (r->nerrors >= CODEC_PROGRAM_MAX_ERRORS)
 		return;
 	if (r->nerrors == r->priv->caperrors) {
@@ -689,12 +754,24 @@ static bool pay(walk *W, const spec_step *s)
 	return true;
 }
 
-/* key_get(W->P, p, kind) through the walker's cache. */
-static uint32_t walk_key(const walk *W, const void *p, unsigned kind)
+/* The answers key_get(W->P, p, kind) missed in the walker's cache. */
+static __attribute__((noinline)) uint32_t walk_key_miss(const walk *W, key_cached *k,
+                                                        const void *p, unsigned kind)
 {
-	key_cached *k = &W->cache[(codec_hash_ptr(p) ^ kind) & (KEY_CACHE - 1)];
+	*k = (key_cached){p, kind, key_get(W->P, p, kind)};
+	return k->value;
+}
+
+/* key_get(W->P, p, kind) through the walker's cache: its slot by the
+ * address's bits above the allocator's alignment (a walk asks a few dozen
+ * addresses a hundred times a run; the call and the hash of each asking
+ * were 8% of an a2xx fuzz run's instructions). */
+static inline uint32_t walk_key(const walk *W, const void *p, unsigned kind)
+{
+	uintptr_t a = (uintptr_t)p;
+	key_cached *k = &W->cache[(a >> 4 ^ a >> 12 ^ kind) & (KEY_CACHE - 1)];
 	if (k->p != p || k->kind != kind)
-		*k = (key_cached){p, kind, key_get(W->P, p, kind)};
+		return walk_key_miss(W, k, p, kind);
 	return k->value;
 }
 
@@ -708,12 +785,15 @@ static uint32_t walk_id(const walk *W, const char *s)
 
 static bool push_var(walk *W, uint32_t id, int64_t v, bool set)
 {
-	pvar *p = spec_grow(W->vars, W->nvars + 1, &W->capvars, sizeof *p, 64);
-	if (!p || W->nvars >= UINT32_MAX) {
-		werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL, "out of memory");
-		return false;
+	/* (the room is the walker's, kept from walk to walk: grown rarely) */
+	if (W->nvars >= W->capvars || W->nvars >= UINT32_MAX) {
+		pvar *p = spec_grow(W->vars, W->nvars + 1, &W->capvars, sizeof *p, 64);
+		if (!p || W->nvars >= UINT32_MAX) {
+			werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL, "out of memory");
+			return false;
+		}
+		W->vars = p;
 	}
-	W->vars = p;
 	uint32_t hides = 0;
 	if (id < W->P->nids) {
 		hides = W->top[id];
@@ -768,60 +848,72 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 	return builtin(W, id, value);
 }
 
-/* Evaluates e: by its compiled program where every name it references
- * has a value, else (and for an error's message) by spec_expr_eval,
- * which reads only the names the evaluation reaches (a2xx's
- * "{vs} && {EXPORT} ..." with vs 0 and EXPORT unset is 0, not an error);
- * an unset name it reaches sets W->unset_hit. */
+/* The value of px's reference i: false when it has none here (unset,
+ * or neither bound nor a builtin). */
+static bool ref_value(const walk *W, const pexpr *px, size_t i, int64_t *v)
+{
+	uint32_t id = W->P->refid[px->first + i];
+	const pvar *var = find_var(W, id);
+	if (!var)
+		return builtin(W, id, v);
+	*v = var->value;
+	return var->set;
+}
+
+/* Evaluates e: by its shape (pexpr) or compiled program where every
+ * name it reads has a value, else (and for an error's message) by
+ * spec_expr_eval, which reads only the names the evaluation reaches
+ * (a2xx's "{vs} && {EXPORT} ..." with vs 0 and EXPORT unset is 0, not an
+ * error); an unset name it reaches sets W->unset_hit. */
 static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size_t errlen)
 {
 	uint32_t k = walk_key(W, e, PK_EXPR);
 	if (k != NO_ID) {
 		const pexpr *px = &W->P->expr[k];
-		const cins *p = px->prog;
+		int64_t a, b = 0;
+		switch (px->shape) {
+		case PX_A:
+			if (ref_value(W, px, 0, out))
+				return true;
+			break;
+		case PX_NOT_A:
+			if (ref_value(W, px, 0, &a)) {
+				*out = a == 0;
+				return true;
+			}
+			break;
+		case PX_A_OP_K:
+			if (ref_value(W, px, 0, &a)) {
+				*out = expr_op(px->op, a, px->k);
+				return true;
+			}
+			break;
+		case PX_A_OP_B:
+			if (ref_value(W, px, 0, &a) && ref_value(W, px, 1, &b)) {
+				*out = expr_op(px->op, a, b);
+				return true;
+			}
+			break;
+		case PX_A_AND_B:
+			if (ref_value(W, px, 0, &a) && (a == 0 || ref_value(W, px, 1, &b))) {
+				*out = a != 0 && b != 0;
+				return true;
+			}
+			break;
+		case PX_A_AND:
+			if (ref_value(W, px, 0, &a) && a == 0) {
+				*out = 0;
+				return true;
+			}
+			break;
+		case PX_MACHINE:
+			break;
+		}
 		int64_t vals[64];
 		size_t i = 0;
-		for (; i < px->n; i++) {
-			uint32_t id = W->P->refid[px->first + i];
-			const pvar *v = find_var(W, id);
-			if (v ? !v->set : !builtin(W, id, &vals[i]))
-				break;
-			if (v)
-				vals[i] = v->value;
-			/* the shapes most of a2xx's and Midgard's expressions have,
-			 * without the machine: {A} alone, {A} == 5 and the like, and
-			 * {A} && (...) with A 0 (the rest is not read) */
-			if (i == 0 && p[0].op == VI_REF && p[0].arg == 0) {
-				if (p[1].op == VI_END) {
-					*out = vals[0];
-					return true;
-				}
-				if (p[1].op == VI_SCAND && vals[0] == 0) {
-					/* 0 jumps from && to && ({A} && {B} && ...): to the end? */
-					int32_t t = p[1].arg;
-					while (p[t].op == VI_SCAND)
-						t = p[t].arg;
-					if (p[t].op == VI_END) {
-						*out = 0;
-						return true;
-					}
-				}
-				if (p[1].op == VI_CONST && p[3].op == VI_END) {
-					int64_t a = vals[0], b = p[1].imm;
-					switch (p[2].op) {
-					case VI_EQ: *out = a == b; return true;
-					case VI_NE: *out = a != b; return true;
-					case VI_LT: *out = a < b; return true;
-					case VI_GT: *out = a > b; return true;
-					case VI_LE: *out = a <= b; return true;
-					case VI_GE: *out = a >= b; return true;
-					case VI_BITAND: *out = a & b; return true;
-					default: break;
-					}
-				}
-			}
-		}
-		if (i == px->n && codec_vm_run(p, vals, (int64_t)W->gen, out))
+		while (i < px->n && ref_value(W, px, i, &vals[i]))
+			i++;
+		if (i == px->n && codec_vm_run(px->prog, vals, (int64_t)W->gen, out))
 			return true;
 	}
 	spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
@@ -1072,6 +1164,8 @@ static bool suffix_item(walk *W, const spec_step *s, size_t from)
  * then its suffixes. */
 static bool display_item(walk *W, const spec_step *s, const char *instr)
 {
+	if (W->quiet)
+		return true;
 	size_t from = W->text.n;
 	if (!s->ndisplays) {
 		sb_str(&W->text, instr);
@@ -1185,10 +1279,23 @@ static void recall_exports(walk *W, const spec_step *s, const part_slot *slot)
 	}
 }
 
+/* Whether root r is one of c's model's (a program of another model
+ * names its own model's roots, which c cannot decode). */
+static bool own_root(const codec *c, const spec_root *r)
+{
+	uintptr_t a = (uintptr_t)r, lo = (uintptr_t)c->m->roots;
+	return a >= lo && a - lo < c->m->nroots * sizeof *r && (a - lo) % sizeof *r == 0;
+}
+
 static void run_part(walk *W, const spec_step *s)
 {
 	const codec *c = W->c;
 	size_t pos = W->cursor;
+	if (W->foreign && s->kind == SPEC_STEP_PART && !own_root(c, s->root)) {
+		werror(W, CODEC_FRAME_REJECTED, true, pos, s, "part of root %s: the root is of another "
+		       "model than the codec's, which decodes only its own", s->root->bitset->name);
+		return;
+	}
 	if (s->at) {
 		int64_t at;
 		if (!weval_count(W, s, s->at, "at", "at", &at))
@@ -1259,8 +1366,6 @@ static void run_part(walk *W, const spec_step *s)
 		codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
 		size_t tl = 0;
 		bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
-		if (W->hook)
-			W->hook(W->hook_ctx, s->root, w, &d);
 		it->leaf = d.leaf;
 		it->clean = ok && d.leaf && !d.nissues;
 		W->r->nparts++;
@@ -1431,6 +1536,10 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 			break;
 		}
 		case SPEC_STEP_REJECT: {
+			if (W->quiet) {
+				werror(W, CODEC_FRAME_REJECTED, true, W->cursor, s, "rejected");
+				return;
+			}
 			sbuf m = {0};
 			if (s->text)
 				render_template(W, s->text, NULL, &m);
@@ -1441,6 +1550,8 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 			return;
 		}
 		case SPEC_STEP_TEXT:
+			if (W->quiet)
+				break;
 			render_template(W, s->text, NULL, &W->text);
 			sb_put(&W->text, "\n", 1);
 			break;
@@ -1480,7 +1591,8 @@ static void set_bits(uint64_t *m, size_t lo, size_t hi)
 }
 
 /* cover="true": every bit in exactly one item (a word of the bitmap at
- * a time: bit by bit, it took a twentieth of a walk). */
+ * a time: bit by bit, it took a twentieth of a walk); a quiet walk's
+ * first overlap or uncovered range ends it. */
 static void check_cover(walk *W)
 {
 	codec_program *r = W->r;
@@ -1496,6 +1608,10 @@ static void check_cover(walk *W)
 		if (lo >= hi)
 			continue;
 		size_t b = find_bit(seen, lo, hi, true);
+		if (b < hi && W->quiet) {
+			werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step, "overlap");
+			break;
+		}
 		if (b < hi && overlaps++ < 8) {
 			/* name the earlier item that holds the bit */
 			size_t j = 0;
@@ -1508,7 +1624,8 @@ static void check_cover(walk *W)
 		}
 		set_bits(seen, lo, hi);
 	}
-	for (size_t b = find_bit(seen, 0, W->nbits, false); b < W->nbits;) {
+	/* (a quiet walk stops at its first error: one is enough) */
+	for (size_t b = find_bit(seen, 0, W->nbits, false); b < W->nbits && !(W->quiet && W->stop);) {
 		size_t e = find_bit(seen, b, W->nbits, true);
 		werror(W, CODEC_FRAME_UNCOVERED, false, b, NULL,
 		       "bits %zu..%zu (words %zu..%zu) belong to no item: no step covers them", b,
@@ -1527,16 +1644,17 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 	return r;
 }
 
-codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const uint32_t *words,
-                                 size_t nwords, const codec_disasm_options *opt)
+/* Runs p (NULL: the model's only program) over words into r, a fresh
+ * result (quiet false) or the walker's (codec_walker_frames): false when
+ * memory runs out or there is no program. */
+static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *words,
+                     size_t nwords, const codec_disasm_options *opt, codec_program *r, bool quiet)
 {
-	const codec *c = wk ? wk->c : NULL;
-	if (!c)
-		return NULL;
+	const codec *c = wk->c;
 	if (!p)
 		p = spec_find_program(c->m, NULL);
 	if (!p || (!words && nwords) || nwords > SIZE_MAX / 64)
-		return NULL;
+		return false;
 	/* a program of c's model has its names resolved in c; another gets
 	 * them resolved for this walk */
 	codec_programs *own = NULL;
@@ -1550,14 +1668,10 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 			wk->ntop = P->nids;
 		}
 	}
-	codec_program *r = calloc(1, sizeof *r + sizeof *r->priv);
-	if (!P || !r || wk->ntop < P->nids) {
+	if (!P || wk->ntop < P->nids) {
 		codec_programs_free(own);
-		free(r);
-		return NULL;
+		return false;
 	}
-	/* (one block: codec_program_free knows) */
-	r->priv = (struct codec_program_private *)(r + 1);
 	if (wk->cached != P || own) {
 		/* another table (a foreign program's is new each walk) */
 		memset(wk->cache, 0, sizeof wk->cache);
@@ -1565,13 +1679,12 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 	}
 	memset(wk->top, 0, P->nids * sizeof *wk->top);
 	walk W = {
-		.c = c, .p = p, .P = P, .top = wk->top, .r = r,
+		.c = c, .p = p, .P = P, .top = wk->top, .r = r, .quiet = quiet, .foreign = own != NULL,
 		.vars = wk->vars, .capvars = wk->capvars,
 		.x = wk->x, .ibuf = wk->ibuf, .instr = &wk->instr, .values = wk->values,
 		/* (a program of another model is not remembered: its steps,
 		 * the memory's keys, may be freed and their addresses reused) */
 		.issues = wk->issues, .memo = wk->slots && !own ? wk : NULL, .cache = wk->cache,
-		.hook = wk->hook, .hook_ctx = wk->hook_ctx,
 	};
 	r->program = p;
 	r->nwords = nwords;
@@ -1590,18 +1703,51 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 		werror(&W, CODEC_FRAME_MEMORY, true, W.cursor, NULL,
 		       "the disassembly is larger than %u bytes", PROGRAM_TEXT_MAX);
 	r->stopped = W.stop;
+	wk->vars = W.vars;
+	wk->capvars = W.capvars;
+	codec_programs_free(own);
+	if (quiet)
+		return !W.oom;
 	for (size_t i = 0; i < r->nitems; i++)
 		r->items[i].w = r->priv->pool + r->priv->woff[i];
 	r->text = W.text.s ? W.text.s : calloc(1, 1);
 	r->textlen = W.text.s ? W.text.n : 0;
-	wk->vars = W.vars;
-	wk->capvars = W.capvars;
-	codec_programs_free(own);
-	if (!r->text || W.oom) {
+	return r->text && !W.oom;
+}
+
+codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const uint32_t *words,
+                                 size_t nwords, const codec_disasm_options *opt)
+{
+	if (!wk)
+		return NULL;
+	codec_program *r = calloc(1, sizeof *r + sizeof *r->priv);
+	if (!r)
+		return NULL;
+	/* (one block: codec_program_free knows) */
+	r->priv = (struct codec_program_private *)(r + 1);
+	if (!run_walk(wk, p, words, nwords, opt, r, false)) {
 		codec_program_free(r);
 		return NULL;
 	}
 	return r;
+}
+
+int codec_walker_frames(codec_walker *wk, const spec_program *p, const uint32_t *words,
+                        size_t nwords, const codec_disasm_options *opt)
+{
+	if (!wk)
+		return -1;
+	codec_program *r = wk->quiet;
+	if (!r) {
+		r = wk->quiet = calloc(1, sizeof *r + sizeof *r->priv);
+		if (!r)
+			return -1;
+		r->priv = (struct codec_program_private *)(r + 1);
+	}
+	/* the items' room kept from walk to walk (coverage reads them) */
+	r->nitems = r->nerrors = r->nparts = r->nclean = 0;
+	r->priv->npool = 0;
+	return run_walk(wk, p, words, nwords, opt, r, true) ? r->nerrors == 0 : -1;
 }
 
 void codec_program_free(codec_program *pr)
