@@ -32,9 +32,12 @@
  * program that does not frame cleanly marks nothing (the search values
  * programs the round trip checks).  The text of every walk is checked to
  * be as long as it says (strlen), whatever the framing, except where the
- * memories are on: there a program is first walked quietly
- * (codec_walker_frames, no text), and only one that frames is walked in
- * full.
+ * memories are on: there the input is walked quietly
+ * (codec_walker_walk_quiet: its items, no text, stopping at the first
+ * error), and in full only where 3 compares its text, the full walk's
+ * items then held to the quiet walk's.  A program whose printing alone
+ * fails (a display's when=, which the quiet walk does not look for) is
+ * then not checked further, as one that does not frame.
  *
  * Two memories spare a run the work an earlier run did (most parts of a
  * mutated input are its parent's): the codec's memory of parts
@@ -170,13 +173,19 @@ typedef struct finding_ctx {
 	size_t size;
 	const uint32_t *w, *w2;
 	size_t n;
-	const codec_program *p1, *p2;
+	const codec_program *p1, *p2; /* p1: NULL where the input was walked quietly */
 } finding_ctx;
 
 static void finding(const finding_ctx *f, const char *what)
 {
 	static char ls[16384], rs[16384];
-	program_lines(f->w, f->n, f->w2, f->p1 ? f->p1->text : NULL, ls, sizeof ls);
+	/* the input's text, walked in full for the report where it was
+	 * walked quietly */
+	codec_disasm_options opt = {.gen = 0, .show_errors = false};
+	codec_program *full = f->p1 ? NULL : codec_program_walk(spec.c, program, f->w, f->n, &opt);
+	const codec_program *p1 = f->p1 ? f->p1 : full;
+	program_lines(f->w, f->n, f->w2, p1 ? p1->text : NULL, ls, sizeof ls);
+	codec_program_free(full);
 	if (f->w2)
 		program_lines(f->w2, f->n, f->w, f->p2 ? f->p2->text : NULL, rs, sizeof rs);
 	else
@@ -223,32 +232,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		w[i] = (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
 		       (uint32_t)data[4 * i + 2] << 16 | (uint32_t)data[4 * i + 3] << 24;
 	codec_disasm_options opt = {.gen = 0, .show_errors = false};
-	/* with the memories, a program that does not frame is found so
-	 * without printing it (most inputs; printing and error messages were
-	 * a fifth of their walks) and is done with: nothing is checked or
-	 * marked of it */
-	if (part_memo && codec_walker_frames(walker, program, w, n, &opt) != 1) {
-		tally.walked++;
-		return 0;
+	/* With the memories, the input is walked quietly (no text, stopping
+	 * at the first error: most inputs do not frame, and printing and
+	 * error messages were a fifth of their walks), and in full only
+	 * where its text is compared (3 below).  Without them, in full. */
+	codec_program *p1 = NULL;
+	const codec_program *walked;
+	if (part_memo) {
+		walked = codec_walker_walk_quiet(walker, program, w, n, &opt);
+	} else {
+		walked = p1 = codec_walker_walk(walker, program, w, n, &opt);
 	}
-	codec_program *p1 = codec_walker_walk(walker, program, w, n, &opt);
-	if (!p1)
+	if (!walked)
 		return 0;
 	tally.walked++;
 	finding_ctx f = {data, size, w, NULL, n, p1, NULL};
 	char what[600], err[300];
 	/* a program the text lies about is a finding whatever its framing */
-	if (strlen(p1->text) != p1->textlen) {
+	if (p1 && strlen(p1->text) != p1->textlen) {
 		finding(&f, "the walk's text length is not its length");
 		codec_program_free(p1);
 		return 0;
 	}
-	bool framed = p1->nerrors == 0;
+	bool framed = walked->nerrors == 0;
 	memset(x, 0, n * sizeof *x);
 	memset(am, 0, n * sizeof *am);
 	memset(acc, 0, n * sizeof *acc);
-	for (size_t i = 0; framed && i < p1->nitems; i++) {
-		const codec_item *it = &p1->items[i];
+	for (size_t i = 0; framed && i < walked->nitems; i++) {
+		const codec_item *it = &walked->items[i];
 		if (it->kind != CODEC_ITEM_PART)
 			continue;
 		/* the part's words, 0 past its bits to its root's size (of
@@ -279,7 +290,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 
 	/* 1. re-encode */
-	if (!codec_walker_reencode(walker, p1, 0, w2, n, err, sizeof err)) {
+	if (!codec_walker_reencode(walker, walked, 0, w2, n, err, sizeof err)) {
 		snprintf(what, sizeof what, "codec_program_reencode refuses a cleanly framed program: %s",
 		         err);
 		finding(&f, what);
@@ -322,7 +333,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 
-	/* 3. it walks to the same items and text */
+	/* 3. it walks to the same items and text: the input's walk in full
+	 * where it was quiet, to the quiet walk's items (where printing
+	 * fails, which the quiet walk does not look for, the program is not
+	 * checked, as one that does not frame) */
+	if (!p1) {
+		f.p1 = p1 = codec_walker_walk(walker, program, w, n, &opt);
+		if (!p1)
+			return 0;
+		bool bad = true;
+		if (strlen(p1->text) != p1->textlen)
+			snprintf(what, sizeof what, "the walk's text length is not its length");
+		else if (!same_items(walked, p1, err, sizeof err))
+			snprintf(what, sizeof what, "the quiet walk and the walk differ: %s", err);
+		else
+			bad = false;
+		if (bad)
+			finding(&f, what);
+		if (bad || p1->nerrors) {
+			codec_program_free(p1);
+			return 0;
+		}
+	}
 	/* (its parts are marked by the input's, not by their canonical forms) */
 	codec_program *p2 = codec_walker_walk(walker, program, w2, n, &opt);
 	if (!p2) {

@@ -542,6 +542,41 @@ static bool cover_agrees(const codec_program *pr, size_t nbits)
 	return k == nwant;
 }
 
+/* Whether a quiet walk q (codec_walker_walk_quiet) agrees with the walk
+ * a of the same words, where no display or suffix of the spec can fail:
+ * clean when a is, with a's items; else its one error a's first, and
+ * its items the first of a's (it stopped there); no text.  what says
+ * where not. */
+static bool quiet_agrees(const codec_program *a, const codec_program *q, char *what, size_t len)
+{
+	if (!q || q->textlen || strcmp(q->text, "") || q->nerrors != (a->nerrors != 0) ||
+	    (a->nerrors ? q->nitems > a->nitems : q->nitems != a->nitems)) {
+		snprintf(what, len, "counts or text");
+		return false;
+	}
+	if (q->nerrors) {
+		const codec_frame_error *x = &a->errors[0], *y = &q->errors[0];
+		if (x->kind != y->kind || x->bit != y->bit || x->fatal != y->fatal ||
+		    x->step != y->step || !q->stopped) {
+			snprintf(what, len, "the first error");
+			return false;
+		}
+	} else if (q->nparts != a->nparts || q->nclean != a->nclean) {
+		snprintf(what, len, "parts");
+		return false;
+	}
+	for (size_t i = 0; i < q->nitems; i++) {
+		const codec_item *x = &a->items[i], *y = &q->items[i];
+		if (x->kind != y->kind || x->step != y->step || x->bit != y->bit || x->bits != y->bits ||
+		    x->root != y->root || x->leaf != y->leaf || x->clean != y->clean ||
+		    x->value != y->value || memcmp(x->w, y->w, (x->bits + 63) / 64 * 8)) {
+			snprintf(what, len, "item %zu", i);
+			return false;
+		}
+	}
+	return true;
+}
+
 TEST(garbage_terminates)
 {
 	const char *models[] = {"a2xx-model.xml", "midgard-model.xml", "loops.xml"};
@@ -574,10 +609,14 @@ TEST(garbage_terminates)
 					CHECK(pr->items[i].bit + pr->items[i].bits <= n * 32);
 				CHECK(pr->nerrors <= CODEC_PROGRAM_MAX_ERRORS);
 				CHECK_INT(strlen(pr->text), pr->textlen);
-				/* the quiet walk: clean exactly when the walk is */
-				if (q)
-					CHECK_INT(codec_walker_frames(q, spec_program_at(l.m, p), w, n, &opt),
-					          !pr->nerrors);
+				/* the quiet walk agrees */
+				char what[80];
+				if (q && !quiet_agrees(pr, codec_walker_walk_quiet(q, spec_program_at(l.m, p), w,
+				                                                   n, &opt), what, sizeof what)) {
+					fprintf(stderr, "%s, program %zu, round %d: the quiet walk differs (%s)\n",
+					        models[m], p, round, what);
+					CHECK(false);
+				}
 				/* (a full error list may have lost some of them) */
 				if (spec_program_at(l.m, p)->cover && !pr->stopped &&
 				    pr->nerrors < CODEC_PROGRAM_MAX_ERRORS) {
@@ -996,11 +1035,11 @@ TEST(expression_shapes)
 	unload(&l);
 }
 
-/* The quiet walk (codec_walker_frames) against the walk: errors only
- * printing raises (a display's or suffix's when= failing) are the walk's
- * alone; every other error the quiet walk finds too, and it keeps no
- * items, text or messages between walks (a clean walk after one with an
- * error is clean).  A part of a program of another model is rejected
+/* The quiet walk (codec_walker_walk_quiet) against the walk: errors
+ * only printing raises (a display's or suffix's when= failing) are the
+ * walk's alone; every other error the quiet walk finds too, and it keeps
+ * nothing of one walk in the next (a clean walk after one with an error
+ * is clean).  A part of a program of another model is rejected
  * (the codec cannot decode that model's roots). */
 TEST(quiet_walks)
 {
@@ -1019,13 +1058,19 @@ TEST(quiet_walks)
 		if (pr && pr->nerrors)
 			CHECK(strstr(pr->errors[0].text, "by zero") != NULL);
 		codec_program_free(pr);
-		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 1);
+		const codec_program *r = codec_walker_walk_quiet(q, p, w, 1, &opt);
+		CHECK(r && !r->nerrors && r->nitems == 1 && r->nparts == 1 && !strcmp(r->text, ""));
 		/* no words: the part is truncated, an error of framing */
-		CHECK_INT(codec_walker_frames(q, p, w, 0, &opt), 0);
-		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 1);
+		r = codec_walker_walk_quiet(q, p, w, 0, &opt);
+		CHECK(r && r->nerrors == 1 && r->errors[0].kind == CODEC_FRAME_TRUNCATED &&
+		      r->errors[0].fatal && r->stopped && !strcmp(r->errors[0].text, ""));
+		r = codec_walker_walk_quiet(q, p, w, 1, &opt);
+		CHECK(r && !r->nerrors && !r->stopped && r->nitems == 1);
 	}
 	/* no parts: clean */
-	CHECK_INT(codec_walker_frames(q, spec_find_program(l.m, "names"), NULL, 0, &opt), 1);
+	const codec_program *r = codec_walker_walk_quiet(q, spec_find_program(l.m, "names"), NULL,
+	                                                 0, &opt);
+	CHECK(r && !r->nerrors && r->nparts == 0);
 	/* a program of another model: its names are resolved for the walk,
 	 * but its parts' roots are of that model, which this codec cannot
 	 * decode: rejected */
@@ -1037,7 +1082,8 @@ TEST(quiet_walks)
 		if (pr && pr->nerrors)
 			CHECK(strstr(pr->errors[0].text, "another model") != NULL);
 		codec_program_free(pr);
-		CHECK_INT(codec_walker_frames(q, p, w, 1, &opt), 0);
+		r = codec_walker_walk_quiet(q, p, w, 1, &opt);
+		CHECK(r && r->nerrors == 1 && r->errors[0].kind == CODEC_FRAME_REJECTED);
 		pr = codec_program_walk(other.c, p, w, 1, &opt);
 		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
 		codec_program_free(pr);
@@ -1126,16 +1172,15 @@ TEST(walker_remembers)
 					CHECK(false);
 				}
 				walks++;
-				/* the quiet walk, through the memory and without: clean
-				 * exactly when the walk is (no display of these specs
-				 * fails), before the walk and after it */
-				int f1 = codec_walker_frames(wk, prog, w, len, &opt);
-				int f2 = codec_walker_frames(bare, prog, w, len, &opt);
-				if (a && (f1 != !a->nerrors || f2 != !a->nerrors)) {
-					fprintf(stderr, "%s, program %zu, round %d: frames %d/%d, the walk has %zu "
-					        "errors\n", isas[k], p, round, f1, f2, a->nerrors);
-					CHECK(false);
-				}
+				/* the quiet walk, through the memory and without, agrees
+				 * (no display of these specs fails) */
+				for (int m = 0; a && m < 2; m++)
+					if (!quiet_agrees(a, codec_walker_walk_quiet(m ? bare : wk, prog, w, len, &opt),
+					                  what, sizeof what)) {
+						fprintf(stderr, "%s, program %zu, round %d: the quiet walk %s differs "
+						        "(%s)\n", isas[k], p, round, m ? "without memory" : "", what);
+						CHECK(false);
+					}
 				framed += a && !a->nerrors;
 				/* re-encoded twice through the walker: the second time
 				 * from its memory where the first kept the parts */
@@ -1174,7 +1219,7 @@ TEST(walker_remembers)
 	/* no codec, or too large a memory: no walker */
 	CHECK(codec_walker_new(NULL, 4) == NULL);
 	CHECK(codec_walker_new((const codec *)&all, 21) == NULL);
-	CHECK(codec_walker_frames(NULL, NULL, NULL, 0, NULL) == -1);
+	CHECK(codec_walker_walk_quiet(NULL, NULL, NULL, 0, NULL) == NULL);
 }
 
 /* A part's text comes from the walk that decodes it (codec_decode_text)

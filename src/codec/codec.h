@@ -444,18 +444,22 @@ codec_walker_stats codec_walker_get_stats(const codec_walker *w);
 /* codec_program_walk with w's codec. */
 codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const uint32_t *words,
                                  size_t nwords, const codec_disasm_options *opt);
-/* Whether codec_walker_walk would frame the words cleanly, found
- * without printing them and stopping at the first error: 0 when the
- * walk has an error (at least one: the first the walk meets), 1 when it
- * has none but those only printing can raise (a <display>'s or
- * <suffix>'s when= that fails, a text over the size limit), -1 when
- * memory runs out or there is no program.  No items, text or messages
- * are kept; parts are remembered as walks remember them.  (A
- * fuzz target asks this of every input and walks in full only those
- * that frame: printing and error messages were most of an unframed
- * walk's cost.) */
-int codec_walker_frames(codec_walker *w, const spec_program *p, const uint32_t *words,
-                        size_t nwords, const codec_disasm_options *opt);
+/* codec_walker_walk without printing, stopping at the first error: the
+ * walk's items as far as it went (each with its bits) and their nparts
+ * and nclean, stopped when it met an error, no text (""), and at most
+ * one error, the first the walk meets (its kind, bit, step and fatal;
+ * an empty message).  Errors only printing raises (a <display>'s or <suffix>'s
+ * when= that fails, a text over the size limit) are not looked for: no
+ * error means none in the framing, and the items are then the walk's;
+ * an error means codec_walker_walk reports at least one.  The result is
+ * the walker's, valid until its next quiet walk or codec_walker_free;
+ * NULL when memory runs out or there is no program.  Parts are
+ * remembered as walks remember them.  (A fuzz target walks every input
+ * so, and in full only those whose text it compares: printing and
+ * error messages were most of the cost of a walk it did not check.) */
+const codec_program *codec_walker_walk_quiet(codec_walker *w, const spec_program *p,
+                                             const uint32_t *words, size_t nwords,
+                                             const codec_disasm_options *opt);
 /* Whether the walk found nothing: no error and every part clean. */
 static inline bool codec_program_clean(const codec_program *pr)
 {

@@ -67,7 +67,7 @@ typedef struct walk {
 	size_t cursor, region_end;
 	size_t budget;
 	bool stop;
-	bool quiet;       /* codec_walker_frames: no text, stop at the first error */
+	bool quiet;       /* codec_walker_walk_quiet: no text, stop at the first error */
 	bool foreign;     /* p is of another model than c's */
 	bool unset_hit;   /* the last evaluation met an unset variable */
 	bool oom;         /* an error could not be kept */
@@ -157,7 +157,7 @@ struct codec_walker {
 	pvar *vars;
 	size_t capvars;
 	sbuf instr;
-	codec_program *quiet; /* codec_walker_frames' result, kept */
+	codec_program *quiet; /* codec_walker_walk_quiet's result, kept */
 };
 
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
@@ -714,8 +714,9 @@ static void werror(walk *W, codec_frame_error_kind kind, bool fatal, size_t bit,
 	codec_program *r = W->r;
 	if (fatal || W->quiet)
 		W->stop = true;
-	if (W->quiet) { /* counted, not kept: nothing reads the message */
-		r->nerrors++;
+	if (W->quiet) { /* the first, without its message */
+		if (!r->nerrors)
+			r->errors[r->nerrors++] = (codec_frame_error){kind, fatal, bit, step, ""};
 		return;
 	}
 	if (r->nerrors >= CODEC_PROGRAM_MAX_ERRORS)
@@ -1645,8 +1646,8 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 }
 
 /* Runs p (NULL: the model's only program) over words into r, a fresh
- * result (quiet false) or the walker's (codec_walker_frames): false when
- * memory runs out or there is no program. */
+ * result (quiet false) or the walker's (codec_walker_walk_quiet): false
+ * when memory runs out or there is no program. */
 static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *words,
                      size_t nwords, const codec_disasm_options *opt, codec_program *r, bool quiet)
 {
@@ -1706,10 +1707,10 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	wk->vars = W.vars;
 	wk->capvars = W.capvars;
 	codec_programs_free(own);
-	if (quiet)
-		return !W.oom;
 	for (size_t i = 0; i < r->nitems; i++)
 		r->items[i].w = r->priv->pool + r->priv->woff[i];
+	if (quiet)
+		return !W.oom;
 	r->text = W.text.s ? W.text.s : calloc(1, 1);
 	r->textlen = W.text.s ? W.text.n : 0;
 	return r->text && !W.oom;
@@ -1732,22 +1733,32 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 	return r;
 }
 
-int codec_walker_frames(codec_walker *wk, const spec_program *p, const uint32_t *words,
-                        size_t nwords, const codec_disasm_options *opt)
+const codec_program *codec_walker_walk_quiet(codec_walker *wk, const spec_program *p,
+                                             const uint32_t *words, size_t nwords,
+                                             const codec_disasm_options *opt)
 {
 	if (!wk)
-		return -1;
+		return NULL;
 	codec_program *r = wk->quiet;
 	if (!r) {
-		r = wk->quiet = calloc(1, sizeof *r + sizeof *r->priv);
+		r = calloc(1, sizeof *r + sizeof *r->priv);
 		if (!r)
-			return -1;
+			return NULL;
 		r->priv = (struct codec_program_private *)(r + 1);
+		r->errors = calloc(1, sizeof *r->errors);
+		r->text = calloc(1, 1);
+		r->priv->caperrors = 1;
+		if (!r->errors || !r->text) {
+			codec_program_free(r);
+			return NULL;
+		}
+		wk->quiet = r;
 	}
-	/* the items' room kept from walk to walk (coverage reads them) */
+	/* the items' room kept from walk to walk */
 	r->nitems = r->nerrors = r->nparts = r->nclean = 0;
+	r->stopped = false;
 	r->priv->npool = 0;
-	return run_walk(wk, p, words, nwords, opt, r, true) ? r->nerrors == 0 : -1;
+	return run_walk(wk, p, words, nwords, opt, r, true) ? r : NULL;
 }
 
 void codec_program_free(codec_program *pr)
