@@ -542,6 +542,14 @@ static bool cover_agrees(const codec_program *pr, size_t nbits)
 	return k == nwant;
 }
 
+/* Whether two walks' items are alike in everything, bits included. */
+static bool same_item(const codec_item *x, const codec_item *y)
+{
+	return x->kind == y->kind && x->step == y->step && x->bit == y->bit && x->bits == y->bits &&
+	       x->root == y->root && x->leaf == y->leaf && x->clean == y->clean &&
+	       x->value == y->value && !memcmp(x->w, y->w, (x->bits + 63) / 64 * 8);
+}
+
 /* Whether a quiet walk q (codec_walker_walk_quiet) agrees with the walk
  * a of the same words, where no display or suffix of the spec can fail:
  * clean when a is, with a's items; else its one error a's first, and
@@ -566,10 +574,7 @@ static bool quiet_agrees(const codec_program *a, const codec_program *q, char *w
 		return false;
 	}
 	for (size_t i = 0; i < q->nitems; i++) {
-		const codec_item *x = &a->items[i], *y = &q->items[i];
-		if (x->kind != y->kind || x->step != y->step || x->bit != y->bit || x->bits != y->bits ||
-		    x->root != y->root || x->leaf != y->leaf || x->clean != y->clean ||
-		    x->value != y->value || memcmp(x->w, y->w, (x->bits + 63) / 64 * 8)) {
+		if (!same_item(&a->items[i], &q->items[i])) {
 			snprintf(what, len, "item %zu", i);
 			return false;
 		}
@@ -1103,10 +1108,7 @@ static bool same_walks(const codec_program *a, const codec_program *b, char *wha
 		return false;
 	}
 	for (size_t i = 0; i < a->nitems; i++) {
-		const codec_item *x = &a->items[i], *y = &b->items[i];
-		if (x->kind != y->kind || x->step != y->step || x->bit != y->bit || x->bits != y->bits ||
-		    x->root != y->root || x->leaf != y->leaf || x->clean != y->clean ||
-		    x->value != y->value || memcmp(x->w, y->w, (x->bits + 63) / 64 * 8)) {
+		if (!same_item(&a->items[i], &b->items[i])) {
 			snprintf(what, len, "item %zu", i);
 			return false;
 		}
