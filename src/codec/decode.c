@@ -402,11 +402,6 @@ void cx_pop(cx *x)
 
 /* --------------------------------------------------------- expressions */
 
-static int64_t vm_wrap(uint64_t u)
-{
-	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
-}
-
 bool codec_vm_run(const cins *p0, const int64_t *refs, int64_t gpu_id, int64_t *out)
 {
 	int64_t st[CODEC_VM_STACK + 1];
@@ -418,8 +413,8 @@ bool codec_vm_run(const cins *p0, const int64_t *refs, int64_t gpu_id, int64_t *
 		case VI_REF: st[++sp] = refs[p->arg]; break;
 		case VI_GPU: st[++sp] = gpu_id; break;
 		case VI_NOT: st[sp] = st[sp] == 0; break;
-		case VI_BITNOT: st[sp] = vm_wrap(~(uint64_t)st[sp]); break;
-		case VI_NEG: st[sp] = vm_wrap(0u - (uint64_t)st[sp]); break;
+		case VI_BITNOT: st[sp] = codec_vm_wrap(~(uint64_t)st[sp]); break;
+		case VI_NEG: st[sp] = codec_vm_wrap(0u - (uint64_t)st[sp]); break;
 		case VI_BOOL: st[sp] = st[sp] != 0; break;
 		case VI_SCAND:
 			if (st[sp] == 0) {
@@ -444,35 +439,8 @@ bool codec_vm_run(const cins *p0, const int64_t *refs, int64_t gpu_id, int64_t *
 		case VI_END: *out = st[sp]; return true;
 		default:
 			b = st[sp--];
-			a = st[sp];
-			switch (p->op) {
-			case VI_MUL: a = vm_wrap((uint64_t)a * (uint64_t)b); break;
-			case VI_ADD: a = vm_wrap((uint64_t)a + (uint64_t)b); break;
-			case VI_SUB: a = vm_wrap((uint64_t)a - (uint64_t)b); break;
-			case VI_DIV:
-			case VI_MOD:
-				if (b == 0 || (a == INT64_MIN && b == -1))
-					return false;
-				a = p->op == VI_DIV ? a / b : a % b;
-				break;
-			case VI_SHL:
-			case VI_SHR:
-				if (b < 0 || b > 63)
-					return false;
-				a = p->op == VI_SHL ? vm_wrap((uint64_t)a << b)
-				                    : (a < 0 ? ~(~a >> b) : a >> b);
-				break;
-			case VI_LT: a = a < b; break;
-			case VI_GT: a = a > b; break;
-			case VI_LE: a = a <= b; break;
-			case VI_GE: a = a >= b; break;
-			case VI_EQ: a = a == b; break;
-			case VI_NE: a = a != b; break;
-			case VI_BITAND: a = (int64_t)((uint64_t)a & (uint64_t)b); break;
-			case VI_BITXOR: a = vm_wrap((uint64_t)a ^ (uint64_t)b); break;
-			case VI_BITOR: a = vm_wrap((uint64_t)a | (uint64_t)b); break;
-			default: return false;
-			}
+			if (!codec_vm_binop(p->op, st[sp], b, &a))
+				return false;
 			st[sp] = a;
 			break;
 		}

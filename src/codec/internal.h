@@ -196,6 +196,48 @@ typedef struct cins {
  * which printf must print. */
 int codec_format_f6(double d, char *buf);
 
+/* A 64-bit two's complement value of u (the machine's wrapping). */
+static inline int64_t codec_vm_wrap(uint64_t u)
+{
+	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+/* a op b for a binary operation (VI_MUL .. VI_BITOR) as the machine
+ * computes it; false where it fails (division by zero or INT64_MIN by
+ * -1, a shift out of 0..63, not a binary operation).  The one
+ * definition of their meaning: codec_vm_run and the program walk's
+ * shapes of expressions (program.c) both compute by it. */
+static inline bool codec_vm_binop(int op, int64_t a, int64_t b, int64_t *out)
+{
+	switch (op) {
+	case VI_MUL: *out = codec_vm_wrap((uint64_t)a * (uint64_t)b); return true;
+	case VI_ADD: *out = codec_vm_wrap((uint64_t)a + (uint64_t)b); return true;
+	case VI_SUB: *out = codec_vm_wrap((uint64_t)a - (uint64_t)b); return true;
+	case VI_DIV:
+	case VI_MOD:
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return false;
+		*out = op == VI_DIV ? a / b : a % b;
+		return true;
+	case VI_SHL:
+	case VI_SHR:
+		if (b < 0 || b > 63)
+			return false;
+		*out = op == VI_SHL ? codec_vm_wrap((uint64_t)a << b) : (a < 0 ? ~(~a >> b) : a >> b);
+		return true;
+	case VI_LT: *out = a < b; return true;
+	case VI_GT: *out = a > b; return true;
+	case VI_LE: *out = a <= b; return true;
+	case VI_GE: *out = a >= b; return true;
+	case VI_EQ: *out = a == b; return true;
+	case VI_NE: *out = a != b; return true;
+	case VI_BITAND: *out = (int64_t)((uint64_t)a & (uint64_t)b); return true;
+	case VI_BITXOR: *out = codec_vm_wrap((uint64_t)a ^ (uint64_t)b); return true;
+	case VI_BITOR: *out = codec_vm_wrap((uint64_t)a | (uint64_t)b); return true;
+	default: return false;
+	}
+}
+
 /* Runs a program over the values of the expression's references (in
  * cexpr order); false on an evaluation error. */
 bool codec_vm_run(const cins *p, const int64_t *refs, int64_t gpu_id, int64_t *out);

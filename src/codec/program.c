@@ -298,7 +298,7 @@ typedef struct pexpr {
 	enum {
 		PX_MACHINE,  /* none of these */
 		PX_A,        /* {A} */
-		PX_A_OP_K,   /* {A} op K, op a comparison, & or | */
+		PX_A_OP_K,   /* {A} op K, op binary (codec_vm_binop) */
 		PX_A_OP_B,   /* {A} op {B} */
 		PX_NOT_A,    /* !{A} */
 		PX_A_AND_B,  /* {A} && {B} */
@@ -428,27 +428,10 @@ static uint32_t name_key(codec_programs *P, const char *s)
 	return id;
 }
 
-/* Whether op is one expr_op computes. */
+/* Whether op is a binary operation (codec_vm_binop's). */
 static bool shape_op(int op)
 {
-	return op == VI_EQ || op == VI_NE || op == VI_LT || op == VI_GT || op == VI_LE ||
-	       op == VI_GE || op == VI_BITAND || op == VI_BITOR;
-}
-
-/* a op b for the operations shape_op accepts, as the machine computes
- * them. */
-static int64_t expr_op(int op, int64_t a, int64_t b)
-{
-	switch (op) {
-	case VI_EQ: return a == b;
-	case VI_NE: return a != b;
-	case VI_LT: return a < b;
-	case VI_GT: return a > b;
-	case VI_LE: return a <= b;
-	case VI_GE: return a >= b;
-	case VI_BITAND: return (int64_t)((uint64_t)a & (uint64_t)b);
-	default: return (int64_t)((uint64_t)a | (uint64_t)b); /* VI_BITOR */
-	}
+	return op >= VI_MUL && op <= VI_BITOR;
 }
 
 /* Finds px's shape in its compiled program (PX_MACHINE: none). */
@@ -883,17 +866,14 @@ static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size
 				return true;
 			}
 			break;
-		case PX_A_OP_K:
-			if (ref_value(W, px, 0, &a)) {
-				*out = expr_op(px->op, a, px->k);
+		case PX_A_OP_K: /* (a failing operation: the tree's message) */
+			if (ref_value(W, px, 0, &a) && codec_vm_binop(px->op, a, px->k, out))
 				return true;
-			}
 			break;
 		case PX_A_OP_B:
-			if (ref_value(W, px, 0, &a) && ref_value(W, px, 1, &b)) {
-				*out = expr_op(px->op, a, b);
+			if (ref_value(W, px, 0, &a) && ref_value(W, px, 1, &b) &&
+			    codec_vm_binop(px->op, a, b, out))
 				return true;
-			}
 			break;
 		case PX_A_AND_B:
 			if (ref_value(W, px, 0, &a) && (a == 0 || ref_value(W, px, 1, &b))) {
