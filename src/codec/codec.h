@@ -436,6 +436,8 @@ typedef struct codec_walker codec_walker;
 typedef struct codec_walker_stats {
 	unsigned long long asked, recalled;         /* parts walked */
 	unsigned long long enc_asked, enc_recalled; /* parts re-encoded */
+	unsigned long long resumed;    /* quiet walks that went on from the last's trail */
+	unsigned long long items_kept; /* items they kept from it, not walked again */
 } codec_walker_stats;
 /* NULL when out of memory, c is NULL or log2_parts is over 20. */
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts);
@@ -445,10 +447,14 @@ codec_walker_stats codec_walker_get_stats(const codec_walker *w);
 codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const uint32_t *words,
                                  size_t nwords, const codec_disasm_options *opt);
 /* codec_walker_walk without printing, stopping at the first error: the
- * walk's items as far as it went (each with its bits) and their nparts
- * and nclean, stopped when it met an error, no text (""), and at most
- * one error, the first the walk meets (its kind, bit, step and fatal;
- * an empty message).  Errors only printing raises (a <display>'s or <suffix>'s
+ * walk's items as far as it went (each with its bits), stopped when it
+ * met an error, no text (""), and at most one error, the first the walk
+ * meets (its kind, bit, step and fatal; an empty message).  A part is
+ * decoded only when the walk reads one of its exports, or at the end of
+ * a walk without an error: so without an error every part has its leaf
+ * and clean, and nparts and nclean count them all, as the walk's; with
+ * one, a part nothing read has leaf NULL and clean false, and nparts
+ * and nclean count the parts decoded.  Errors only printing raises (a <display>'s or <suffix>'s
  * when= that fails, a text over the size limit) are not looked for: no
  * error means none in the framing, and the items are then the walk's;
  * an error means codec_walker_walk reports at least one.  The result is
@@ -482,7 +488,9 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
 bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
                             uint32_t *words, size_t nwords, char *err, size_t errlen);
 /* codec_program_reencode with w's codec: a part w's memory holds at gen
- * with its re-encoding is not decoded and encoded again. */
+ * with its re-encoding is not decoded and encoded again, and where w has
+ * a memory the others are encoded by its codec_encoder (its templates;
+ * codec_encode's answers). */
 bool codec_walker_reencode(codec_walker *w, const codec_program *pr, uint32_t gen,
                            uint32_t *words, size_t nwords, char *err, size_t errlen);
 

@@ -27,6 +27,8 @@ typedef struct pvar {
 	uint32_t hides;   /* the index + 1 of the binding it hides; 0: none */
 	int64_t value;
 	bool set;         /* an export of a field the decoded leaf lacks is unset */
+	uint8_t ex;       /* an export: its number in its step */
+	uint32_t pend;    /* an export of a part not decided yet: the item's index + 1 */
 } pvar;
 
 typedef struct sbuf {
@@ -39,6 +41,7 @@ struct codec_program_private {
 	uint64_t *pool;   /* the items' bits */
 	size_t npool, cappool;
 	size_t *woff;     /* per item: offset of its bits in pool */
+	bool *undecided;  /* per item: a part a quiet walk has not decoded yet */
 	size_t capitems;
 	size_t caperrors;
 };
@@ -78,6 +81,7 @@ typedef struct walk {
 	codec_value *values; /* the walker's: WALK_VALUES, a decoding's */
 	codec_issue *issues; /* the walker's: 16 */
 	codec_walker *memo;  /* the walker, where it has a memory of parts */
+	codec_walker *trail; /* the walker, where this quiet walk leaves its trail */
 	key_cached *cache;   /* the walker's, KEY_CACHE of P's answers */
 } walk;
 
@@ -125,6 +129,25 @@ static void sb_hex32(sbuf *b, uint32_t v)
 #define MEMO_WORDS   2u  /* 128 bits */
 #define MEMO_EXPORTS 8u
 
+/* Where an iteration of a repeat among the program's own steps began in
+ * a quiet walk: the walk's state there, from which the next quiet walk
+ * may go on (codec_walker_walk_quiet, the trail below). */
+typedef struct trail_mark {
+	size_t step;          /* the repeat's index in the program's steps */
+	int64_t i, count;     /* the iteration; its count where known */
+	bool known;
+	size_t cursor, budget;
+	size_t nitems, npool; /* the items made before it */
+	size_t nreads;        /* the <read>s before it */
+	size_t var0, nvars;   /* its bindings: trail_vars[var0, var0 + nvars) */
+} trail_mark;
+
+/* A <read> of a quiet walk: its bits. */
+typedef struct trail_read {
+	size_t bit;
+	unsigned bits;
+} trail_read;
+
 /* One part as a walk made it (codec.h, codec_walker). */
 typedef struct part_slot {
 	const spec_step *step;   /* NULL: empty */
@@ -158,6 +181,35 @@ struct codec_walker {
 	size_t capvars;
 	sbuf instr;
 	codec_program *quiet; /* codec_walker_walk_quiet's result, kept */
+	/* codec_walker_reencode's, with a memory: an encoder that keeps
+	 * templates (codec_encode's answers, decided once a leaf's shape),
+	 * and the room of its items (made per call, they showed in a fuzz
+	 * run's profile) */
+	codec_encoder *enc;
+	codec_item *enc_items;
+	uint64_t *enc_bits;
+	size_t enc_cap;
+	/* the last quiet walk's trail, where the walker has a memory: its
+	 * words, program and options, where each iteration of the
+	 * program's own repeats began (marks) and its <read>s.  The next
+	 * quiet walk, of as many words, goes on from the last mark before
+	 * which nothing read a word that changed: its state there is what
+	 * walking the new words up to it would give (a walk is a function of
+	 * the bits it reads, the input's size and the options).  A fuzz
+	 * target's inputs are mostly the last one with a few bytes changed. */
+	bool trail_ok;
+	const spec_program *trail_p;
+	uint32_t trail_gen;
+	bool trail_show;
+	uint32_t *trail_words;
+	size_t trail_nwords, trail_capwords;
+	size_t trail_nitems;
+	trail_mark *marks;
+	size_t nmarks, capmarks;
+	pvar *trail_vars;
+	size_t ntrail_vars, captrail_vars;
+	trail_read *reads;
+	size_t nreads, capreads;
 };
 
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
@@ -194,6 +246,13 @@ void codec_walker_free(codec_walker *w)
 	free(w->vars);
 	free(w->instr.s);
 	codec_program_free(w->quiet);
+	codec_encoder_free(w->enc);
+	free(w->enc_items);
+	free(w->enc_bits);
+	free(w->trail_words);
+	free(w->marks);
+	free(w->trail_vars);
+	free(w->reads);
 	free(w);
 }
 
@@ -783,7 +842,7 @@ static bool push_var(walk *W, uint32_t id, int64_t v, bool set)
 		hides = W->top[id];
 		W->top[id] = (uint32_t)W->nvars + 1;
 	}
-	W->vars[W->nvars++] = (pvar){id, hides, v, set};
+	W->vars[W->nvars++] = (pvar){.id = id, .hides = hides, .value = v, .set = set};
 	return true;
 }
 
@@ -797,9 +856,18 @@ static void pop_vars(walk *W, size_t mark)
 	}
 }
 
-static const pvar *find_var(const walk *W, uint32_t id)
+static void force_export(walk *W, pvar *v);
+
+/* The binding of name id, NULL where none; an export of a part a quiet
+ * walk has not decided yet gets its value here, the part decided. */
+static const pvar *find_var(walk *W, uint32_t id)
 {
-	return id < W->P->nids && W->top[id] ? &W->vars[W->top[id] - 1] : NULL;
+	if (id >= W->P->nids || !W->top[id])
+		return NULL;
+	pvar *v = &W->vars[W->top[id] - 1];
+	if (v->pend)
+		force_export(W, v);
+	return v;
 }
 
 static bool builtin(const walk *W, uint32_t id, int64_t *v)
@@ -816,11 +884,11 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
                    size_t errlen)
 {
 	(void)depth;
-	const walk *W = ctx;
+	walk *W = ctx;
 	uint32_t id = walk_id(W, name);
 	const pvar *v = find_var(W, id);
 	if (v && !v->set) {
-		((walk *)ctx)->unset_hit = true;
+		W->unset_hit = true;
 		snprintf(err, errlen, "{%s} has no value here (the decoded leaf has no such field)",
 		         name);
 		return false;
@@ -834,7 +902,7 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 
 /* The value of px's reference i: false when it has none here (unset,
  * or neither bound nor a builtin). */
-static bool ref_value(const walk *W, const pexpr *px, size_t i, int64_t *v)
+static bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
 {
 	uint32_t id = W->P->refid[px->first + i];
 	const pvar *var = find_var(W, id);
@@ -967,13 +1035,16 @@ static codec_item *add_item(walk *W, codec_item_kind kind, const spec_step *s, s
 		size_t cap = pv->capitems ? pv->capitems * 2 : 64;
 		codec_item *it = realloc(r->items, cap * sizeof *it);
 		size_t *wo = it ? realloc(pv->woff, cap * sizeof *wo) : NULL;
+		bool *un = wo ? realloc(pv->undecided, cap * sizeof *un) : NULL;
 		if (it)
 			r->items = it;
-		if (!wo) {
+		if (wo)
+			pv->woff = wo;
+		if (!un) {
 			werror(W, CODEC_FRAME_MEMORY, true, pos, s, "out of memory");
 			return NULL;
 		}
-		pv->woff = wo;
+		pv->undecided = un;
 		pv->capitems = cap;
 	}
 	uint64_t *pool = spec_grow(pv->pool, pv->npool + nw, &pv->cappool, sizeof *pool, 256);
@@ -985,6 +1056,7 @@ static codec_item *add_item(walk *W, codec_item_kind kind, const spec_step *s, s
 	if (nw)
 		extract(W->in, pos, n, pv->pool + pv->npool);
 	pv->woff[r->nitems] = pv->npool;
+	pv->undecided[r->nitems] = false;
 	pv->npool += nw;
 	codec_item *it = &r->items[r->nitems++];
 	*it = (codec_item){.kind = kind, .step = s, .name = s ? s->name : NULL, .bit = pos,
@@ -1204,12 +1276,13 @@ static uint32_t export_id(const walk *W, const void *p, unsigned kind, const cha
 	return id == NO_ID ? NOT_EXPORTED : id;
 }
 
-/* Binds the exports of part s from its decoding d: field= the first
- * value of that field of the instruction itself (unset when the leaf has
- * none), is= 1 when the leaf or an ancestor bears one of the names.
- * Where slot is not NULL (s has at most MEMO_EXPORTS exports), the values
- * are kept in it too. */
-static void export_values(walk *W, const spec_step *s, const codec_decoded *d, part_slot *slot)
+/* The values of the exports of part s from its decoding d: field= the
+ * first value of that field of the instruction itself (unset when the
+ * leaf has none), is= 1 when the leaf or an ancestor bears one of the
+ * names.  Into ev (the part's bindings, NULL where they are gone) and,
+ * where slot is not NULL (s has at most MEMO_EXPORTS exports), slot. */
+static void export_values(walk *W, const spec_step *s, const codec_decoded *d, part_slot *slot,
+                          pvar *ev)
 {
 	if (!s->nexports)
 		return;
@@ -1244,19 +1317,10 @@ static void export_values(walk *W, const spec_step *s, const codec_decoded *d, p
 			slot->value[i] = v;
 			slot->set = (uint8_t)(slot->set | (unsigned)set << i);
 		}
-		if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, v, set))
-			break;
-	}
-}
-
-/* Binds the exports of part s as slot holds them. */
-static void recall_exports(walk *W, const spec_step *s, const part_slot *slot)
-{
-	for (size_t i = 0; i < s->nexports; i++) {
-		const spec_export *ex = &s->exports[i];
-		if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, slot->value[i],
-		              slot->set >> i & 1))
-			break;
+		if (ev) {
+			ev[i].value = v;
+			ev[i].set = set;
+		}
 	}
 }
 
@@ -1266,6 +1330,90 @@ static bool own_root(const codec *c, const spec_root *r)
 {
 	uintptr_t a = (uintptr_t)r, lo = (uintptr_t)c->m->roots;
 	return a >= lo && a - lo < c->m->nroots * sizeof *r && (a - lo) % sizeof *r == 0;
+}
+
+/* Decides part item idx (a PART step's): its leaf and clean, counted in
+ * nparts and nclean, and its exports' values into ev (its bindings, in
+ * the step's order; NULL where they are gone).  Returns its text ({_}),
+ * NULL where printing it failed.  A walk decides each part where it
+ * walks it; a quiet walk puts that off until an export of the part is
+ * read (force_export) or, where it ends without an error, to its end:
+ * the framing of most inputs a fuzz target walks quietly fails, and
+ * decoding parts nothing reads was a fifth of such a walk. */
+static const char *decide_part(walk *W, size_t idx, pvar *ev)
+{
+	const codec *c = W->c;
+	codec_item *it = &W->r->items[idx];
+	const spec_step *s = it->step;
+	W->r->priv->undecided[idx] = false;
+	uint64_t w[CODEC_MAX_WORDS];
+	part_words(w, item_bits(W, it), s->bits, s->root);
+	/* the memory, where it can hold the part */
+	part_slot *slot = W->memo && s->bits <= 64 * MEMO_WORDS && s->nexports <= MEMO_EXPORTS
+	                  ? memo_slot(W->memo, s, W->gen, w) : NULL;
+	if (slot) {
+		W->memo->st.asked++;
+		if (slot_holds(slot, s, W->gen, w) && slot->show_errors == W->show_errors) {
+			W->memo->st.recalled++;
+			it->leaf = slot->leaf;
+			it->clean = slot->clean;
+			W->r->nparts++;
+			W->r->nclean += it->clean;
+			for (size_t i = 0; ev && i < s->nexports; i++) {
+				ev[i].value = slot->value[i];
+				ev[i].set = slot->set >> i & 1;
+			}
+			return slot->text;
+		}
+		/* kept below once the part's text is known */
+		*slot = (part_slot){0};
+	}
+	codec_decoded d = {.values = W->values, .cap_values = WALK_VALUES,
+	                   .issues = W->issues, .cap_issues = 16};
+	/* the decoding and a leaf's text in one walk of the words where
+	 * the codec can (codec_decode_text: the text codec_disasm_root
+	 * prints, as render_instr does for a word with a leaf) */
+	codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
+	size_t tl = 0;
+	bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
+	it->leaf = d.leaf;
+	it->clean = ok && d.leaf && !d.nissues;
+	W->r->nparts++;
+	W->r->nclean += it->clean;
+	export_values(W, s, &d, slot, ev);
+	const char *text = NULL;
+	sbuf *instr = W->instr;
+	if (d.leaf) {
+		text = W->ibuf; /* cut to PROGRAM_INSTR_TEXT - 1 bytes */
+	} else { /* "no match", also where the classifier raised an error */
+		instr->n = 0;
+		instr->failed = false;
+		render_instr(W, (size_t)(s->root - c->m->roots), w, instr);
+		if (!instr->failed)
+			text = instr->s ? instr->s : "";
+	}
+	size_t len = text ? strlen(text) : CODEC_WALKER_TEXT;
+	if (slot && len < CODEC_WALKER_TEXT && !W->stop) {
+		slot->step = s;
+		memcpy(slot->w, w, sizeof slot->w);
+		slot->gen = W->gen;
+		slot->show_errors = W->show_errors;
+		slot->clean = it->clean;
+		slot->leaf = d.leaf;
+		memcpy(slot->text, text, len + 1);
+	}
+	return text;
+}
+
+/* An export v of a part not decided yet is read: the part decided, all
+ * its exports that are still bound get their values. */
+static void force_export(walk *W, pvar *v)
+{
+	size_t idx = v->pend - 1;
+	pvar *first = v - v->ex;
+	decide_part(W, idx, first);
+	for (size_t i = 0; i < W->r->items[idx].step->nexports; i++)
+		first[i].pend = 0;
 }
 
 static void run_part(walk *W, const spec_step *s)
@@ -1315,62 +1463,39 @@ static void run_part(walk *W, const spec_step *s)
 				sb_put(instr, " ", 1);
 			sb_hex32(instr, (uint32_t)(w[k / 2] >> (32 * (k % 2))));
 		}
+		text = instr->failed ? NULL : instr->s ? instr->s : "";
 	} else {
-		uint64_t w[CODEC_MAX_WORDS];
-		part_words(w, item_bits(W, it), s->bits, s->root);
 		it->root = s->root;
-		/* the memory, where it can hold the part */
-		part_slot *slot = W->memo && s->bits <= 64 * MEMO_WORDS && s->nexports <= MEMO_EXPORTS
-		                  ? memo_slot(W->memo, s, W->gen, w) : NULL;
-		if (slot) {
-			W->memo->st.asked++;
-			if (slot_holds(slot, s, W->gen, w) && slot->show_errors == W->show_errors) {
-				W->memo->st.recalled++;
-				it->leaf = slot->leaf;
-				it->clean = slot->clean;
-				W->r->nparts++;
-				W->r->nclean += it->clean;
-				recall_exports(W, s, slot);
-				display_item(W, s, slot->text);
-				if (W->stop && W->text.n > mark)
-					W->text.s[W->text.n = mark] = 0;
-				return;
+		it->leaf = NULL;
+		it->clean = false;
+		size_t idx = (size_t)(it - W->r->items), base = W->nvars;
+		/* the exports bound undecided, given their values as the part
+		 * is decided */
+		uint32_t pend = idx < UINT32_MAX ? (uint32_t)idx + 1 : 0;
+		for (size_t i = 0; i < s->nexports; i++) {
+			const spec_export *ex = &s->exports[i];
+			if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, 0, false)) {
+				pend = 0; /* (the walk stops: out of memory) */
+				break;
 			}
-			/* kept below once the part's text is known */
-			*slot = (part_slot){0};
+			W->vars[W->nvars - 1].ex = (uint8_t)i;
+			W->vars[W->nvars - 1].pend = pend;
 		}
-		codec_decoded d = {.values = W->values, .cap_values = WALK_VALUES,
-		                   .issues = W->issues, .cap_issues = 16};
-		/* the decoding and a leaf's text in one walk of the words where
-		 * the codec can (codec_decode_text: the text codec_disasm_root
-		 * prints, as render_instr does for a word with a leaf) */
-		codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
-		size_t tl = 0;
-		bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
-		it->leaf = d.leaf;
-		it->clean = ok && d.leaf && !d.nissues;
-		W->r->nparts++;
-		W->r->nclean += it->clean;
-		export_values(W, s, &d, slot);
-		if (d.leaf)
-			text = W->ibuf; /* cut to PROGRAM_INSTR_TEXT - 1 bytes */
-		else /* "no match", also where the classifier raised an error */
-			render_instr(W, (size_t)(s->root - c->m->roots), w, instr);
-		if (!text && !instr->failed)
-			text = instr->s ? instr->s : "";
-		size_t len = text ? strlen(text) : CODEC_WALKER_TEXT;
-		if (slot && len < CODEC_WALKER_TEXT && !W->stop) {
-			slot->step = s;
-			memcpy(slot->w, w, sizeof slot->w);
-			slot->gen = W->gen;
-			slot->show_errors = W->show_errors;
-			slot->clean = it->clean;
-			slot->leaf = d.leaf;
-			memcpy(slot->text, text, len + 1);
+		if (W->nvars - base < s->nexports) {
+			for (size_t i = base; i < W->nvars; i++)
+				W->vars[i].pend = 0;
+			return;
 		}
+		if (W->quiet && pend && s->nexports <= UINT8_MAX) {
+			W->r->priv->undecided[idx] = true;
+			return;
+		}
+		for (size_t i = base; i < W->nvars; i++)
+			W->vars[i].pend = 0;
+		text = decide_part(W, idx, &W->vars[base]);
+		if (W->quiet)
+			return;
 	}
-	if (!text && !instr->failed)
-		text = instr->s ? instr->s : "";
 	if (text)
 		display_item(W, s, text);
 	if (W->stop && W->text.n > mark) /* a failed display: no half line */
@@ -1402,14 +1527,46 @@ static void run_group(walk *W, const spec_step *s)
 	W->cursor = end;
 }
 
-static void run_repeat(walk *W, const spec_step *s)
+/* Marks the start of iteration i of repeat s, one of the program's own
+ * steps, in the walker's trail (its bindings' exports decided first: a
+ * part before the mark is not decided after it); a mark that cannot be
+ * kept ends the trail. */
+static void mark_trail(walk *W, const spec_step *s, int64_t i, int64_t count, bool known)
+{
+	codec_walker *t = W->trail;
+	for (size_t k = 0; k < W->nvars; k++)
+		if (W->vars[k].pend)
+			force_export(W, &W->vars[k]);
+	trail_mark *m = spec_grow(t->marks, t->nmarks + 1, &t->capmarks, sizeof *m, 64);
+	pvar *v = m ? spec_grow(t->trail_vars, t->ntrail_vars + W->nvars, &t->captrail_vars,
+	                        sizeof *v, 64) : NULL;
+	if (m)
+		t->marks = m;
+	if (!v) {
+		t->trail_ok = false;
+		W->trail = NULL;
+		return;
+	}
+	t->trail_vars = v;
+	if (W->nvars)
+		memcpy(v + t->ntrail_vars, W->vars, W->nvars * sizeof *v);
+	t->marks[t->nmarks++] = (trail_mark){
+		.step = (size_t)(s - W->p->steps), .i = i, .count = count, .known = known,
+		.cursor = W->cursor, .budget = W->budget, .nitems = W->r->nitems,
+		.npool = W->r->priv->npool, .nreads = t->nreads, .var0 = t->ntrail_vars,
+		.nvars = W->nvars,
+	};
+	t->ntrail_vars += W->nvars;
+}
+
+/* Iterations i0 on of repeat s, its count known (count) or not. */
+static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t count, bool known)
 {
 	size_t mark = W->nvars;
-	int64_t count = 0;
-	bool known = !s->count_at && !s->to_end;
-	if (known && !weval_count(W, s, s->expr, "count", "count", &count))
-		return;
-	for (int64_t i = 0; !W->stop; i++) {
+	bool own = W->trail && s >= W->p->steps && s < W->p->steps + W->p->nsteps;
+	for (int64_t i = i0; !W->stop; i++) {
+		if (own && W->trail)
+			mark_trail(W, s, i, count, known);
 		if (known && i >= count)
 			break;
 		if (!known && W->cursor >= W->region_end) {
@@ -1454,6 +1611,15 @@ static void run_repeat(walk *W, const spec_step *s)
 	pop_vars(W, mark);
 }
 
+static void run_repeat(walk *W, const spec_step *s)
+{
+	int64_t count = 0;
+	bool known = !s->count_at && !s->to_end;
+	if (known && !weval_count(W, s, s->expr, "count", "count", &count))
+		return;
+	run_repeat_from(W, s, 0, count, known);
+}
+
 static void run_steps(walk *W, const spec_step *steps, size_t n)
 {
 	for (size_t i = 0; i < n && !W->stop; i++) {
@@ -1479,6 +1645,18 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 			uint64_t v;
 			extract(W->in, W->cursor + s->low, nb, &v);
 			push_var(W, walk_id(W, s->name), (int64_t)v, true);
+			if (W->trail) {
+				codec_walker *t = W->trail;
+				trail_read *rd = spec_grow(t->reads, t->nreads + 1, &t->capreads, sizeof *rd,
+				                           64);
+				if (rd) {
+					t->reads = rd;
+					t->reads[t->nreads++] = (trail_read){W->cursor + s->low, nb};
+				} else {
+					t->trail_ok = false;
+					W->trail = NULL;
+				}
+			}
 			break;
 		}
 		case SPEC_STEP_LET: {
@@ -1625,6 +1803,84 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 	return r;
 }
 
+/* Whether bits [bit, bit + n) of words differ from the trail's old
+ * words (as many), given that words before first do not. */
+static bool trail_changed(const uint32_t *old, const uint32_t *words, size_t first, size_t bit,
+                          size_t n)
+{
+	if (!n)
+		return false;
+	size_t lo = bit / 32, hi = (bit + n - 1) / 32;
+	for (size_t k = lo < first ? first : lo; k <= hi; k++)
+		if (old[k] != words[k])
+			return true;
+	return false;
+}
+
+/* The mark of the walker's trail a quiet walk of words (p, gen, show)
+ * goes on from: the last before which no item and no <read> of the last
+ * quiet walk (r's items, kept) took a bit of a word that changed; NULL
+ * where there is none or the trail is of another program, options or
+ * size. */
+static const trail_mark *trail_resume(const codec_walker *wk, const codec_program *r,
+                                      const spec_program *p, const uint32_t *words,
+                                      size_t nwords, uint32_t gen, bool show)
+{
+	if (!wk->trail_ok || !wk->nmarks || wk->trail_p != p || wk->trail_gen != gen ||
+	    wk->trail_show != show || wk->trail_nwords != nwords)
+		return NULL;
+	const uint32_t *old = wk->trail_words;
+	size_t first = 0;
+	while (first < nwords && old[first] == words[first])
+		first++;
+	size_t fi = wk->trail_nitems, fr = wk->nreads;
+	for (size_t i = 0; i < wk->trail_nitems && fi == wk->trail_nitems; i++)
+		if (trail_changed(old, words, first, r->items[i].bit, r->items[i].bits))
+			fi = i;
+	for (size_t i = 0; i < wk->nreads && fr == wk->nreads; i++)
+		if (trail_changed(old, words, first, wk->reads[i].bit, wk->reads[i].bits))
+			fr = i;
+	for (size_t k = wk->nmarks; k-- > 0;)
+		if (wk->marks[k].nitems <= fi && wk->marks[k].nreads <= fr)
+			return &wk->marks[k];
+	return NULL;
+}
+
+/* Puts walk W in the state of mark m of its walker's trail (its items,
+ * bits and <read>s before m kept from the last quiet walk): false when
+ * memory runs out. */
+static bool trail_restore(walk *W, codec_walker *wk, const trail_mark *m)
+{
+	codec_program *r = W->r;
+	if (m->nvars > W->capvars) {
+		pvar *v = spec_grow(W->vars, m->nvars, &W->capvars, sizeof *v, 64);
+		if (!v)
+			return false;
+		W->vars = v;
+	}
+	if (m->nvars)
+		memcpy(W->vars, wk->trail_vars + m->var0, m->nvars * sizeof *W->vars);
+	W->nvars = m->nvars;
+	for (size_t k = 0; k < m->nvars; k++)
+		if (W->vars[k].id < W->P->nids)
+			W->top[W->vars[k].id] = (uint32_t)k + 1;
+	W->cursor = m->cursor;
+	W->budget = m->budget;
+	r->nitems = m->nitems;
+	r->priv->npool = m->npool;
+	/* the parts decided before it (the last walk may have decided
+	 * some of them after it: a part's leaf is a function of its bits) */
+	for (size_t i = 0; i < m->nitems; i++)
+		if (r->items[i].kind == CODEC_ITEM_PART && !r->priv->undecided[i]) {
+			r->nparts++;
+			r->nclean += r->items[i].clean;
+		}
+	wk->nmarks = (size_t)(m - wk->marks);
+	wk->ntrail_vars = m->var0;
+	wk->nreads = m->nreads;
+	return true;
+}
+
 /* Runs p (NULL: the model's only program) over words into r, a fresh
  * result (quiet false) or the walker's (codec_walker_walk_quiet): false
  * when memory runs out or there is no program. */
@@ -1677,15 +1933,58 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	W.region_end = W.nbits;
 	/* each step is paid for: a walk is linear in its input */
 	W.budget = W.nbits * 4 + 4096;
-	run_steps(&W, p->steps, p->nsteps);
+	/* a quiet walk with a memory goes on from its last trail where it
+	 * can, and leaves its own */
+	trail_mark from = {0};
+	bool resume = false;
+	if (quiet && W.memo) {
+		const trail_mark *m = trail_resume(wk, r, p, W.in, nwords, W.gen, W.show_errors);
+		if (m) {
+			from = *m;
+			resume = trail_restore(&W, wk, m);
+		}
+		if (!resume)
+			wk->nmarks = wk->ntrail_vars = wk->nreads = 0;
+		wk->trail_ok = true;
+		W.trail = wk;
+	}
+	if (resume) {
+		wk->st.resumed++;
+		wk->st.items_kept += from.nitems;
+		run_repeat_from(&W, &p->steps[from.step], from.i, from.count, from.known);
+		run_steps(&W, p->steps + from.step + 1, p->nsteps - from.step - 1);
+	} else {
+		run_steps(&W, p->steps, p->nsteps);
+	}
 	if (p->cover && !W.stop)
 		check_cover(&W);
+	/* a quiet walk without an error decides the parts it put off */
+	for (size_t i = 0; quiet && !r->nerrors && i < r->nitems; i++)
+		if (r->priv->undecided[i])
+			decide_part(&W, i, NULL);
 	if (W.text.failed)
 		werror(&W, CODEC_FRAME_MEMORY, true, W.cursor, NULL,
 		       "the disassembly is larger than %u bytes", PROGRAM_TEXT_MAX);
 	r->stopped = W.stop;
 	wk->vars = W.vars;
 	wk->capvars = W.capvars;
+	if (W.trail && wk->trail_ok) { /* the words the trail is of */
+		uint32_t *tw = spec_grow(wk->trail_words, nwords ? nwords : 1, &wk->trail_capwords,
+		                         sizeof *tw, 64);
+		if (tw) {
+			wk->trail_words = tw;
+			memcpy(tw, W.in, nwords * sizeof *tw);
+			wk->trail_nwords = nwords;
+			wk->trail_p = p;
+			wk->trail_gen = W.gen;
+			wk->trail_show = W.show_errors;
+			wk->trail_nitems = r->nitems;
+		} else {
+			wk->trail_ok = false;
+		}
+	} else if (quiet && W.memo) {
+		wk->trail_ok = false;
+	}
 	codec_programs_free(own);
 	for (size_t i = 0; i < r->nitems; i++)
 		r->items[i].w = r->priv->pool + r->priv->woff[i];
@@ -1748,6 +2047,7 @@ void codec_program_free(codec_program *pr)
 	if (pr->priv) { /* in pr's block */
 		free(pr->priv->pool);
 		free(pr->priv->woff);
+		free(pr->priv->undecided);
 	}
 	free(pr->items);
 	free(pr->errors);
@@ -1824,11 +2124,37 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 		snprintf(err, errlen, "no codec or no program");
 		return false;
 	}
-	codec_item *items = malloc((pr->nitems ? pr->nitems : 1) * sizeof *items);
-	uint64_t *bits = malloc((pr->nitems ? pr->nitems : 1) * CODEC_MAX_WORDS * sizeof *bits);
-	codec_value *values = malloc(512 * sizeof *values);
+	size_t room = pr->nitems ? pr->nitems : 1;
+	codec_item *items;
+	uint64_t *bits;
+	codec_value *values;
+	bool ok;
+	if (memo) {
+		/* the walker's room and encoder, made as first needed */
+		if (memo->enc_cap < room) {
+			codec_item *ni = realloc(memo->enc_items, room * sizeof *ni);
+			if (ni)
+				memo->enc_items = ni;
+			uint64_t *nb = ni ? realloc(memo->enc_bits, room * CODEC_MAX_WORDS * sizeof *nb)
+			                  : NULL;
+			if (nb) {
+				memo->enc_bits = nb;
+				memo->enc_cap = room;
+			}
+		}
+		if (!memo->enc)
+			memo->enc = codec_encoder_new(c);
+		items = memo->enc_items;
+		bits = memo->enc_bits;
+		values = memo->values;
+		ok = memo->enc_cap >= room && memo->enc;
+	} else {
+		items = malloc(room * sizeof *items);
+		bits = malloc(room * CODEC_MAX_WORDS * sizeof *bits);
+		values = malloc(WALK_VALUES * sizeof *values);
+		ok = items && bits && values;
+	}
 	codec_issue issues[16];
-	bool ok = items && bits && values;
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	for (size_t i = 0; ok && i < pr->nitems; i++) {
@@ -1850,7 +2176,7 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 			items[i].w = w;
 			continue;
 		}
-		codec_decoded d = {.values = values, .cap_values = 512, .issues = issues,
+		codec_decoded d = {.values = values, .cap_values = WALK_VALUES, .issues = issues,
 		                   .cap_issues = 16};
 		codec_decode(c, items[i].root, in, gen, &d);
 		char why[200];
@@ -1858,7 +2184,8 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 			snprintf(err, errlen, "item %zu (bit %zu) does not decode against %s", i,
 			         items[i].bit, items[i].root->bitset->name);
 			ok = false;
-		} else if (!codec_encode(c, &d, w, why, sizeof why)) {
+		} else if (!(memo ? codec_encoder_encode(memo->enc, &d, w, why, sizeof why)
+		                  : codec_encode(c, &d, w, why, sizeof why))) {
 			snprintf(err, errlen, "item %zu (bit %zu, %s): %s", i, items[i].bit, d.leaf->name,
 			         why);
 			ok = false;
@@ -1872,9 +2199,11 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 	}
 	if (ok)
 		ok = codec_program_encode(items, pr->nitems, words, nwords, err, errlen);
-	free(items);
-	free(bits);
-	free(values);
+	if (!memo) {
+		free(items);
+		free(bits);
+		free(values);
+	}
 	return ok;
 }
 
