@@ -631,8 +631,18 @@ TEST(garbage_terminates)
 					continue;
 				walks++;
 				stopped += pr->stopped;
-				for (size_t i = 0; i < pr->nitems; i++)
-					CHECK(pr->items[i].bit + pr->items[i].bits <= n * 32);
+				for (size_t i = 0; i < pr->nitems; i++) {
+					const codec_item *it = &pr->items[i];
+					CHECK(it->bit + it->bits <= n * 32);
+					/* its bits are the input's, bit for bit */
+					for (size_t b = 0; b < it->bits && it->bit + it->bits <= n * 32; b++)
+						if ((it->w[b / 64] >> (b % 64) & 1) !=
+						    (w[(it->bit + b) / 32] >> ((it->bit + b) % 32) & 1)) {
+							fprintf(stderr, "item %zu bit %zu is not the input's\n", i, b);
+							CHECK(false);
+							break;
+						}
+				}
 				CHECK(pr->nerrors <= CODEC_PROGRAM_MAX_ERRORS);
 				CHECK_INT(strlen(pr->text), pr->textlen);
 				/* the quiet walk agrees */

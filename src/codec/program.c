@@ -1005,22 +1005,22 @@ static bool holds(walk *W, const spec_step *s, const spec_expr *when, bool *ok)
 	return *ok && v != 0;
 }
 
-/* Bits [pos, pos + n) of the input into out (item bit 0 first). */
+/* Bits [pos, pos + n) of the input into out (item bit 0 first), 64 at
+ * a time from the two or three input words that hold them (no word past
+ * the last bit is read). */
 static void extract(const uint32_t *in, size_t pos, unsigned n, uint64_t *out)
 {
-	memset(out, 0, ((n + 63) / 64) * sizeof *out);
-	for (unsigned i = 0; i < n;) {
-		size_t b = pos + i;
-		unsigned sh = (unsigned)(b % 32), take = 32 - sh;
-		if (take > n - i)
-			take = n - i;
-		uint64_t v = (uint64_t)(in[b / 32] >> sh);
-		if (take < 32)
+	unsigned sh = (unsigned)(pos % 32);
+	const uint32_t *p = in + pos / 32;
+	for (unsigned i = 0; i < n; i += 64, p += 2) {
+		unsigned take = n - i < 64 ? n - i : 64, need = (sh + take + 31) / 32;
+		uint64_t lo = p[0] | (need > 1 ? (uint64_t)p[1] << 32 : 0);
+		uint64_t v = lo >> sh;
+		if (need > 2)
+			v |= (uint64_t)p[2] << (64 - sh); /* (need > 2: sh > 0) */
+		if (take < 64)
 			v &= ((uint64_t)1 << take) - 1;
-		out[i / 64] |= v << (i % 64);
-		if (i % 64 + take > 64)
-			out[i / 64 + 1] |= v >> (64 - i % 64);
-		i += take;
+		out[i / 64] = v;
 	}
 }
 
