@@ -1172,9 +1172,10 @@ static bool same_walks(const codec_program *a, const codec_program *b, char *wha
 /* A quiet walk through a walker with a memory goes on from the last
  * one's trail (codec_walker_walk_quiet): each seed of the program
  * round trips' corpus (corpus/roundtrip_program_<isa>), then 30 inputs
- * each the last with a bit or a word changed, as a fuzz target's are,
- * walked quietly through one walker, agree with a fresh walk of each;
- * and most of them went on from the trail. */
+ * each the last with a bit or a word changed, a word put in or taken
+ * out, or the end cut or grown, as a fuzz target's are, walked quietly
+ * through one walker, agree with a fresh walk of each; and most of them
+ * went on from the trail, some of them across a change of size. */
 TEST(quiet_walks_go_on)
 {
 	const char *isas[] = {"a2xx", "midgard"};
@@ -1192,7 +1193,7 @@ TEST(quiet_walks_go_on)
 		         isas[k]);
 		DIR *dir = opendir(path);
 		CHECK(dir != NULL);
-		size_t seeds = 0, walks = 0, framed = 0;
+		size_t seeds = 0, walks = 0, framed = 0, resized = 0;
 		for (struct dirent *e; wk && dir && (e = readdir(dir));) {
 			static uint32_t w[1024];
 			char file[1024];
@@ -1206,18 +1207,33 @@ TEST(quiet_walks_go_on)
 			seeds++;
 			for (int round = 0; round < 31; round++) {
 				seed = seed * 6364136223846793005u + 1442695040888963407u;
-				size_t at = (size_t)(seed >> 20) % len;
-				if (round && round % 5 == 0)
+				size_t at = (size_t)(seed >> 20) % len, was = len;
+				if (round && round % 5 == 0) {
 					w[at] = (uint32_t)(seed >> 40) & 0xff;
-				else if (round)
+				} else if (round % 7 == 3 && len < 1024) { /* a word put in */
+					memmove(w + at + 1, w + at, (len - at) * sizeof *w);
+					w[at] = (uint32_t)(seed >> 40) & 0xff;
+					len++;
+				} else if (round % 7 == 6 && len > 1) { /* a word taken out */
+					memmove(w + at, w + at + 1, (len - at - 1) * sizeof *w);
+					len--;
+				} else if (round % 11 == 4 && len > 1) { /* the end cut */
+					len -= 1 + at % 2;
+				} else if (round % 11 == 8 && len < 1023) { /* the end grown */
+					w[len++] = 0;
+					w[len++] = (uint32_t)(seed >> 40) & 0xff;
+				} else if (round) {
 					w[at] ^= 1u << (seed >> 59);
+				}
 				/* the options change now and then: the trail is of others */
 				codec_disasm_options opt = {.show_errors = round == 17};
 				codec_program *a = codec_program_walk(l.c, prog, w, len, &opt);
 				CHECK(a != NULL);
 				char what[80];
-				if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, len, &opt),
-				                       what, sizeof what)) {
+				unsigned long long before = codec_walker_get_stats(wk).resumed;
+				const codec_program *q = codec_walker_walk_quiet(wk, prog, w, len, &opt);
+				resized += len != was && codec_walker_get_stats(wk).resumed > before;
+				if (a && !quiet_agrees(a, q, what, sizeof what)) {
 					fprintf(stderr, "%s, %s, round %d: the quiet walk from the trail differs "
 					        "(%s)\n", isas[k], e->d_name, round, what);
 					CHECK(false);
@@ -1231,13 +1247,63 @@ TEST(quiet_walks_go_on)
 			closedir(dir);
 		codec_walker_stats st = codec_walker_get_stats(wk);
 		printf("%s: %zu seeds, %zu quiet walks (%zu framed), %llu went on from the last's "
-		       "trail, keeping %llu items\n", isas[k], seeds, walks, framed, st.resumed,
-		       st.items_kept);
-		CHECK(seeds > 0 && framed > walks / 10);
+		       "trail (%zu of another size), keeping %llu items\n", isas[k], seeds, walks,
+		       framed, st.resumed, resized, st.items_kept);
+		CHECK(seeds > 0 && framed > walks / 10 && resized > 0);
 		CHECK(st.resumed > walks / 2 && st.items_kept > st.resumed);
 		codec_walker_free(wk);
 		unload(&l);
 	}
+}
+
+/* The trail across sizes (tests/framing/trail.xml): inputs of 8, 9, 7,
+ * 40, 3 and 8 words, the same words where they overlap, walked quietly
+ * through one walker after one another, agree with fresh walks: a walk
+ * before a mark that read the size, or whose step budget a shorter input
+ * would have spent, is not carried over; "words" shows that an input of
+ * another size still goes on where it can. */
+TEST(trail_across_sizes)
+{
+	loaded l;
+	if (!load(&l, "trail.xml"))
+		return;
+	static const size_t sizes[] = {8, 9, 7, 40, 3, 8, 8};
+	static uint32_t w[40];
+	for (size_t i = 0; i < 40; i++)
+		w[i] = (uint32_t)(i * 0x9e3779b9u);
+	const char *progs[] = {"sized", "spent", "left", "words"};
+	for (size_t p = 0; p < 4; p++) {
+		const spec_program *prog = spec_find_program(l.m, progs[p]);
+		codec_walker *wk = codec_walker_new(l.c, 6);
+		CHECK(prog != NULL && wk != NULL);
+		for (size_t k = 0; prog && wk && k < sizeof sizes / sizeof *sizes; k++) {
+			codec_disasm_options opt = {.show_errors = true};
+			codec_program *a = codec_program_walk(l.c, prog, w, sizes[k], &opt);
+			char what[80];
+			CHECK(a != NULL);
+			if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, sizes[k], &opt),
+			                       what, sizeof what)) {
+				fprintf(stderr, "%s, %zu words after %zu: the quiet walk differs (%s)\n",
+				        progs[p], sizes[k], k ? sizes[k - 1] : 0, what);
+				CHECK(false);
+			}
+			codec_program_free(a);
+		}
+		codec_walker_stats st = codec_walker_get_stats(wk);
+		printf("trail across sizes, %s: %llu of %zu walks went on from the trail, keeping "
+		       "%llu items\n", progs[p], st.resumed, sizeof sizes / sizeof *sizes - 1,
+		       st.items_kept);
+		/* "sized" and "left" read the size before every mark but the
+		 * first: only the input of the same size keeps items; "words"
+		 * keeps the words before the first that differs or is past
+		 * either end (8, 7, 7, 3, 3, 8) */
+		if (p == 0 || p == 2)
+			CHECK_INT(st.items_kept, 8);
+		if (p == 3)
+			CHECK_INT(st.items_kept, 8 + 7 + 7 + 3 + 3 + 8);
+		codec_walker_free(wk);
+	}
+	unload(&l);
 }
 
 TEST(walker_remembers)
@@ -1393,6 +1459,7 @@ int main(void)
 	RUN(expression_shapes);
 	RUN(walker_remembers);
 	RUN(quiet_walks_go_on);
+	RUN(trail_across_sizes);
 	RUN(quiet_walks);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);

@@ -82,6 +82,12 @@ typedef struct walk {
 	codec_issue *issues; /* the walker's: 16 */
 	codec_walker *memo;  /* the walker, where it has a memory of parts */
 	codec_walker *trail; /* the walker, where this quiet walk leaves its trail */
+	/* what the walk so far asked of the input's size: at least need_end
+	 * bits (every span it checked against the end fitted and every
+	 * <repeat> that runs to the end went on), or (read_end) the size
+	 * itself, {_end} or {_left} at the top */
+	size_t need_end;
+	bool read_end;
 	key_cached *cache;   /* the walker's, KEY_CACHE of P's answers */
 } walk;
 
@@ -140,6 +146,8 @@ typedef struct trail_mark {
 	size_t nitems, npool; /* the items made before it */
 	size_t nreads;        /* the <read>s before it */
 	size_t var0, nvars;   /* its bindings: trail_vars[var0, var0 + nvars) */
+	size_t need_end;      /* the least input size in bits the walk before it needs */
+	bool read_end;        /* the walk before it read the input's size */
 } trail_mark;
 
 /* A <read> of a quiet walk: its bits. */
@@ -870,12 +878,15 @@ static const pvar *find_var(walk *W, uint32_t id)
 	return v;
 }
 
-static bool builtin(const walk *W, uint32_t id, int64_t *v)
+static bool builtin(walk *W, uint32_t id, int64_t *v)
 {
 	switch (id) {
 	case ID_POS: *v = (int64_t)W->cursor; return true;
-	case ID_LEFT: *v = (int64_t)(W->region_end - W->cursor); return true;
-	case ID_END: *v = (int64_t)W->nbits; return true;
+	case ID_LEFT:
+		W->read_end |= W->region_end == W->nbits;
+		*v = (int64_t)(W->region_end - W->cursor);
+		return true;
+	case ID_END: W->read_end = true; *v = (int64_t)W->nbits; return true;
 	default: return false;
 	}
 }
@@ -1072,10 +1083,13 @@ static const uint64_t *item_bits(const walk *W, const codec_item *it)
 
 /* Whether a span of n bits at pos lies inside the region (or, not
  * in_region, the input). */
-static bool span_fits(const walk *W, size_t pos, uint64_t n, bool in_region)
+static bool span_fits(walk *W, size_t pos, uint64_t n, bool in_region)
 {
 	size_t end = in_region ? W->region_end : W->nbits;
-	return pos <= end && n <= end - pos;
+	bool fit = pos <= end && n <= end - pos;
+	if (fit && end == W->nbits && pos + n > W->need_end)
+		W->need_end = pos + (size_t)n;
+	return fit;
 }
 
 /* span_fits; false with a fatal error naming what. */
@@ -1554,7 +1568,7 @@ static void mark_trail(walk *W, const spec_step *s, int64_t i, int64_t count, bo
 		.step = (size_t)(s - W->p->steps), .i = i, .count = count, .known = known,
 		.cursor = W->cursor, .budget = W->budget, .nitems = W->r->nitems,
 		.npool = W->r->priv->npool, .nreads = t->nreads, .var0 = t->ntrail_vars,
-		.nvars = W->nvars,
+		.nvars = W->nvars, .need_end = W->need_end, .read_end = W->read_end,
 	};
 	t->ntrail_vars += W->nvars;
 }
@@ -1569,6 +1583,9 @@ static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t cou
 			mark_trail(W, s, i, count, known);
 		if (known && i >= count)
 			break;
+		if (!known && W->region_end == W->nbits && W->cursor < W->nbits &&
+		    W->cursor + 1 > W->need_end)
+			W->need_end = W->cursor + 1; /* it goes on: the end is past the cursor */
 		if (!known && W->cursor >= W->region_end) {
 			if (s->count_at)
 				werror(W, CODEC_FRAME_COUNT, true, W->cursor, s,
@@ -1804,45 +1821,61 @@ codec_program *codec_program_walk(const codec *c, const spec_program *p, const u
 }
 
 /* Whether bits [bit, bit + n) of words differ from the trail's old
- * words (as many), given that words before first do not. */
-static bool trail_changed(const uint32_t *old, const uint32_t *words, size_t first, size_t bit,
-                          size_t n)
+ * words, given that words before first do not and that both have the
+ * words before common (a word past either's end differs). */
+static bool trail_changed(const uint32_t *old, const uint32_t *words, size_t first,
+                          size_t common, size_t bit, size_t n)
 {
 	if (!n)
 		return false;
 	size_t lo = bit / 32, hi = (bit + n - 1) / 32;
 	for (size_t k = lo < first ? first : lo; k <= hi; k++)
-		if (old[k] != words[k])
+		if (k >= common || old[k] != words[k])
 			return true;
 	return false;
 }
 
+/* Whether mark m holds for an input of nbits bits, the trail's being
+ * old_bits: the walk before it asked nothing of the size that differs,
+ * and its step budget (4 a bit) did not run out. */
+static bool mark_fits_size(const trail_mark *m, size_t nbits, size_t old_bits)
+{
+	if (nbits == old_bits)
+		return true;
+	return !m->read_end && m->need_end <= nbits &&
+	       (nbits > old_bits || m->budget >= 4 * (old_bits - nbits));
+}
+
 /* The mark of the walker's trail a quiet walk of words (p, gen, show)
  * goes on from: the last before which no item and no <read> of the last
- * quiet walk (r's items, kept) took a bit of a word that changed; NULL
- * where there is none or the trail is of another program, options or
- * size. */
+ * quiet walk (r's items, kept) took a bit of a word that changed (or is
+ * past the end of either input) and whose walk fits the new input's
+ * size (mark_fits_size); NULL where there is none or the trail is of
+ * another program or options. */
 static const trail_mark *trail_resume(const codec_walker *wk, const codec_program *r,
                                       const spec_program *p, const uint32_t *words,
                                       size_t nwords, uint32_t gen, bool show)
 {
 	if (!wk->trail_ok || !wk->nmarks || wk->trail_p != p || wk->trail_gen != gen ||
-	    wk->trail_show != show || wk->trail_nwords != nwords)
+	    wk->trail_show != show)
 		return NULL;
 	const uint32_t *old = wk->trail_words;
-	size_t first = 0;
-	while (first < nwords && old[first] == words[first])
+	size_t common = nwords < wk->trail_nwords ? nwords : wk->trail_nwords, first = 0;
+	while (first < common && old[first] == words[first])
 		first++;
 	size_t fi = wk->trail_nitems, fr = wk->nreads;
 	for (size_t i = 0; i < wk->trail_nitems && fi == wk->trail_nitems; i++)
-		if (trail_changed(old, words, first, r->items[i].bit, r->items[i].bits))
+		if (trail_changed(old, words, first, common, r->items[i].bit, r->items[i].bits))
 			fi = i;
 	for (size_t i = 0; i < wk->nreads && fr == wk->nreads; i++)
-		if (trail_changed(old, words, first, wk->reads[i].bit, wk->reads[i].bits))
+		if (trail_changed(old, words, first, common, wk->reads[i].bit, wk->reads[i].bits))
 			fr = i;
-	for (size_t k = wk->nmarks; k-- > 0;)
-		if (wk->marks[k].nitems <= fi && wk->marks[k].nreads <= fr)
-			return &wk->marks[k];
+	for (size_t k = wk->nmarks; k-- > 0;) {
+		const trail_mark *m = &wk->marks[k];
+		if (m->nitems <= fi && m->nreads <= fr &&
+		    mark_fits_size(m, nwords * 32, wk->trail_nwords * 32))
+			return m;
+	}
 	return NULL;
 }
 
@@ -1865,7 +1898,12 @@ static bool trail_restore(walk *W, codec_walker *wk, const trail_mark *m)
 		if (W->vars[k].id < W->P->nids)
 			W->top[W->vars[k].id] = (uint32_t)k + 1;
 	W->cursor = m->cursor;
-	W->budget = m->budget;
+	/* the budget is 4 a bit of the input (mark_fits_size) */
+	size_t old_bits = wk->trail_nwords * 32;
+	W->budget = W->nbits >= old_bits ? m->budget + 4 * (W->nbits - old_bits)
+	                                 : m->budget - 4 * (old_bits - W->nbits);
+	W->need_end = m->need_end;
+	W->read_end = m->read_end;
 	r->nitems = m->nitems;
 	r->priv->npool = m->npool;
 	/* the parts decided before it (the last walk may have decided
