@@ -1069,16 +1069,19 @@ TEST(expression_shapes)
 	if (pr)
 		CHECK_STR(pr->text, "1 0 1 1 2 0 0 0 3 0 1\n"
 		                    "0 1 3 0 1 0 11 1 1 0 1\n"
-		                    "-2 1 9 1\n"
+		                    "-2 1 9 1 384 4 8 3 0\n"
 		                    "-9223372036854775808 0x8000000000000000 0x0 -42 "
 		                    "0xffffffffffffffd6 0x3 0\n");
 	codec_program_free(pr);
 	/* a shape whose operation fails: the walk's error, the tree's message */
-	pr = codec_program_walk(l.c, spec_find_program(l.m, "dividing"), NULL, 0, &opt);
-	CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
-	if (pr && pr->nerrors)
-		CHECK(strstr(pr->errors[0].text, "division by zero") != NULL);
-	codec_program_free(pr);
+	const char *failing[] = {"dividing", "dividing-k"};
+	for (size_t i = 0; i < 2; i++) {
+		pr = codec_program_walk(l.c, spec_find_program(l.m, failing[i]), NULL, 0, &opt);
+		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
+		if (pr && pr->nerrors)
+			CHECK(strstr(pr->errors[0].text, i ? "modulo by zero" : "division by zero") != NULL);
+		codec_program_free(pr);
+	}
 	unload(&l);
 }
 

@@ -366,12 +366,13 @@ typedef struct pexpr {
 		PX_MACHINE,  /* none of these */
 		PX_A,        /* {A} */
 		PX_A_OP_K,   /* {A} op K, op binary (codec_vm_binop) */
+		PX_K_OP_A,   /* K op {A} (Midgard's 128 * {quads}) */
 		PX_A_OP_B,   /* {A} op {B} */
 		PX_NOT_A,    /* !{A} */
 		PX_A_AND_B,  /* {A} && {B} */
 		PX_A_AND,    /* {A} && ... && ...: 0 when A is (else the machine) */
 	} shape;
-	int op;           /* PX_A_OP_K, PX_A_OP_B: the VI_ operation */
+	int op;           /* PX_A_OP_K, PX_K_OP_A, PX_A_OP_B: the VI_ operation */
 	int64_t k;
 } pexpr;
 
@@ -505,6 +506,13 @@ static bool shape_op(int op)
 static void expr_shape(pexpr *px)
 {
 	const cins *p = px->prog;
+	if (p[0].op == VI_CONST && p[1].op == VI_REF && p[1].arg == 0 && shape_op(p[2].op) &&
+	    p[3].op == VI_END) {
+		px->shape = PX_K_OP_A;
+		px->op = p[2].op;
+		px->k = p[0].imm;
+		return;
+	}
 	if (p[0].op != VI_REF || p[0].arg != 0)
 		return;
 	if (p[1].op == VI_END) {
@@ -900,8 +908,9 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 	const pvar *v = find_var(W, id);
 	if (v && !v->set) {
 		W->unset_hit = true;
-		snprintf(err, errlen, "{%s} has no value here (the decoded leaf has no such field)",
-		         name);
+		if (!W->quiet) /* (a quiet walk keeps no message) */
+			snprintf(err, errlen, "{%s} has no value here (the decoded leaf has no such "
+			         "field)", name);
 		return false;
 	}
 	if (v) {
@@ -949,6 +958,10 @@ static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size
 			if (ref_value(W, px, 0, &a) && codec_vm_binop(px->op, a, px->k, out))
 				return true;
 			break;
+		case PX_K_OP_A:
+			if (ref_value(W, px, 0, &a) && codec_vm_binop(px->op, px->k, a, out))
+				return true;
+			break;
 		case PX_A_OP_B:
 			if (ref_value(W, px, 0, &a) && ref_value(W, px, 1, &b) &&
 			    codec_vm_binop(px->op, a, b, out))
@@ -977,7 +990,9 @@ static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size
 			return true;
 	}
 	spec_eval_env env = {lookup, W, (int64_t)W->gen, 0};
-	return spec_expr_eval(e, &env, out, err, errlen);
+	if (W->quiet && errlen) /* its errors have no message: none is formatted */
+		err[0] = 0;
+	return spec_expr_eval(e, &env, out, err, W->quiet ? 0 : errlen);
 }
 
 /* Evaluates e; false (with a fatal EXPR error at step s) on failure. */
