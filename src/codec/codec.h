@@ -460,7 +460,11 @@ codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const u
  * an error means codec_walker_walk reports at least one.  The result is
  * the walker's, valid until its next quiet walk or codec_walker_free;
  * NULL when memory runs out or there is no program.  Parts are
- * remembered as walks remember them.  (A fuzz target walks every input
+ * remembered as walks remember them, and a walker with a memory keeps a
+ * trail of its last quiet walk: the next goes on from the last iteration
+ * of the program's own repeats before which that walk read no word that
+ * changed and asked nothing of the input's size that differs (the same
+ * result as a walk from the start; docs/framing.md).  (A fuzz target walks every input
  * so, and in full only those whose text it compares: printing and
  * error messages were most of the cost of a walk it did not check.) */
 const codec_program *codec_walker_walk_quiet(codec_walker *w, const spec_program *p,
