@@ -1260,7 +1260,7 @@ TEST(quiet_walks_go_on)
 }
 
 /* The trail across sizes (tests/framing/trail.xml): inputs of 8, 9, 7,
- * 40, 3 and 8 words, the same words where they overlap, walked quietly
+ * 40, 3, 8 and 8 words, the same words where they overlap, walked quietly
  * through one walker after one another, agree with fresh walks: a walk
  * before a mark that read the size, or whose step budget a shorter input
  * would have spent, is not carried over; "words" shows that an input of
