@@ -200,11 +200,12 @@ struct codec_walker {
 	/* the last quiet walk's trail, where the walker has a memory: its
 	 * words, program and options, where each iteration of the
 	 * program's own repeats began (marks) and its <read>s.  The next
-	 * quiet walk, of as many words, goes on from the last mark before
-	 * which nothing read a word that changed: its state there is what
-	 * walking the new words up to it would give (a walk is a function of
-	 * the bits it reads, the input's size and the options).  A fuzz
-	 * target's inputs are mostly the last one with a few bytes changed. */
+	 * quiet walk goes on from the last mark before which nothing read a
+	 * word that changed and the walk asked nothing of the input's size
+	 * that differs (trail_resume): its state there is what walking the
+	 * new words up to it would give (a walk is a function of the bits it
+	 * reads, what it asks of the size and the options).  A fuzz target's
+	 * inputs are mostly the last one with a few bytes changed. */
 	bool trail_ok;
 	const spec_program *trail_p;
 	uint32_t trail_gen;
