@@ -57,8 +57,9 @@
  * (without FUZZ_SPEC_COVERAGE) do.
  *
  * FUZZ_STATS=1 in the environment prints at exit how many inputs were
- * walked, framed cleanly (and so checked), and had a don't-care bit set,
- * and what the memories recalled.
+ * walked, framed cleanly (and so checked), had a don't-care bit set and
+ * repeated the previous run's words, what the memories recalled and how
+ * many quiet walks went on from the trail.
  */
 #include "fuzz.h"
 
