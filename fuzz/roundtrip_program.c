@@ -89,8 +89,9 @@ static void print_tally(void)
 	fuzz_memo_stats p = part_memo ? fuzz_memo_get_stats(part_memo) : (fuzz_memo_stats){0};
 	fprintf(stderr, "%s: memories recalled %llu of %llu parts walked, %llu of %llu re-encoded, "
 	        "%llu of %llu read; %llu quiet walks went on from the last's trail, keeping %llu "
-	        "items\n", FUZZ_TARGET, w.recalled, w.asked, w.enc_recalled, w.enc_asked,
-	        p.recalled, p.asked, w.resumed, w.items_kept);
+	        "items, and %llu joined the last walk after a change, taking %llu\n", FUZZ_TARGET,
+	        w.recalled, w.asked, w.enc_recalled, w.enc_asked, p.recalled, p.asked, w.resumed,
+	        w.items_kept, w.joined, w.items_joined);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -1250,10 +1250,12 @@ TEST(quiet_walks_go_on)
 			closedir(dir);
 		codec_walker_stats st = codec_walker_get_stats(wk);
 		printf("%s: %zu seeds, %zu quiet walks (%zu framed), %llu went on from the last's "
-		       "trail (%zu of another size), keeping %llu items\n", isas[k], seeds, walks,
-		       framed, st.resumed, resized, st.items_kept);
+		       "trail (%zu of another size), keeping %llu items; %llu joined the last walk "
+		       "after a change, taking %llu items\n", isas[k], seeds, walks, framed,
+		       st.resumed, resized, st.items_kept, st.joined, st.items_joined);
 		CHECK(seeds > 0 && framed > walks / 10 && resized > 0);
 		CHECK(st.resumed > walks / 2 && st.items_kept > st.resumed);
+		CHECK(st.joined > walks / 10 && st.items_joined > st.joined);
 		codec_walker_free(wk);
 		unload(&l);
 	}
@@ -1306,6 +1308,72 @@ TEST(trail_across_sizes)
 			CHECK_INT(st.items_kept, 8 + 7 + 7 + 3 + 3 + 8);
 		codec_walker_free(wk);
 	}
+	unload(&l);
+}
+
+/* A quiet walk joins the last one where it reaches one of that walk's
+ * marks in the same state, the words read after it unchanged
+ * (tests/framing/trail.xml, "budget": 8 words, a step budget of 5,120;
+ * a word of N costs 2N + 3 steps).  The inputs differ in word 0 alone:
+ * 1 and 2 leave room for the 2,000 steps of word 1, 600 does not (a
+ * LOOP error in the second iteration), so a walk after one of the
+ * others must not take its end; the bits above N change nothing. */
+TEST(trail_joins)
+{
+	loaded l;
+	if (!load(&l, "trail.xml"))
+		return;
+	const spec_program *prog = spec_find_program(l.m, "budget");
+	codec_walker *wk = codec_walker_new(l.c, 6);
+	CHECK(prog != NULL && wk != NULL);
+	static const uint32_t first[] = {1, 600, 1, 2, 0x70001, 600, 600, 2, 1};
+	size_t n = sizeof first / sizeof *first, errors = 0;
+	uint32_t w[8] = {0, 2000, 0, 3, 0, 0, 1, 0};
+	for (size_t k = 0; prog && wk && k < n; k++) {
+		w[0] = first[k];
+		codec_disasm_options opt = {.show_errors = true};
+		codec_program *a = codec_program_walk(l.c, prog, w, 8, &opt);
+		char what[80];
+		CHECK(a != NULL);
+		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 8, &opt), what,
+		                       sizeof what)) {
+			fprintf(stderr, "word 0 %#x after %#x: the quiet walk differs (%s)\n",
+			        (unsigned)first[k], k ? (unsigned)first[k - 1] : 0, what);
+			CHECK(false);
+		}
+		errors += a && a->nerrors && a->errors[0].kind == CODEC_FRAME_LOOP;
+		codec_program_free(a);
+	}
+	codec_walker_stats st = codec_walker_get_stats(wk);
+	printf("trail joins: %llu of %zu walks joined the last, taking %llu items; %zu ran out "
+	       "of steps\n", st.joined, n - 1, st.items_joined, errors);
+	/* 1 after 1 (after 600, 1 may not join), 2 after 1, 0x70001 after 2,
+	 * 600 after 600, 2 after 600 (it may not), 1 after 2 */
+	CHECK_INT(errors, 3);
+	CHECK_INT(st.joined, 4);
+	codec_walker_free(wk);
+	/* "carry": word 0's N, bound before the repeat, decides whether its
+	 * words are parts or data; only 0x10001 after 1 (N the same) joins */
+	prog = spec_find_program(l.m, "carry");
+	wk = codec_walker_new(l.c, 6);
+	CHECK(prog != NULL && wk != NULL);
+	static const uint32_t heads[] = {1, 5, 1, 0x10001};
+	for (size_t k = 0; prog && wk && k < sizeof heads / sizeof *heads; k++) {
+		w[0] = heads[k];
+		codec_disasm_options opt = {.show_errors = true};
+		codec_program *a = codec_program_walk(l.c, prog, w, 8, &opt);
+		char what[80];
+		CHECK(a != NULL && !a->nerrors);
+		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 8, &opt), what,
+		                       sizeof what)) {
+			fprintf(stderr, "carry, word 0 %#x: the quiet walk differs (%s)\n",
+			        (unsigned)heads[k], what);
+			CHECK(false);
+		}
+		codec_program_free(a);
+	}
+	CHECK_INT(codec_walker_get_stats(wk).joined, 1);
+	codec_walker_free(wk);
 	unload(&l);
 }
 
@@ -1463,6 +1531,7 @@ int main(void)
 	RUN(walker_remembers);
 	RUN(quiet_walks_go_on);
 	RUN(trail_across_sizes);
+	RUN(trail_joins);
 	RUN(quiet_walks);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);

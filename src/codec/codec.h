@@ -438,6 +438,8 @@ typedef struct codec_walker_stats {
 	unsigned long long enc_asked, enc_recalled; /* parts re-encoded */
 	unsigned long long resumed;    /* quiet walks that went on from the last's trail */
 	unsigned long long items_kept; /* items they kept from it, not walked again */
+	unsigned long long joined;     /* quiet walks that joined the last's after a change */
+	unsigned long long items_joined; /* items they took from it, not walked again */
 } codec_walker_stats;
 /* NULL when out of memory, c is NULL or log2_parts is over 20. */
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts);
@@ -463,8 +465,10 @@ codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const u
  * remembered as walks remember them, and a walker with a memory keeps a
  * trail of its last quiet walk: the next goes on from the last iteration
  * of the program's own repeats before which that walk read no word that
- * changed and asked nothing of the input's size that differs (the same
- * result as a walk from the start; docs/framing.md).  (A fuzz target walks every input
+ * changed and asked nothing of the input's size that differs, and where
+ * the input has as many words, joins that walk at an iteration it
+ * reaches in the same state after which that walk read no changed word
+ * (the same result as a walk from the start; docs/framing.md).  (A fuzz target walks every input
  * so, and in full only those whose text it compares: printing and
  * error messages were most of the cost of a walk it did not check.) */
 const codec_program *codec_walker_walk_quiet(codec_walker *w, const spec_program *p,

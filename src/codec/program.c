@@ -82,6 +82,9 @@ typedef struct walk {
 	codec_issue *issues; /* the walker's: 16 */
 	codec_walker *memo;  /* the walker, where it has a memory of parts */
 	codec_walker *trail; /* the walker, where this quiet walk leaves its trail */
+	bool tailing;        /* the walker's tail may be joined (trail_join) */
+	bool joined;         /* it was: the walk's end is the last walk's */
+	bool joined_stop;    /* that walk's steps stopped */
 	/* what the walk so far asked of the input's size: at least need_end
 	 * bits (every span it checked against the end fitted and every
 	 * <repeat> that runs to the end went on), or (read_end) the size
@@ -156,6 +159,34 @@ typedef struct trail_read {
 	unsigned bits;
 } trail_read;
 
+/* What a quiet walk may join of the last one (trail_join): that walk's
+ * marks from the first after which it read no word that changed, and
+ * what it made from there on, its indices the last walk's (those of
+ * marks[0] come first in each array). */
+typedef struct trail_tail {
+	trail_mark *marks;
+	size_t nmarks, capmarks, next; /* next: the first a walk may still join */
+	codec_item *items;
+	size_t *woff;
+	bool *undecided;
+	size_t nitems, capitems, capwoff, capundecided;
+	uint64_t *pool;
+	size_t npool, cappool;
+	trail_read *reads;
+	size_t nreads, capreads;
+	pvar *vars;
+	size_t nvars, capvars;
+} trail_tail;
+
+/* How the last quiet walk's steps ended (before check_cover). */
+typedef struct trail_end {
+	bool valid;
+	size_t cursor, budget, need_end;
+	bool read_end, stop;
+	bool err;                /* error: the first error the steps raised */
+	codec_frame_error error;
+} trail_end;
+
 /* One part as a walk made it (codec.h, codec_walker). */
 typedef struct part_slot {
 	const spec_step *step;   /* NULL: empty */
@@ -212,13 +243,15 @@ struct codec_walker {
 	bool trail_show;
 	uint32_t *trail_words;
 	size_t trail_nwords, trail_capwords;
-	size_t trail_nitems;
+	size_t trail_nitems, trail_npool;
 	trail_mark *marks;
 	size_t nmarks, capmarks;
 	pvar *trail_vars;
 	size_t ntrail_vars, captrail_vars;
 	trail_read *reads;
 	size_t nreads, capreads;
+	trail_end end;
+	trail_tail tail;
 };
 
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
@@ -233,8 +266,15 @@ codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
 	w->ibuf = malloc(PROGRAM_INSTR_TEXT);
 	w->values = malloc(WALK_VALUES * sizeof *w->values);
 	if (log2_parts) {
+		/* a block of its own (20 MiB for 2^16 slots), in huge pages
+		 * where the kernel has them: each part walked probes a slot at
+		 * random, and in 4 KiB pages most probes missed the TLB (a fuzz
+		 * run replayed took 15-20% longer; docs/benchmarks.md) */
 		w->mask = ((size_t)1 << log2_parts) - 1;
-		w->slots = calloc(w->mask + 1, sizeof *w->slots);
+		bool zeroed;
+		w->slots = spec_block_alloc((w->mask + 1) * sizeof *w->slots, &zeroed);
+		if (w->slots && !zeroed)
+			memset(w->slots, 0, (w->mask + 1) * sizeof *w->slots);
 	}
 	if (!w->x || !w->ibuf || !w->values || (log2_parts && !w->slots)) {
 		codec_walker_free(w);
@@ -247,7 +287,8 @@ void codec_walker_free(codec_walker *w)
 {
 	if (!w)
 		return;
-	free(w->slots);
+	if (w->slots)
+		spec_block_free(w->slots, (w->mask + 1) * sizeof *w->slots);
 	free(w->x);
 	free(w->ibuf);
 	free(w->values);
@@ -262,6 +303,13 @@ void codec_walker_free(codec_walker *w)
 	free(w->marks);
 	free(w->trail_vars);
 	free(w->reads);
+	free(w->tail.marks);
+	free(w->tail.items);
+	free(w->tail.woff);
+	free(w->tail.undecided);
+	free(w->tail.pool);
+	free(w->tail.reads);
+	free(w->tail.vars);
 	free(w);
 }
 
@@ -1051,6 +1099,30 @@ static void extract(const uint32_t *in, size_t pos, unsigned n, uint64_t *out)
 	}
 }
 
+/* Room in r for n items in all: false when memory runs out. */
+static bool items_room(codec_program *r, size_t n)
+{
+	struct codec_program_private *pv = r->priv;
+	if (n <= pv->capitems)
+		return true;
+	size_t cap = pv->capitems ? pv->capitems * 2 : 64;
+	while (cap < n)
+		cap *= 2;
+	codec_item *it = realloc(r->items, cap * sizeof *it);
+	size_t *wo = it ? realloc(pv->woff, cap * sizeof *wo) : NULL;
+	bool *un = wo ? realloc(pv->undecided, cap * sizeof *un) : NULL;
+	if (it)
+		r->items = it;
+	if (wo)
+		pv->woff = wo;
+	if (un)
+		pv->undecided = un;
+	if (!un)
+		return false;
+	pv->capitems = cap;
+	return true;
+}
+
 /* Appends an item with n bits taken from the input at pos. */
 static codec_item *add_item(walk *W, codec_item_kind kind, const spec_step *s, size_t pos,
                             unsigned n)
@@ -1058,21 +1130,9 @@ static codec_item *add_item(walk *W, codec_item_kind kind, const spec_step *s, s
 	codec_program *r = W->r;
 	struct codec_program_private *pv = r->priv;
 	size_t nw = (n + 63) / 64;
-	if (r->nitems == pv->capitems) {
-		size_t cap = pv->capitems ? pv->capitems * 2 : 64;
-		codec_item *it = realloc(r->items, cap * sizeof *it);
-		size_t *wo = it ? realloc(pv->woff, cap * sizeof *wo) : NULL;
-		bool *un = wo ? realloc(pv->undecided, cap * sizeof *un) : NULL;
-		if (it)
-			r->items = it;
-		if (wo)
-			pv->woff = wo;
-		if (!un) {
-			werror(W, CODEC_FRAME_MEMORY, true, pos, s, "out of memory");
-			return NULL;
-		}
-		pv->undecided = un;
-		pv->capitems = cap;
+	if (r->nitems == pv->capitems && !items_room(r, r->nitems + 1)) {
+		werror(W, CODEC_FRAME_MEMORY, true, pos, s, "out of memory");
+		return NULL;
 	}
 	uint64_t *pool = spec_grow(pv->pool, pv->npool + nw, &pv->cappool, sizeof *pool, 256);
 	if (!pool) {
@@ -1589,14 +1649,126 @@ static void mark_trail(walk *W, const spec_step *s, int64_t i, int64_t count, bo
 	t->ntrail_vars += W->nvars;
 }
 
+/* Joins the last quiet walk: walk W has just marked iteration i of its
+ * own repeat number step (count, known) in its trail; where the last
+ * walk's tail (tail_keep) has a mark of the same iteration in the same
+ * state (position, bindings, the repeat's count, what was asked of the
+ * input's size, and a step budget that will not run out sooner), the
+ * rest of this walk is that walk's from there: a walk from a state is a
+ * function of the bits it reads, and that walk read no word that
+ * changed after the mark.  W then has that walk's items, trail and end
+ * (joined), and stops.  A fuzz target's mutant mostly changes a few
+ * words: the walk after them is its parent's. */
+static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool known)
+{
+	codec_walker *wk = W->trail;
+	trail_tail *t = &wk->tail;
+	while (t->next < t->nmarks && (t->marks[t->next].step < step ||
+	                               (t->marks[t->next].step == step && t->marks[t->next].i < i)))
+		t->next++;
+	if (t->next == t->nmarks) {
+		W->tailing = false;
+		return;
+	}
+	const trail_mark *o = &t->marks[t->next], *base = &t->marks[0];
+	const trail_end *e = &wk->end;
+	if (o->step != step || o->i != i || o->known != known || (known && o->count != count) ||
+	    o->cursor != W->cursor || o->need_end != W->need_end || o->read_end != W->read_end ||
+	    o->nvars != W->nvars)
+		return;
+	/* the last walk's steps from the mark on paid o->budget - e->budget;
+	 * a walk that ran out of its budget there must have the same */
+	bool spent = e->err && e->error.kind == CODEC_FRAME_LOOP;
+	if (spent ? W->budget != o->budget : W->budget < o->budget - e->budget)
+		return;
+	const pvar *ov = t->vars + (o->var0 - base->var0);
+	for (size_t k = 0; k < W->nvars; k++)
+		if (ov[k].id != W->vars[k].id || ov[k].value != W->vars[k].value ||
+		    ov[k].set != W->vars[k].set)
+			return;
+	codec_program *r = W->r;
+	struct codec_program_private *pv = r->priv;
+	size_t i0 = o->nitems - base->nitems, ni = t->nitems - i0;
+	size_t p0 = o->npool - base->npool, np = t->npool - p0;
+	size_t r0 = o->nreads - base->nreads, nr = t->nreads - r0;
+	size_t v0 = o->var0 + o->nvars - base->var0, nv = t->nvars - v0;
+	size_t m0 = t->next + 1, nm = t->nmarks - m0;
+	uint64_t *pool = spec_grow(pv->pool, pv->npool + np, &pv->cappool, sizeof *pool, 256);
+	if (pool)
+		pv->pool = pool;
+	trail_mark *marks = spec_grow(wk->marks, wk->nmarks + nm, &wk->capmarks, sizeof *marks, 64);
+	if (marks)
+		wk->marks = marks;
+	trail_read *reads = spec_grow(wk->reads, wk->nreads + nr, &wk->capreads, sizeof *reads, 64);
+	if (reads)
+		wk->reads = reads;
+	pvar *vars = spec_grow(wk->trail_vars, wk->ntrail_vars + nv, &wk->captrail_vars,
+	                       sizeof *vars, 64);
+	if (vars)
+		wk->trail_vars = vars;
+	if (!pool || !marks || !reads || !vars || !items_room(r, r->nitems + ni)) {
+		W->tailing = false; /* (the walk goes on by itself) */
+		return;
+	}
+	/* what the indices of the last walk's add to this one's */
+	size_t d_items = r->nitems - o->nitems, d_pool = pv->npool - o->npool;
+	size_t d_reads = wk->nreads - o->nreads, d_budget = W->budget - o->budget;
+	size_t d_vars = wk->ntrail_vars - o->nvars - o->var0; /* (this mark's are in) */
+	memcpy(r->items + r->nitems, t->items + i0, ni * sizeof *r->items);
+	memcpy(pv->undecided + r->nitems, t->undecided + i0, ni * sizeof *pv->undecided);
+	for (size_t k = 0; k < ni; k++) {
+		pv->woff[r->nitems + k] = t->woff[i0 + k] + d_pool;
+		const codec_item *it = &t->items[i0 + k];
+		if (it->kind == CODEC_ITEM_PART && !t->undecided[i0 + k]) {
+			r->nparts++;
+			r->nclean += it->clean;
+		}
+	}
+	r->nitems += ni;
+	memcpy(pv->pool + pv->npool, t->pool + p0, np * sizeof *pv->pool);
+	pv->npool += np;
+	for (size_t k = 0; k < nm; k++) {
+		trail_mark m = t->marks[m0 + k];
+		m.nitems += d_items;
+		m.npool += d_pool;
+		m.nreads += d_reads;
+		m.var0 += d_vars;
+		m.budget += d_budget;
+		wk->marks[wk->nmarks++] = m;
+	}
+	memcpy(wk->reads + wk->nreads, t->reads + r0, nr * sizeof *wk->reads);
+	wk->nreads += nr;
+	memcpy(wk->trail_vars + wk->ntrail_vars, t->vars + v0, nv * sizeof *wk->trail_vars);
+	wk->ntrail_vars += nv;
+	W->cursor = e->cursor;
+	W->budget = e->budget + d_budget;
+	W->need_end = e->need_end;
+	W->read_end = e->read_end;
+	if (e->err) {
+		r->errors[0] = e->error;
+		r->nerrors = 1;
+	}
+	W->joined = W->stop = true; /* (its steps unwind) */
+	W->joined_stop = e->stop;
+	W->tailing = false;
+	wk->st.joined++;
+	wk->st.items_joined += ni;
+}
+
 /* Iterations i0 on of repeat s, its count known (count) or not. */
 static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t count, bool known)
 {
 	size_t mark = W->nvars;
 	bool own = W->trail && s >= W->p->steps && s < W->p->steps + W->p->nsteps;
 	for (int64_t i = i0; !W->stop; i++) {
-		if (own && W->trail)
+		if (own && W->trail) {
 			mark_trail(W, s, i, count, known);
+			if (W->tailing && W->trail) {
+				trail_join(W, (size_t)(s - W->p->steps), i, count, known);
+				if (W->joined)
+					break;
+			}
+		}
 		if (known && i >= count)
 			break;
 		if (!known && W->region_end == W->nbits && W->cursor < W->nbits &&
@@ -1895,6 +2067,99 @@ static const trail_mark *trail_resume(const codec_walker *wk, const codec_progra
 	return NULL;
 }
 
+/* Whether bits [bit, bit + n) of words differ from old's, given that
+ * both have the same number of words and that they differ only in words
+ * [first, last). */
+static bool span_changed(const uint32_t *old, const uint32_t *words, size_t first, size_t last,
+                         size_t bit, size_t n)
+{
+	if (!n)
+		return false;
+	size_t lo = bit / 32, hi = (bit + n - 1) / 32 + 1;
+	for (size_t k = lo < first ? first : lo; k < hi && k < last; k++)
+		if (old[k] != words[k])
+			return true;
+	return false;
+}
+
+/* Keeps in wk's tail what a quiet walk of words may join of the last
+ * one (trail_join), where the trail is of as many words and of the
+ * walk's program and options, and tells how that walk's steps ended: its
+ * marks from the first at or after mark from after which none of its
+ * items and <read>s took a bit of a word that changed, and what it made
+ * from there on (copied: the walk writes over the last one's as it
+ * goes).  False where there is no such mark or memory for it. */
+static bool tail_keep(codec_walker *wk, const uint32_t *words, size_t from)
+{
+	const codec_program *r = wk->quiet;
+	const uint32_t *old = wk->trail_words;
+	size_t nwords = wk->trail_nwords, first = 0, last = nwords;
+	while (first < nwords && old[first] == words[first])
+		first++;
+	while (last > first && old[last - 1] == words[last - 1])
+		last--;
+	/* the items and <read>s from li and lr on take no changed bit */
+	size_t li = 0, lr = 0;
+	for (size_t i = wk->trail_nitems; first < last && i-- > 0;)
+		if (span_changed(old, words, first, last, r->items[i].bit, r->items[i].bits)) {
+			li = i + 1;
+			break;
+		}
+	for (size_t i = wk->nreads; first < last && i-- > 0;)
+		if (span_changed(old, words, first, last, wk->reads[i].bit, wk->reads[i].bits)) {
+			lr = i + 1;
+			break;
+		}
+	size_t e = from;
+	while (e < wk->nmarks && (wk->marks[e].nitems < li || wk->marks[e].nreads < lr))
+		e++;
+	if (e == wk->nmarks)
+		return false;
+	trail_tail *t = &wk->tail;
+	const trail_mark *m = &wk->marks[e];
+	size_t nm = wk->nmarks - e, ni = wk->trail_nitems - m->nitems;
+	size_t np = wk->trail_npool - m->npool, nr = wk->nreads - m->nreads;
+	size_t nv = wk->ntrail_vars - m->var0;
+	trail_mark *tm = spec_grow(t->marks, nm, &t->capmarks, sizeof *tm, 64);
+	if (tm)
+		t->marks = tm;
+	codec_item *ti = spec_grow(t->items, ni, &t->capitems, sizeof *ti, 64);
+	if (ti)
+		t->items = ti;
+	size_t *tw = spec_grow(t->woff, ni, &t->capwoff, sizeof *tw, 64);
+	if (tw)
+		t->woff = tw;
+	bool *tu = spec_grow(t->undecided, ni, &t->capundecided, sizeof *tu, 64);
+	if (tu)
+		t->undecided = tu;
+	uint64_t *tp = spec_grow(t->pool, np, &t->cappool, sizeof *tp, 256);
+	if (tp)
+		t->pool = tp;
+	trail_read *tr = spec_grow(t->reads, nr, &t->capreads, sizeof *tr, 64);
+	if (tr)
+		t->reads = tr;
+	pvar *tv = spec_grow(t->vars, nv, &t->capvars, sizeof *tv, 64);
+	if (tv)
+		t->vars = tv;
+	if (!tm || !ti || !tw || !tu || !tp || !tr || !tv)
+		return false;
+	const struct codec_program_private *pv = r->priv;
+	memcpy(t->marks, m, nm * sizeof *tm);
+	memcpy(t->items, r->items + m->nitems, ni * sizeof *ti);
+	memcpy(t->woff, pv->woff + m->nitems, ni * sizeof *tw);
+	memcpy(t->undecided, pv->undecided + m->nitems, ni * sizeof *tu);
+	memcpy(t->pool, pv->pool + m->npool, np * sizeof *tp);
+	memcpy(t->reads, wk->reads + m->nreads, nr * sizeof *tr);
+	memcpy(t->vars, wk->trail_vars + m->var0, nv * sizeof *tv);
+	t->nmarks = nm;
+	t->nitems = ni;
+	t->npool = np;
+	t->nreads = nr;
+	t->nvars = nv;
+	t->next = 0;
+	return true;
+}
+
 /* Puts walk W in the state of mark m of its walker's trail (its items,
  * bits and <read>s before m kept from the last quiet walk): false when
  * memory runs out. */
@@ -1993,6 +2258,11 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	bool resume = false;
 	if (quiet && W.memo) {
 		const trail_mark *m = trail_resume(wk, r, p, W.in, nwords, W.gen, W.show_errors);
+		/* (before trail_restore: the last walk's end, and the size of
+		 * its trail, are what the tail is of) */
+		W.tailing = wk->trail_ok && wk->nmarks && wk->trail_p == p && wk->trail_gen == W.gen &&
+		            wk->trail_show == W.show_errors && nwords == wk->trail_nwords &&
+		            wk->end.valid && tail_keep(wk, W.in, m ? (size_t)(m - wk->marks) : 0);
 		if (m) {
 			from = *m;
 			resume = trail_restore(&W, wk, m);
@@ -2010,6 +2280,14 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	} else {
 		run_steps(&W, p->steps, p->nsteps);
 	}
+	if (W.joined)
+		W.stop = W.joined_stop;
+	if (W.trail) /* (for the next walk that joins this one: trail_join) */
+		wk->end = (trail_end){
+			.valid = !W.oom, .cursor = W.cursor, .budget = W.budget, .need_end = W.need_end,
+			.read_end = W.read_end, .stop = W.stop, .err = r->nerrors != 0,
+			.error = r->nerrors ? r->errors[0] : (codec_frame_error){0},
+		};
 	if (p->cover && !W.stop)
 		check_cover(&W);
 	/* a quiet walk without an error decides the parts it put off */
@@ -2033,6 +2311,7 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 			wk->trail_gen = W.gen;
 			wk->trail_show = W.show_errors;
 			wk->trail_nitems = r->nitems;
+			wk->trail_npool = r->priv->npool;
 		} else {
 			wk->trail_ok = false;
 		}
