@@ -49,7 +49,7 @@ struct codec_program_private {
 /* The table's answers the walks asked for, by address: a walk asks the
  * same few dozen (its expressions, texts and names) over and over, and
  * the table's probe took a twentieth of a fuzz run. */
-#define KEY_CACHE 256u
+#define KEY_CACHE 1024u
 typedef struct key_cached {
 	const void *p;
 	uint32_t kind, value;
@@ -183,8 +183,12 @@ typedef struct trail_end {
 	bool valid;
 	size_t cursor, budget, need_end;
 	bool read_end, stop;
-	bool err;                /* error: the first error the steps raised */
-	codec_frame_error error;
+	bool err;                /* the steps raised an error: its kind, ... (a quiet walk's
+	                          * has no message) */
+	codec_frame_error_kind kind;
+	bool fatal;
+	size_t bit;
+	const spec_step *step;
 } trail_end;
 
 /* One part as a walk made it (codec.h, codec_walker). */
@@ -381,6 +385,7 @@ enum {
 	PK_TEXT,     /* a display's text -> its template's index */
 	PK_PROGRAM,  /* a spec_program the table covers -> 0 */
 	PK_EXPR,     /* an expression of a step -> its compiled form's index */
+	PK_EXPORTS,  /* a step with exports -> the index of its as= names' numbers in exid */
 	PK_KINDS
 };
 #define NO_ID        UINT32_MAX
@@ -447,6 +452,8 @@ struct codec_programs {
 	size_t nexpr, capexpr;
 	uint32_t *refid;
 	size_t nrefid, caprefid;
+	uint32_t *exid;    /* per step with exports, the numbers of their as= names */
+	size_t nexid, capexid;
 	bool oom;
 };
 
@@ -699,10 +706,23 @@ static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
 		if (s->name && (s->kind == SPEC_STEP_READ || s->kind == SPEC_STEP_LET ||
 		                s->kind == SPEC_STEP_REPEAT))
 			name_key(P, s->name);
+		uint32_t *ids = s->nexports && s->nexports <= UINT32_MAX - P->nexid
+		                ? spec_grow(P->exid, P->nexid + s->nexports, &P->capexid, sizeof *ids, 64)
+		                : NULL;
+		if (s->nexports && !ids) {
+			P->oom = true;
+			return;
+		}
+		if (ids) {
+			P->exid = ids;
+			key_put(P, s, PK_EXPORTS, (uint32_t)P->nexid);
+			P->nexid += s->nexports;
+		}
 		for (size_t k = 0; k < s->nexports; k++) {
 			const spec_export *ex = &s->exports[k];
-			if (ex->as)
-				name_key(P, ex->as);
+			uint32_t as = ex->as ? name_key(P, ex->as) : NO_ID;
+			if (ids)
+				P->exid[P->nexid - s->nexports + k] = as;
 			/* field= or is=: matched to the decoding by these names */
 			const char *const *match = ex->field ? &ex->field : ex->is;
 			size_t nmatch = ex->field ? 1 : ex->nis;
@@ -760,6 +780,7 @@ void codec_programs_free(codec_programs *P)
 	free(P->piece);
 	free(P->expr);
 	free(P->refid);
+	free(P->exid);
 	free(P);
 }
 
@@ -1562,9 +1583,13 @@ static void run_part(walk *W, const spec_step *s)
 		/* the exports bound undecided, given their values as the part
 		 * is decided */
 		uint32_t pend = idx < UINT32_MAX ? (uint32_t)idx + 1 : 0;
+		/* (their names' numbers from the table: a look-up a part, not
+		 * one an export) */
+		uint32_t x0 = s->nexports ? walk_key(W, s, PK_EXPORTS) : NO_ID;
 		for (size_t i = 0; i < s->nexports; i++) {
 			const spec_export *ex = &s->exports[i];
-			if (!push_var(W, ex->as ? walk_id(W, ex->as) : NO_ID, 0, false)) {
+			uint32_t id = x0 != NO_ID ? W->P->exid[x0 + i] : ex->as ? walk_id(W, ex->as) : NO_ID;
+			if (!push_var(W, id, 0, false)) {
 				pend = 0; /* (the walk stops: out of memory) */
 				break;
 			}
@@ -1678,7 +1703,7 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 		return;
 	/* the last walk's steps from the mark on paid o->budget - e->budget;
 	 * a walk that ran out of its budget there must have the same */
-	bool spent = e->err && e->error.kind == CODEC_FRAME_LOOP;
+	bool spent = e->err && e->kind == CODEC_FRAME_LOOP;
 	if (spent ? W->budget != o->budget : W->budget < o->budget - e->budget)
 		return;
 	const pvar *ov = t->vars + (o->var0 - base->var0);
@@ -1745,7 +1770,12 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 	W->need_end = e->need_end;
 	W->read_end = e->read_end;
 	if (e->err) {
-		r->errors[0] = e->error;
+		codec_frame_error *x = &r->errors[0];
+		x->kind = e->kind;
+		x->fatal = e->fatal;
+		x->bit = e->bit;
+		x->step = e->step;
+		x->text[0] = 0;
 		r->nerrors = 1;
 	}
 	W->joined = W->stop = true; /* (its steps unwind) */
@@ -2282,12 +2312,22 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	}
 	if (W.joined)
 		W.stop = W.joined_stop;
-	if (W.trail) /* (for the next walk that joins this one: trail_join) */
-		wk->end = (trail_end){
-			.valid = !W.oom, .cursor = W.cursor, .budget = W.budget, .need_end = W.need_end,
-			.read_end = W.read_end, .stop = W.stop, .err = r->nerrors != 0,
-			.error = r->nerrors ? r->errors[0] : (codec_frame_error){0},
-		};
+	if (W.trail) { /* (for the next walk that joins this one: trail_join) */
+		trail_end *e = &wk->end;
+		e->valid = !W.oom;
+		e->cursor = W.cursor;
+		e->budget = W.budget;
+		e->need_end = W.need_end;
+		e->read_end = W.read_end;
+		e->stop = W.stop;
+		e->err = r->nerrors != 0;
+		if (e->err) {
+			e->kind = r->errors[0].kind;
+			e->fatal = r->errors[0].fatal;
+			e->bit = r->errors[0].bit;
+			e->step = r->errors[0].step;
+		}
+	}
 	if (p->cover && !W.stop)
 		check_cover(&W);
 	/* a quiet walk without an error decides the parts it put off */
