@@ -56,6 +56,9 @@
  * and walks every program in full, as the reproducers and AFL++ builds
  * (without FUZZ_SPEC_COVERAGE) do.
  *
+ * The full walks' room is the walker's, given back after each
+ * (codec_walker_recycle): their allocations showed in the profile.
+ *
  * FUZZ_STATS=1 in the environment prints at exit how many inputs were
  * walked, framed cleanly (and so checked), had a don't-care bit set and
  * repeated the previous run's words, what the memories recalled and how
@@ -278,7 +281,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a program the text lies about is a finding whatever its framing */
 	if (p1 && strlen(p1->text) != p1->textlen) {
 		finding(&f, "the walk's text length is not its length");
-		codec_program_free(p1);
+		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 	bool framed = walked->nerrors == 0;
@@ -307,7 +310,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			part_masks(it, &pt, x, am, acc);
 	}
 	if (!framed) {
-		codec_program_free(p1);
+		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 
@@ -323,7 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(what, sizeof what, "codec_program_reencode refuses a cleanly framed program: %s",
 		         err);
 		finding(&f, what);
-		codec_program_free(p1);
+		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 	f.w2 = w2;
@@ -333,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t diff = (w[k] ^ w2[k]) & ~x[k];
 		if (diff & am[k]) {
 			/* an assert Mesa does not check: no canonical form */
-			codec_program_free(p1);
+			codec_walker_recycle(walker, p1);
 			return 0;
 		}
 		if (diff) {
@@ -342,14 +345,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			         "its don't-care bits (word %zu, bits 0x%08x)%s", k, (unsigned)diff,
 			         hole ? ": bits no part accounts for (a hole in the spec)" : "");
 			finding(&f, what);
-			codec_program_free(p1);
+			codec_walker_recycle(walker, p1);
 			return 0;
 		}
 		if (w2[k] & x[k]) {
 			snprintf(what, sizeof what, "the re-encoded program sets don't-care bits (word %zu: "
 			         "0x%08x)", k, (unsigned)(w2[k] & x[k]));
 			finding(&f, what);
-			codec_program_free(p1);
+			codec_walker_recycle(walker, p1);
 			return 0;
 		}
 	}
@@ -358,7 +361,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * function of the words, so it walks as the input did and re-encodes
 	 * as it did (skipping them halves the time of such a run) */
 	if (!memcmp(w, w2, n * sizeof *w)) {
-		codec_program_free(p1);
+		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 
@@ -382,14 +385,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (bad)
 			finding(&f, what);
 		if (bad || p1->nerrors) {
-			codec_program_free(p1);
+			codec_walker_recycle(walker, p1);
 			return 0;
 		}
 	}
 	/* (its parts are marked by the input's, not by their canonical forms) */
 	codec_program *p2 = codec_walker_walk(walker, program, w2, n, &opt);
 	if (!p2) {
-		codec_program_free(p1);
+		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 	f.p2 = p2;
@@ -410,7 +413,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bad = false;
 	if (bad)
 		finding(&f, what);
-	codec_program_free(p2);
-	codec_program_free(p1);
+	codec_walker_recycle(walker, p2);
+	codec_walker_recycle(walker, p1);
 	return 0;
 }

@@ -1171,7 +1171,8 @@ static bool same_walks(const codec_program *a, const codec_program *b, char *wha
  * codec_program_walk and codec_program_reencode do: programs that share
  * most parts (each a few words changed from the one before, as a fuzzer
  * mutates), a memory small enough that parts also lose their slots, on
- * the synthetic models and our a2xx and Midgard. */
+ * the synthetic models and our a2xx and Midgard; its walks in the room
+ * of programs given back (codec_walker_recycle) of other sizes. */
 /* A quiet walk through a walker with a memory goes on from the last
  * one's trail (codec_walker_walk_quiet): each seed of the program
  * round trips' corpus (corpus/roundtrip_program_<isa>), then 30 inputs
@@ -1446,8 +1447,13 @@ TEST(walker_remembers)
 						CHECK(!memcmp(w1, w2, len * sizeof *w1));
 					checked += r1;
 				}
-				codec_program_free(a);
-				codec_program_free(b);
+				/* the walker's next walks take b's room (and now and then
+				 * a's, another walker's): they still agree with fresh ones */
+				codec_walker_recycle(wk, b);
+				if (round % 5 == 0)
+					codec_walker_recycle(wk, a);
+				else
+					codec_program_free(a);
 			}
 		}
 		codec_walker_stats st = codec_walker_get_stats(wk);

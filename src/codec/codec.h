@@ -448,6 +448,11 @@ codec_walker_stats codec_walker_get_stats(const codec_walker *w);
 /* codec_program_walk with w's codec. */
 codec_program *codec_walker_walk(codec_walker *w, const spec_program *p, const uint32_t *words,
                                  size_t nwords, const codec_disasm_options *opt);
+/* codec_program_free for a walk w's codec_walker_walk (or
+ * codec_program_walk) returned, whose room (items, bits, errors, text)
+ * w may keep for its next walks instead: up to two.  Does nothing with
+ * NULL or w's quiet result. */
+void codec_walker_recycle(codec_walker *w, codec_program *pr);
 /* codec_walker_walk without printing, stopping at the first error: the
  * walk's items as far as it went (each with its bits), stopped when it
  * met an error, no text (""), and at most one error, the first the walk

@@ -44,6 +44,7 @@ struct codec_program_private {
 	bool *undecided;  /* per item: a part a quiet walk has not decoded yet */
 	size_t capitems;
 	size_t caperrors;
+	size_t captext;   /* text's room (a recycled program's, codec_walker_recycle) */
 };
 
 /* The table's answers the walks asked for, by address: a walk asks the
@@ -81,6 +82,7 @@ typedef struct walk {
 	codec_value *values; /* the walker's: WALK_VALUES, a decoding's */
 	codec_issue *issues; /* the walker's: 16 */
 	codec_walker *memo;  /* the walker, where it has a memory of parts */
+	codec_walker *room;  /* the walker (its room: the cover bitmap) */
 	codec_walker *trail; /* the walker, where this quiet walk leaves its trail */
 	bool tailing;        /* the walker's tail may be joined (trail_join) */
 	bool joined;         /* it was: the walk's end is the last walk's */
@@ -256,6 +258,10 @@ struct codec_walker {
 	size_t nreads, capreads;
 	trail_end end;
 	trail_tail tail;
+	uint64_t *seen;    /* check_cover's bitmap */
+	size_t capseen;
+	codec_program *spare[2]; /* codec_walker_recycle's: room for the next walks */
+	size_t nspare;
 };
 
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
@@ -314,6 +320,9 @@ void codec_walker_free(codec_walker *w)
 	free(w->tail.pool);
 	free(w->tail.reads);
 	free(w->tail.vars);
+	free(w->seen);
+	while (w->nspare)
+		codec_program_free(w->spare[--w->nspare]);
 	free(w);
 }
 
@@ -1990,11 +1999,17 @@ static void set_bits(uint64_t *m, size_t lo, size_t hi)
 static void check_cover(walk *W)
 {
 	codec_program *r = W->r;
-	uint64_t *seen = calloc(W->nbits / 64 + 1, sizeof *seen);
+	/* (the walker's room, kept from walk to walk: a calloc and a free
+	 * a walk showed in a fuzz run) */
+	codec_walker *wk = W->room;
+	size_t nseen = W->nbits / 64 + 1;
+	uint64_t *seen = spec_grow(wk->seen, nseen, &wk->capseen, sizeof *seen, 64);
 	if (!seen) {
 		werror(W, CODEC_FRAME_MEMORY, true, 0, NULL, "out of memory");
 		return;
 	}
+	wk->seen = seen;
+	memset(seen, 0, nseen * sizeof *seen);
 	unsigned overlaps = 0;
 	for (size_t i = 0; i < r->nitems; i++) {
 		const codec_item *it = &r->items[i];
@@ -2026,7 +2041,6 @@ static void check_cover(walk *W)
 		       e - 1, b / 32, (e - 1) / 32);
 		b = find_bit(seen, e, W->nbits, false);
 	}
-	free(seen);
 }
 
 codec_program *codec_program_walk(const codec *c, const spec_program *p, const uint32_t *words,
@@ -2271,9 +2285,16 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 		/* (a program of another model is not remembered: its steps,
 		 * the memory's keys, may be freed and their addresses reused) */
 		.issues = wk->issues, .memo = wk->slots && !own ? wk : NULL, .cache = wk->cache,
+		.room = wk,
 	};
 	r->program = p;
 	r->nwords = nwords;
+	if (!quiet && r->text) { /* a recycled program's room */
+		W.text.s = r->text;
+		W.text.cap = r->priv->captext;
+		W.text.s[0] = 0;
+		r->text = NULL;
+	}
 	static const uint32_t none[1] = {0};
 	W.in = words ? words : none;
 	W.nbits = nwords * 32;
@@ -2365,6 +2386,7 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 		return !W.oom;
 	r->text = W.text.s ? W.text.s : calloc(1, 1);
 	r->textlen = W.text.s ? W.text.n : 0;
+	r->priv->captext = W.text.s ? W.text.cap : 1;
 	return r->text && !W.oom;
 }
 
@@ -2373,11 +2395,22 @@ codec_program *codec_walker_walk(codec_walker *wk, const spec_program *p, const 
 {
 	if (!wk)
 		return NULL;
-	codec_program *r = calloc(1, sizeof *r + sizeof *r->priv);
-	if (!r)
-		return NULL;
-	/* (one block: codec_program_free knows) */
-	r->priv = (struct codec_program_private *)(r + 1);
+	codec_program *r = wk->nspare ? wk->spare[--wk->nspare] : NULL;
+	if (r) { /* a recycled one: its room, nothing of its walk */
+		struct codec_program_private *pv = r->priv;
+		r->nitems = r->nerrors = r->nparts = r->nclean = 0;
+		r->stopped = false;
+		r->textlen = 0;
+		if (r->text)
+			r->text[0] = 0;
+		pv->npool = 0;
+	} else {
+		r = calloc(1, sizeof *r + sizeof *r->priv);
+		if (!r)
+			return NULL;
+		/* (one block: codec_program_free knows) */
+		r->priv = (struct codec_program_private *)(r + 1);
+	}
 	if (!run_walk(wk, p, words, nwords, opt, r, false)) {
 		codec_program_free(r);
 		return NULL;
@@ -2411,6 +2444,18 @@ const codec_program *codec_walker_walk_quiet(codec_walker *wk, const spec_progra
 	r->stopped = false;
 	r->priv->npool = 0;
 	return run_walk(wk, p, words, nwords, opt, r, true) ? r : NULL;
+}
+
+void codec_walker_recycle(codec_walker *w, codec_program *pr)
+{
+	if (!pr)
+		return;
+	if (!w || w->nspare == sizeof w->spare / sizeof *w->spare || pr == w->quiet) {
+		if (!w || pr != w->quiet)
+			codec_program_free(pr);
+		return;
+	}
+	w->spare[w->nspare++] = pr;
 }
 
 void codec_program_free(codec_program *pr)
