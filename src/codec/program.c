@@ -1748,8 +1748,10 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 	size_t d_items = r->nitems - o->nitems, d_pool = pv->npool - o->npool;
 	size_t d_reads = wk->nreads - o->nreads, d_budget = W->budget - o->budget;
 	size_t d_vars = wk->ntrail_vars - o->nvars - o->var0; /* (this mark's are in) */
-	memcpy(r->items + r->nitems, t->items + i0, ni * sizeof *r->items);
-	memcpy(pv->undecided + r->nitems, t->undecided + i0, ni * sizeof *pv->undecided);
+	if (ni) { /* (r's arrays may be NULL without items) */
+		memcpy(r->items + r->nitems, t->items + i0, ni * sizeof *r->items);
+		memcpy(pv->undecided + r->nitems, t->undecided + i0, ni * sizeof *pv->undecided);
+	}
 	for (size_t k = 0; k < ni; k++) {
 		pv->woff[r->nitems + k] = t->woff[i0 + k] + d_pool;
 		const codec_item *it = &t->items[i0 + k];
@@ -2187,14 +2189,21 @@ static bool tail_keep(codec_walker *wk, const uint32_t *words, size_t from)
 		t->vars = tv;
 	if (!tm || !ti || !tw || !tu || !tp || !tr || !tv)
 		return false;
+	/* (each only where it has something: an array nothing was put in
+	 * may be NULL) */
 	const struct codec_program_private *pv = r->priv;
 	memcpy(t->marks, m, nm * sizeof *tm);
-	memcpy(t->items, r->items + m->nitems, ni * sizeof *ti);
-	memcpy(t->woff, pv->woff + m->nitems, ni * sizeof *tw);
-	memcpy(t->undecided, pv->undecided + m->nitems, ni * sizeof *tu);
-	memcpy(t->pool, pv->pool + m->npool, np * sizeof *tp);
-	memcpy(t->reads, wk->reads + m->nreads, nr * sizeof *tr);
-	memcpy(t->vars, wk->trail_vars + m->var0, nv * sizeof *tv);
+	if (ni) {
+		memcpy(t->items, r->items + m->nitems, ni * sizeof *ti);
+		memcpy(t->woff, pv->woff + m->nitems, ni * sizeof *tw);
+		memcpy(t->undecided, pv->undecided + m->nitems, ni * sizeof *tu);
+	}
+	if (np)
+		memcpy(t->pool, pv->pool + m->npool, np * sizeof *tp);
+	if (nr)
+		memcpy(t->reads, wk->reads + m->nreads, nr * sizeof *tr);
+	if (nv)
+		memcpy(t->vars, wk->trail_vars + m->var0, nv * sizeof *tv);
 	t->nmarks = nm;
 	t->nitems = ni;
 	t->npool = np;
