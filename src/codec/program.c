@@ -394,7 +394,7 @@ enum {
 	PK_TEXT,     /* a display's text -> its template's index */
 	PK_PROGRAM,  /* a spec_program the table covers -> 0 */
 	PK_EXPR,     /* an expression of a step -> its compiled form's index */
-	PK_EXPORTS,  /* a step with exports -> the index of its as= names' numbers in exid */
+	PK_STEPS,    /* an array of steps -> the index of its first step's record in rec */
 	PK_KINDS
 };
 #define NO_ID        UINT32_MAX
@@ -439,6 +439,18 @@ typedef struct pexpr {
 	int64_t k;
 } pexpr;
 
+/* What a walk needs of a step, found once when the table is built: the
+ * compiled forms of its expressions (NO_ID: the tree evaluator's), its
+ * name's number and its exports' names' (exid[exports ...]).  A walk
+ * finds a whole array's records with one look-up (run_steps), not one
+ * a name or an expression (a look-up a step and a name were 3% of a
+ * Midgard fuzz run). */
+typedef struct pstep {
+	uint32_t when, at, expr, count_at;
+	uint32_t name;
+	uint32_t exports;
+} pstep;
+
 struct codec_programs {
 	/* (address, kind): n = value * PK_KINDS + kind; the model's fields
 	 * and bitsets (thousands) apart from the programs' names and texts
@@ -463,6 +475,8 @@ struct codec_programs {
 	size_t nrefid, caprefid;
 	uint32_t *exid;    /* per step with exports, the numbers of their as= names */
 	size_t nexid, capexid;
+	pstep *rec;        /* per step, by its array (PK_STEPS) */
+	size_t nrec, caprec;
 	bool oom;
 };
 
@@ -706,15 +720,33 @@ static void template_key(codec_programs *P, const char *t)
  * fields and bitsets by. */
 static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
 {
+	if (!n || P->oom || key_get(P, steps, PK_STEPS) != NO_ID)
+		return;
+	pstep *rec = n <= UINT32_MAX - P->nrec
+	             ? spec_grow(P->rec, P->nrec + n, &P->caprec, sizeof *rec, 64) : NULL;
+	if (!rec) {
+		P->oom = true;
+		return;
+	}
+	P->rec = rec;
+	size_t base = P->nrec;
+	P->nrec += n;
+	key_put(P, steps, PK_STEPS, (uint32_t)base);
 	for (size_t i = 0; i < n && !P->oom; i++) {
 		const spec_step *s = &steps[i];
 		expr_keys(P, s->when);
 		expr_keys(P, s->at);
 		expr_keys(P, s->expr);
 		expr_keys(P, s->count_at);
-		if (s->name && (s->kind == SPEC_STEP_READ || s->kind == SPEC_STEP_LET ||
-		                s->kind == SPEC_STEP_REPEAT))
-			name_key(P, s->name);
+		pstep ps = {
+			.when = s->when ? key_get(P, s->when, PK_EXPR) : NO_ID,
+			.at = s->at ? key_get(P, s->at, PK_EXPR) : NO_ID,
+			.expr = s->expr ? key_get(P, s->expr, PK_EXPR) : NO_ID,
+			.count_at = s->count_at ? key_get(P, s->count_at, PK_EXPR) : NO_ID,
+			.name = s->name && (s->kind == SPEC_STEP_READ || s->kind == SPEC_STEP_LET ||
+			                    s->kind == SPEC_STEP_REPEAT) ? name_key(P, s->name) : NO_ID,
+			.exports = (uint32_t)P->nexid,
+		};
 		uint32_t *ids = s->nexports && s->nexports <= UINT32_MAX - P->nexid
 		                ? spec_grow(P->exid, P->nexid + s->nexports, &P->capexid, sizeof *ids, 64)
 		                : NULL;
@@ -724,9 +756,9 @@ static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
 		}
 		if (ids) {
 			P->exid = ids;
-			key_put(P, s, PK_EXPORTS, (uint32_t)P->nexid);
 			P->nexid += s->nexports;
 		}
+		P->rec[base + i] = ps;
 		for (size_t k = 0; k < s->nexports; k++) {
 			const spec_export *ex = &s->exports[k];
 			uint32_t as = ex->as ? name_key(P, ex->as) : NO_ID;
@@ -790,6 +822,7 @@ void codec_programs_free(codec_programs *P)
 	free(P->expr);
 	free(P->refid);
 	free(P->exid);
+	free(P->rec);
 	free(P);
 }
 
@@ -1016,9 +1049,9 @@ static bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
  * spec_expr_eval, which reads only the names the evaluation reaches
  * (a2xx's "{vs} && {EXPORT} ..." with vs 0 and EXPORT unset is 0, not an
  * error); an unset name it reaches sets W->unset_hit. */
-static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size_t errlen)
+static bool eval_px(walk *W, uint32_t k, const spec_expr *e, int64_t *out, char *err,
+                    size_t errlen)
 {
-	uint32_t k = walk_key(W, e, PK_EXPR);
 	if (k != NO_ID) {
 		const pexpr *px = &W->P->expr[k];
 		int64_t a, b = 0;
@@ -1074,12 +1107,37 @@ static bool eval_expr(walk *W, const spec_expr *e, int64_t *out, char *err, size
 	return spec_expr_eval(e, &env, out, err, W->quiet ? 0 : errlen);
 }
 
-/* Evaluates e; false (with a fatal EXPR error at step s) on failure. */
-static bool weval(walk *W, const spec_step *s, const spec_expr *e, const char *what,
+/* The number of e's compiled form, NO_ID where it has none. */
+static uint32_t expr_key(const walk *W, const spec_expr *e)
+{
+	return e ? walk_key(W, e, PK_EXPR) : NO_ID;
+}
+
+/* The records of an array of steps the table holds (its first step's),
+ * NULL where it does not hold it. */
+static const pstep *step_recs(const walk *W, const spec_step *steps)
+{
+	uint32_t b = walk_key(W, steps, PK_STEPS);
+	return b != NO_ID ? &W->P->rec[b] : NULL;
+}
+
+/* Step s's record made on the spot (an array the table lacks: a part of
+ * one, as a walk that goes on from its trail starts). */
+static pstep step_rec(const walk *W, const spec_step *s)
+{
+	bool named = s->kind == SPEC_STEP_READ || s->kind == SPEC_STEP_LET ||
+	             s->kind == SPEC_STEP_REPEAT;
+	return (pstep){expr_key(W, s->when), expr_key(W, s->at), expr_key(W, s->expr),
+	               expr_key(W, s->count_at), named ? walk_id(W, s->name) : NO_ID, NO_ID};
+}
+
+/* Evaluates e (k: its compiled form's number, NO_ID: none); false (with
+ * a fatal EXPR error at step s) on failure. */
+static bool weval(walk *W, const spec_step *s, uint32_t k, const spec_expr *e, const char *what,
                   int64_t *out)
 {
 	char err[200];
-	if (!eval_expr(W, e, out, err, sizeof err)) {
+	if (!eval_px(W, k, e, out, err, sizeof err)) {
 		werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "%s \"%s\": %s", what,
 		       spec_expr_text(e), err);
 		return false;
@@ -1089,10 +1147,10 @@ static bool weval(walk *W, const spec_step *s, const spec_expr *e, const char *w
 
 /* An expression giving a position, size or count: false (the error
  * recorded, as `label="text" gives -1`) when it fails or is negative. */
-static bool weval_count(walk *W, const spec_step *s, const spec_expr *e, const char *what,
-                        const char *label, int64_t *out)
+static bool weval_count(walk *W, const spec_step *s, uint32_t k, const spec_expr *e,
+                        const char *what, const char *label, int64_t *out)
 {
-	if (!weval(W, s, e, what, out))
+	if (!weval(W, s, k, e, what, out))
 		return false;
 	if (*out < 0) {
 		werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "%s=\"%s\" gives %" PRId64, label,
@@ -1103,10 +1161,10 @@ static bool weval_count(walk *W, const spec_step *s, const spec_expr *e, const c
 }
 
 /* when= of a step: true when absent. */
-static bool holds(walk *W, const spec_step *s, const spec_expr *when, bool *ok)
+static bool holds(walk *W, const spec_step *s, uint32_t k, const spec_expr *when, bool *ok)
 {
 	int64_t v = 1;
-	*ok = !when || weval(W, s, when, "when", &v);
+	*ok = !when || weval(W, s, k, when, "when", &v);
 	return *ok && v != 0;
 }
 
@@ -1306,7 +1364,7 @@ static bool suffix_item(walk *W, const spec_step *s, size_t from)
 			char err[200];
 			int64_t v;
 			W->unset_hit = false;
-			if (!eval_expr(W, x->when, &v, err, sizeof err)) {
+			if (!eval_px(W, expr_key(W, x->when), x->when, &v, err, sizeof err)) {
 				if (W->unset_hit)
 					continue;
 				werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "suffix when \"%s\": %s",
@@ -1347,7 +1405,7 @@ static bool display_item(walk *W, const spec_step *s, const char *instr)
 	}
 	for (size_t i = 0; i < s->ndisplays; i++) {
 		bool ok;
-		if (!holds(W, s, s->displays[i].when, &ok)) {
+		if (!holds(W, s, expr_key(W, s->displays[i].when), s->displays[i].when, &ok)) {
 			if (!ok)
 				return false;
 			continue;
@@ -1361,7 +1419,7 @@ static bool display_item(walk *W, const spec_step *s, const char *instr)
 
 /* ------------------------------------------------------------- steps */
 
-static void run_steps(walk *W, const spec_step *steps, size_t n);
+static void run_steps(walk *W, const spec_step *steps, size_t n, const pstep *recs);
 
 static void pad_item(walk *W, const spec_step *s, size_t from, size_t to, bool zero)
 {
@@ -1536,7 +1594,7 @@ static void force_export(walk *W, pvar *v)
 		first[i].pend = 0;
 }
 
-static void run_part(walk *W, const spec_step *s)
+static void run_part(walk *W, const spec_step *s, const pstep *ps)
 {
 	const codec *c = W->c;
 	size_t pos = W->cursor;
@@ -1547,7 +1605,7 @@ static void run_part(walk *W, const spec_step *s)
 	}
 	if (s->at) {
 		int64_t at;
-		if (!weval_count(W, s, s->at, "at", "at", &at))
+		if (!weval_count(W, s, ps->at, s->at, "at", "at", &at))
 			return;
 		pos = (size_t)at; /* fits() checks it against the input without overflow */
 	}
@@ -1594,7 +1652,7 @@ static void run_part(walk *W, const spec_step *s)
 		uint32_t pend = idx < UINT32_MAX ? (uint32_t)idx + 1 : 0;
 		/* (their names' numbers from the table: a look-up a part, not
 		 * one an export) */
-		uint32_t x0 = s->nexports ? walk_key(W, s, PK_EXPORTS) : NO_ID;
+		uint32_t x0 = ps->exports;
 		for (size_t i = 0; i < s->nexports; i++) {
 			const spec_export *ex = &s->exports[i];
 			uint32_t id = x0 != NO_ID ? W->P->exid[x0 + i] : ex->as ? walk_id(W, ex->as) : NO_ID;
@@ -1626,22 +1684,22 @@ static void run_part(walk *W, const spec_step *s)
 		W->text.s[W->text.n = mark] = 0;
 }
 
-static void run_group(walk *W, const spec_step *s)
+static void run_group(walk *W, const spec_step *s, const pstep *ps)
 {
 	size_t mark = W->nvars, saved_end = W->region_end;
 	if (!s->expr) {
-		run_steps(W, s->steps, s->nsteps);
+		run_steps(W, s->steps, s->nsteps, NULL);
 		pop_vars(W, mark);
 		return;
 	}
 	int64_t size;
-	if (!weval_count(W, s, s->expr, "bits", "region bits", &size))
+	if (!weval_count(W, s, ps->expr, s->expr, "bits", "region bits", &size))
 		return;
 	size_t start = W->cursor;
 	if (!fits(W, s, start, (uint64_t)size, true, "a region"))
 		return;
 	W->region_end = start + (size_t)size;
-	run_steps(W, s->steps, s->nsteps);
+	run_steps(W, s->steps, s->nsteps, NULL);
 	size_t end = W->region_end;
 	W->region_end = saved_end;
 	pop_vars(W, mark);
@@ -1797,7 +1855,8 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 }
 
 /* Iterations i0 on of repeat s, its count known (count) or not. */
-static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t count, bool known)
+static void run_repeat_from(walk *W, const spec_step *s, const pstep *ps, int64_t i0,
+                            int64_t count, bool known)
 {
 	size_t mark = W->nvars;
 	bool own = W->trail && s >= W->p->steps && s < W->p->steps + W->p->nsteps;
@@ -1826,17 +1885,17 @@ static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t cou
 		if (!pay(W, s))
 			break;
 		size_t before = W->cursor;
-		if (s->name && !push_var(W, walk_id(W, s->name), i, true))
+		if (s->name && !push_var(W, ps->name, i, true))
 			break;
-		run_steps(W, s->steps, s->nsteps);
+		run_steps(W, s->steps, s->nsteps, NULL);
 		if (W->stop)
 			break;
 		if (s->count_at && !known) {
 			int64_t at;
-			if (!weval(W, s, s->count_at, "count-at", &at))
+			if (!weval(W, s, ps->count_at, s->count_at, "count-at", &at))
 				break;
 			if (at) {
-				if (!weval(W, s, s->expr, "count", &count))
+				if (!weval(W, s, ps->expr, s->expr, "count", &count))
 					break;
 				known = true;
 				if (count < i + 1) {
@@ -1857,32 +1916,37 @@ static void run_repeat_from(walk *W, const spec_step *s, int64_t i0, int64_t cou
 	pop_vars(W, mark);
 }
 
-static void run_repeat(walk *W, const spec_step *s)
+static void run_repeat(walk *W, const spec_step *s, const pstep *ps)
 {
 	int64_t count = 0;
 	bool known = !s->count_at && !s->to_end;
-	if (known && !weval_count(W, s, s->expr, "count", "count", &count))
+	if (known && !weval_count(W, s, ps->expr, s->expr, "count", "count", &count))
 		return;
-	run_repeat_from(W, s, 0, count, known);
+	run_repeat_from(W, s, ps, 0, count, known);
 }
 
-static void run_steps(walk *W, const spec_step *steps, size_t n)
+/* Runs steps[0..n), their records recs (NULL: found here). */
+static void run_steps(walk *W, const spec_step *steps, size_t n, const pstep *recs)
 {
+	if (!recs && n)
+		recs = step_recs(W, steps);
 	for (size_t i = 0; i < n && !W->stop; i++) {
 		const spec_step *s = &steps[i];
+		pstep slow;
+		const pstep *ps = recs ? &recs[i] : (slow = step_rec(W, s), &slow);
 		bool ok;
 		if (!pay(W, s))
 			return;
-		if (!holds(W, s, s->when, &ok))
+		if (!holds(W, s, ps->when, s->when, &ok))
 			continue;
 		switch (s->kind) {
 		case SPEC_STEP_PART:
 			if (s->root)
-				run_part(W, s);
+				run_part(W, s, ps);
 			break;
 		case SPEC_STEP_DATA:
 			if (s->bits)
-				run_part(W, s);
+				run_part(W, s, ps);
 			break;
 		case SPEC_STEP_READ: {
 			unsigned nb = s->high - s->low + 1;
@@ -1890,7 +1954,7 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 				return;
 			uint64_t v;
 			extract(W->in, W->cursor + s->low, nb, &v);
-			push_var(W, walk_id(W, s->name), (int64_t)v, true);
+			push_var(W, ps->name, (int64_t)v, true);
 			if (W->trail) {
 				codec_walker *t = W->trail;
 				trail_read *rd = spec_grow(t->reads, t->nreads + 1, &t->capreads, sizeof *rd,
@@ -1913,16 +1977,16 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 			 * turn, not an error: only using it (when, at, ...) is */
 			char err[200];
 			W->unset_hit = false;
-			if (!eval_expr(W, s->expr, &v, err, sizeof err)) {
+			if (!eval_px(W, ps->expr, s->expr, &v, err, sizeof err)) {
 				if (!W->unset_hit) {
 					werror(W, CODEC_FRAME_EXPR, true, W->cursor, s, "%s \"%s\": %s", s->name,
 					       spec_expr_text(s->expr), err);
 					return;
 				}
-				push_var(W, walk_id(W, s->name), 0, false);
+				push_var(W, ps->name, 0, false);
 				break;
 			}
-			push_var(W, walk_id(W, s->name), v, true);
+			push_var(W, ps->name, v, true);
 			if (s->item) {
 				codec_item *it = add_item(W, CODEC_ITEM_VALUE, s, W->cursor, 0);
 				if (it)
@@ -1961,10 +2025,10 @@ static void run_steps(walk *W, const spec_step *steps, size_t n)
 			sb_put(&W->text, "\n", 1);
 			break;
 		case SPEC_STEP_GROUP:
-			run_group(W, s);
+			run_group(W, s, ps);
 			break;
 		case SPEC_STEP_REPEAT:
-			run_repeat(W, s);
+			run_repeat(W, s, ps);
 			break;
 		}
 	}
@@ -2335,10 +2399,13 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	if (resume) {
 		wk->st.resumed++;
 		wk->st.items_kept += from.nitems;
-		run_repeat_from(&W, &p->steps[from.step], from.i, from.count, from.known);
-		run_steps(&W, p->steps + from.step + 1, p->nsteps - from.step - 1);
+		const pstep *recs = step_recs(&W, p->steps);
+		pstep slow = recs ? recs[from.step] : step_rec(&W, &p->steps[from.step]);
+		run_repeat_from(&W, &p->steps[from.step], &slow, from.i, from.count, from.known);
+		run_steps(&W, p->steps + from.step + 1, p->nsteps - from.step - 1,
+		          recs ? recs + from.step + 1 : NULL);
 	} else {
-		run_steps(&W, p->steps, p->nsteps);
+		run_steps(&W, p->steps, p->nsteps, NULL);
 	}
 	if (W.joined)
 		W.stop = W.joined_stop;
