@@ -100,6 +100,13 @@ typedef struct walk {
 
 /* ------------------------------------------------------------ helpers */
 
+/* spec_grow, its check inline: the room is most often there already (the
+ * calls were 2% of a Midgard fuzz run). */
+static inline void *grow(void *array, size_t need, size_t *cap, size_t size, size_t first)
+{
+	return need <= *cap && array ? array : spec_grow(array, need, cap, size, first);
+}
+
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
 	if (b->failed)
@@ -536,7 +543,7 @@ static uint32_t intern(codec_programs *P, const char *s)
 	uint32_t id = text_id(P, s);
 	if (id != NO_ID || P->oom)
 		return id;
-	struct pname *nm = spec_grow(P->name, P->nids + 1, &P->capids, sizeof *nm, 16);
+	struct pname *nm = grow(P->name, P->nids + 1, &P->capids, sizeof *nm, 16);
 	if (!nm || !codec_htab_room(&P->texts)) {
 		if (nm)
 			P->name = nm;
@@ -631,8 +638,8 @@ static void expr_keys(codec_programs *P, const spec_expr *e)
 	const cins *prog = codec_vm_compile(P->compile, e, names, n);
 	if (!prog)
 		return; /* the tree evaluator's */
-	pexpr *px = spec_grow(P->expr, P->nexpr + 1, &P->capexpr, sizeof *px, 16);
-	uint32_t *ids = px ? spec_grow(P->refid, P->nrefid + n + 1, &P->caprefid, sizeof *ids, 32)
+	pexpr *px = grow(P->expr, P->nexpr + 1, &P->capexpr, sizeof *px, 16);
+	uint32_t *ids = px ? grow(P->refid, P->nrefid + n + 1, &P->caprefid, sizeof *ids, 32)
 	                   : NULL;
 	if (px)
 		P->expr = px;
@@ -651,7 +658,7 @@ static void expr_keys(codec_programs *P, const spec_expr *e)
 
 static void add_piece(codec_programs *P, tpiece p)
 {
-	tpiece *np = spec_grow(P->piece, P->npiece + 1, &P->cappiece, sizeof *np, 32);
+	tpiece *np = grow(P->piece, P->npiece + 1, &P->cappiece, sizeof *np, 32);
 	if (!np) {
 		P->oom = true;
 		return;
@@ -667,7 +674,7 @@ static uint32_t intern_copy(codec_programs *P, const char *s)
 	uint32_t id = text_id(P, s);
 	if (id != NO_ID || P->oom)
 		return id;
-	char **nc = spec_grow(P->copies, P->ncopies + 1, &P->capcopies, sizeof *nc, 16);
+	char **nc = grow(P->copies, P->ncopies + 1, &P->capcopies, sizeof *nc, 16);
 	char *copy = nc ? strdup(s) : NULL;
 	if (nc)
 		P->copies = nc;
@@ -705,7 +712,7 @@ static void template_key(codec_programs *P, const char *t)
 			                      intern_copy(P, name), NULL, 0});
 		p = close + 1;
 	}
-	ttemplate *nt = spec_grow(P->tmpl, P->ntmpl + 1, &P->captmpl, sizeof *nt, 16);
+	ttemplate *nt = grow(P->tmpl, P->ntmpl + 1, &P->captmpl, sizeof *nt, 16);
 	if (!nt || P->oom) {
 		P->oom = true;
 		return;
@@ -723,7 +730,7 @@ static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
 	if (!n || P->oom || key_get(P, steps, PK_STEPS) != NO_ID)
 		return;
 	pstep *rec = n <= UINT32_MAX - P->nrec
-	             ? spec_grow(P->rec, P->nrec + n, &P->caprec, sizeof *rec, 64) : NULL;
+	             ? grow(P->rec, P->nrec + n, &P->caprec, sizeof *rec, 64) : NULL;
 	if (!rec) {
 		P->oom = true;
 		return;
@@ -748,7 +755,7 @@ static void steps_keys(codec_programs *P, const spec_step *steps, size_t n)
 			.exports = (uint32_t)P->nexid,
 		};
 		uint32_t *ids = s->nexports && s->nexports <= UINT32_MAX - P->nexid
-		                ? spec_grow(P->exid, P->nexid + s->nexports, &P->capexid, sizeof *ids, 64)
+		                ? grow(P->exid, P->nexid + s->nexports, &P->capexid, sizeof *ids, 64)
 		                : NULL;
 		if (s->nexports && !ids) {
 			P->oom = true;
@@ -954,17 +961,25 @@ static uint32_t walk_id(const walk *W, const char *s)
 	return id != NO_ID ? id : text_id(W->P, s);
 }
 
-static bool push_var(walk *W, uint32_t id, int64_t v, bool set)
+/* Room for one more binding: false (the walk stopped) when memory runs
+ * out.  (The room is the walker's, kept from walk to walk: grown rarely,
+ * out of line.) */
+static __attribute__((noinline)) bool vars_room(walk *W)
 {
-	/* (the room is the walker's, kept from walk to walk: grown rarely) */
-	if (W->nvars >= W->capvars || W->nvars >= UINT32_MAX) {
-		pvar *p = spec_grow(W->vars, W->nvars + 1, &W->capvars, sizeof *p, 64);
-		if (!p || W->nvars >= UINT32_MAX) {
-			werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL, "out of memory");
-			return false;
-		}
-		W->vars = p;
+	pvar *p = W->nvars < UINT32_MAX
+	          ? grow(W->vars, W->nvars + 1, &W->capvars, sizeof *p, 64) : NULL;
+	if (!p) {
+		werror(W, CODEC_FRAME_MEMORY, true, W->cursor, NULL, "out of memory");
+		return false;
 	}
+	W->vars = p;
+	return true;
+}
+
+static inline bool push_var(walk *W, uint32_t id, int64_t v, bool set)
+{
+	if ((W->nvars >= W->capvars || W->nvars >= UINT32_MAX) && !vars_room(W))
+		return false;
 	uint32_t hides = 0;
 	if (id < W->P->nids) {
 		hides = W->top[id];
@@ -988,7 +1003,7 @@ static void force_export(walk *W, pvar *v);
 
 /* The binding of name id, NULL where none; an export of a part a quiet
  * walk has not decided yet gets its value here, the part decided. */
-static const pvar *find_var(walk *W, uint32_t id)
+static inline const pvar *find_var(walk *W, uint32_t id)
 {
 	if (id >= W->P->nids || !W->top[id])
 		return NULL;
@@ -1034,7 +1049,7 @@ static bool lookup(void *ctx, const char *name, unsigned depth, int64_t *value, 
 
 /* The value of px's reference i: false when it has none here (unset,
  * or neither bound nor a builtin). */
-static bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
+static inline bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
 {
 	uint32_t id = W->P->refid[px->first + i];
 	const pvar *var = find_var(W, id);
@@ -1241,7 +1256,7 @@ static codec_item *add_item(walk *W, codec_item_kind kind, const spec_step *s, s
 		werror(W, CODEC_FRAME_MEMORY, true, pos, s, "out of memory");
 		return NULL;
 	}
-	uint64_t *pool = spec_grow(pv->pool, pv->npool + nw, &pv->cappool, sizeof *pool, 256);
+	uint64_t *pool = grow(pv->pool, pv->npool + nw, &pv->cappool, sizeof *pool, 256);
 	if (!pool) {
 		werror(W, CODEC_FRAME_MEMORY, true, pos, s, "out of memory");
 		return NULL;
@@ -1738,8 +1753,8 @@ static void mark_trail(walk *W, const spec_step *s, int64_t i, int64_t count, bo
 	for (size_t k = 0; k < W->nvars; k++)
 		if (W->vars[k].pend)
 			force_export(W, &W->vars[k]);
-	trail_mark *m = spec_grow(t->marks, t->nmarks + 1, &t->capmarks, sizeof *m, 64);
-	pvar *v = m ? spec_grow(t->trail_vars, t->ntrail_vars + W->nvars, &t->captrail_vars,
+	trail_mark *m = grow(t->marks, t->nmarks + 1, &t->capmarks, sizeof *m, 64);
+	pvar *v = m ? grow(t->trail_vars, t->ntrail_vars + W->nvars, &t->captrail_vars,
 	                        sizeof *v, 64) : NULL;
 	if (m)
 		t->marks = m;
@@ -1804,16 +1819,16 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 	size_t r0 = o->nreads - base->nreads, nr = t->nreads - r0;
 	size_t v0 = o->var0 + o->nvars - base->var0, nv = t->nvars - v0;
 	size_t m0 = t->next + 1, nm = t->nmarks - m0;
-	uint64_t *pool = spec_grow(pv->pool, pv->npool + np, &pv->cappool, sizeof *pool, 256);
+	uint64_t *pool = grow(pv->pool, pv->npool + np, &pv->cappool, sizeof *pool, 256);
 	if (pool)
 		pv->pool = pool;
-	trail_mark *marks = spec_grow(wk->marks, wk->nmarks + nm, &wk->capmarks, sizeof *marks, 64);
+	trail_mark *marks = grow(wk->marks, wk->nmarks + nm, &wk->capmarks, sizeof *marks, 64);
 	if (marks)
 		wk->marks = marks;
-	trail_read *reads = spec_grow(wk->reads, wk->nreads + nr, &wk->capreads, sizeof *reads, 64);
+	trail_read *reads = grow(wk->reads, wk->nreads + nr, &wk->capreads, sizeof *reads, 64);
 	if (reads)
 		wk->reads = reads;
-	pvar *vars = spec_grow(wk->trail_vars, wk->ntrail_vars + nv, &wk->captrail_vars,
+	pvar *vars = grow(wk->trail_vars, wk->ntrail_vars + nv, &wk->captrail_vars,
 	                       sizeof *vars, 64);
 	if (vars)
 		wk->trail_vars = vars;
@@ -1976,7 +1991,7 @@ static void run_steps(walk *W, const spec_step *steps, size_t n, const pstep *re
 			push_var(W, ps->name, (int64_t)v, true);
 			if (W->trail) {
 				codec_walker *t = W->trail;
-				trail_read *rd = spec_grow(t->reads, t->nreads + 1, &t->capreads, sizeof *rd,
+				trail_read *rd = grow(t->reads, t->nreads + 1, &t->capreads, sizeof *rd,
 				                           64);
 				if (rd) {
 					t->reads = rd;
@@ -2088,7 +2103,7 @@ static void check_cover(walk *W)
 	 * a walk showed in a fuzz run) */
 	codec_walker *wk = W->room;
 	size_t nseen = W->nbits / 64 + 1;
-	uint64_t *seen = spec_grow(wk->seen, nseen, &wk->capseen, sizeof *seen, 64);
+	uint64_t *seen = grow(wk->seen, nseen, &wk->capseen, sizeof *seen, 64);
 	if (!seen) {
 		werror(W, CODEC_FRAME_MEMORY, true, 0, NULL, "out of memory");
 		return;
@@ -2249,25 +2264,25 @@ static bool tail_keep(codec_walker *wk, const uint32_t *words, size_t from)
 	size_t nm = wk->nmarks - e, ni = wk->trail_nitems - m->nitems;
 	size_t np = wk->trail_npool - m->npool, nr = wk->nreads - m->nreads;
 	size_t nv = wk->ntrail_vars - m->var0;
-	trail_mark *tm = spec_grow(t->marks, nm, &t->capmarks, sizeof *tm, 64);
+	trail_mark *tm = grow(t->marks, nm, &t->capmarks, sizeof *tm, 64);
 	if (tm)
 		t->marks = tm;
-	codec_item *ti = spec_grow(t->items, ni, &t->capitems, sizeof *ti, 64);
+	codec_item *ti = grow(t->items, ni, &t->capitems, sizeof *ti, 64);
 	if (ti)
 		t->items = ti;
-	size_t *tw = spec_grow(t->woff, ni, &t->capwoff, sizeof *tw, 64);
+	size_t *tw = grow(t->woff, ni, &t->capwoff, sizeof *tw, 64);
 	if (tw)
 		t->woff = tw;
-	bool *tu = spec_grow(t->undecided, ni, &t->capundecided, sizeof *tu, 64);
+	bool *tu = grow(t->undecided, ni, &t->capundecided, sizeof *tu, 64);
 	if (tu)
 		t->undecided = tu;
-	uint64_t *tp = spec_grow(t->pool, np, &t->cappool, sizeof *tp, 256);
+	uint64_t *tp = grow(t->pool, np, &t->cappool, sizeof *tp, 256);
 	if (tp)
 		t->pool = tp;
-	trail_read *tr = spec_grow(t->reads, nr, &t->capreads, sizeof *tr, 64);
+	trail_read *tr = grow(t->reads, nr, &t->capreads, sizeof *tr, 64);
 	if (tr)
 		t->reads = tr;
-	pvar *tv = spec_grow(t->vars, nv, &t->capvars, sizeof *tv, 64);
+	pvar *tv = grow(t->vars, nv, &t->capvars, sizeof *tv, 64);
 	if (tv)
 		t->vars = tv;
 	if (!tm || !ti || !tw || !tu || !tp || !tr || !tv)
@@ -2303,7 +2318,7 @@ static bool trail_restore(walk *W, codec_walker *wk, const trail_mark *m)
 {
 	codec_program *r = W->r;
 	if (m->nvars > W->capvars) {
-		pvar *v = spec_grow(W->vars, m->nvars, &W->capvars, sizeof *v, 64);
+		pvar *v = grow(W->vars, m->nvars, &W->capvars, sizeof *v, 64);
 		if (!v)
 			return false;
 		W->vars = v;
@@ -2457,7 +2472,7 @@ static bool run_walk(codec_walker *wk, const spec_program *p, const uint32_t *wo
 	wk->vars = W.vars;
 	wk->capvars = W.capvars;
 	if (W.trail && wk->trail_ok) { /* the words the trail is of */
-		uint32_t *tw = spec_grow(wk->trail_words, nwords ? nwords : 1, &wk->trail_capwords,
+		uint32_t *tw = grow(wk->trail_words, nwords ? nwords : 1, &wk->trail_capwords,
 		                         sizeof *tw, 64);
 		if (tw) {
 			wk->trail_words = tw;
