@@ -1669,6 +1669,8 @@ static void run_part(walk *W, const spec_step *s, const pstep *ps)
 		instr->s[0] = 0;
 	const char *text = NULL;
 	if (s->kind == SPEC_STEP_DATA) {
+		if (W->quiet) /* (its text is printing's) */
+			return;
 		const uint64_t *w = item_bits(W, it);
 		for (unsigned k = 0; k < (s->bits + 31) / 32; k++) {
 			if (k)
