@@ -49,9 +49,11 @@
  * the whole part: a recalled part is what reading it again would give.
  * With them, an input whose words are the previous run's is not checked
  * again (the checks are a function of the words), and the quiet walks
- * go through the walker's trail: a walk of as many words as the last
- * goes on from the last iteration of the program's own repeats before
- * which it read no changed word (codec_walker_walk_quiet).
+ * go through the walker's trail: a walk goes on from the last iteration
+ * of the program's own repeats before which it read no changed word and
+ * asked nothing of the input's size that differs, and a walk of as many
+ * words as the last joins it where it reaches one of its iterations in
+ * the same state after the change (codec_walker_walk_quiet).
  * FUZZ_NO_MEMO=1 in the environment walks and reads every part afresh
  * and walks every program in full, as the reproducers and AFL++ builds
  * (without FUZZ_SPEC_COVERAGE) do.
@@ -61,8 +63,8 @@
  *
  * FUZZ_STATS=1 in the environment prints at exit how many inputs were
  * walked, framed cleanly (and so checked), had a don't-care bit set and
- * repeated the previous run's words, what the memories recalled and how
- * many quiet walks went on from the trail.
+ * repeated the previous run's words, what the memories recalled, how
+ * many quiet walks went on from the trail and how many joined the last.
  */
 #include "fuzz.h"
 
