@@ -1064,7 +1064,8 @@ static inline bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
  * small and inline: the whole evaluator's entry and exit (its room for
  * the machine's values and the messages) were 4% of a Midgard fuzz run,
  * and most evaluations are shapes. */
-static inline bool eval_shape(walk *W, uint32_t k, int64_t *out)
+static inline __attribute__((always_inline)) bool eval_shape(walk *W, uint32_t k,
+                                                              int64_t *out)
 {
 	if (k == NO_ID)
 		return false;
