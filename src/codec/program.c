@@ -107,6 +107,16 @@ static inline void *grow(void *array, size_t need, size_t *cap, size_t size, siz
 	return need <= *cap && array ? array : spec_grow(array, need, cap, size, first);
 }
 
+/* grow (64 elements first) that gives back array itself where memory
+ * runs out, *room then false: for several arrays grown together. */
+static void *grow_kept(void *array, size_t need, size_t *cap, size_t size, bool *room)
+{
+	void *p = grow(array, need, cap, size, 64);
+	if (!p)
+		*room = false;
+	return p ? p : array;
+}
+
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
 	if (b->failed)
@@ -1822,20 +1832,13 @@ static void trail_join(walk *W, size_t step, int64_t i, int64_t count, bool know
 	size_t r0 = o->nreads - base->nreads, nr = t->nreads - r0;
 	size_t v0 = o->var0 + o->nvars - base->var0, nv = t->nvars - v0;
 	size_t m0 = t->next + 1, nm = t->nmarks - m0;
-	uint64_t *pool = grow(pv->pool, pv->npool + np, &pv->cappool, sizeof *pool, 256);
-	if (pool)
-		pv->pool = pool;
-	trail_mark *marks = grow(wk->marks, wk->nmarks + nm, &wk->capmarks, sizeof *marks, 64);
-	if (marks)
-		wk->marks = marks;
-	trail_read *reads = grow(wk->reads, wk->nreads + nr, &wk->capreads, sizeof *reads, 64);
-	if (reads)
-		wk->reads = reads;
-	pvar *vars = grow(wk->trail_vars, wk->ntrail_vars + nv, &wk->captrail_vars,
-	                       sizeof *vars, 64);
-	if (vars)
-		wk->trail_vars = vars;
-	if (!pool || !marks || !reads || !vars || !items_room(r, r->nitems + ni)) {
+	bool room = true;
+	pv->pool = grow_kept(pv->pool, pv->npool + np, &pv->cappool, sizeof *pv->pool, &room);
+	wk->marks = grow_kept(wk->marks, wk->nmarks + nm, &wk->capmarks, sizeof *wk->marks, &room);
+	wk->reads = grow_kept(wk->reads, wk->nreads + nr, &wk->capreads, sizeof *wk->reads, &room);
+	wk->trail_vars = grow_kept(wk->trail_vars, wk->ntrail_vars + nv, &wk->captrail_vars,
+	                           sizeof *wk->trail_vars, &room);
+	if (!room || !items_room(r, r->nitems + ni)) {
 		W->tailing = false; /* (the walk goes on by itself) */
 		return;
 	}
@@ -2267,44 +2270,31 @@ static bool tail_keep(codec_walker *wk, const uint32_t *words, size_t from)
 	size_t nm = wk->nmarks - e, ni = wk->trail_nitems - m->nitems;
 	size_t np = wk->trail_npool - m->npool, nr = wk->nreads - m->nreads;
 	size_t nv = wk->ntrail_vars - m->var0;
-	trail_mark *tm = grow(t->marks, nm, &t->capmarks, sizeof *tm, 64);
-	if (tm)
-		t->marks = tm;
-	codec_item *ti = grow(t->items, ni, &t->capitems, sizeof *ti, 64);
-	if (ti)
-		t->items = ti;
-	size_t *tw = grow(t->woff, ni, &t->capwoff, sizeof *tw, 64);
-	if (tw)
-		t->woff = tw;
-	bool *tu = grow(t->undecided, ni, &t->capundecided, sizeof *tu, 64);
-	if (tu)
-		t->undecided = tu;
-	uint64_t *tp = grow(t->pool, np, &t->cappool, sizeof *tp, 256);
-	if (tp)
-		t->pool = tp;
-	trail_read *tr = grow(t->reads, nr, &t->capreads, sizeof *tr, 64);
-	if (tr)
-		t->reads = tr;
-	pvar *tv = grow(t->vars, nv, &t->capvars, sizeof *tv, 64);
-	if (tv)
-		t->vars = tv;
-	if (!tm || !ti || !tw || !tu || !tp || !tr || !tv)
+	bool room = true;
+	t->marks = grow_kept(t->marks, nm, &t->capmarks, sizeof *t->marks, &room);
+	t->items = grow_kept(t->items, ni, &t->capitems, sizeof *t->items, &room);
+	t->woff = grow_kept(t->woff, ni, &t->capwoff, sizeof *t->woff, &room);
+	t->undecided = grow_kept(t->undecided, ni, &t->capundecided, sizeof *t->undecided, &room);
+	t->pool = grow_kept(t->pool, np, &t->cappool, sizeof *t->pool, &room);
+	t->reads = grow_kept(t->reads, nr, &t->capreads, sizeof *t->reads, &room);
+	t->vars = grow_kept(t->vars, nv, &t->capvars, sizeof *t->vars, &room);
+	if (!room)
 		return false;
 	/* (each only where it has something: an array nothing was put in
 	 * may be NULL) */
 	const struct codec_program_private *pv = r->priv;
-	memcpy(t->marks, m, nm * sizeof *tm);
+	memcpy(t->marks, m, nm * sizeof *t->marks);
 	if (ni) {
-		memcpy(t->items, r->items + m->nitems, ni * sizeof *ti);
-		memcpy(t->woff, pv->woff + m->nitems, ni * sizeof *tw);
-		memcpy(t->undecided, pv->undecided + m->nitems, ni * sizeof *tu);
+		memcpy(t->items, r->items + m->nitems, ni * sizeof *t->items);
+		memcpy(t->woff, pv->woff + m->nitems, ni * sizeof *t->woff);
+		memcpy(t->undecided, pv->undecided + m->nitems, ni * sizeof *t->undecided);
 	}
 	if (np)
-		memcpy(t->pool, pv->pool + m->npool, np * sizeof *tp);
+		memcpy(t->pool, pv->pool + m->npool, np * sizeof *t->pool);
 	if (nr)
-		memcpy(t->reads, wk->reads + m->nreads, nr * sizeof *tr);
+		memcpy(t->reads, wk->reads + m->nreads, nr * sizeof *t->reads);
 	if (nv)
-		memcpy(t->vars, wk->trail_vars + m->var0, nv * sizeof *tv);
+		memcpy(t->vars, wk->trail_vars + m->var0, nv * sizeof *t->vars);
 	t->nmarks = nm;
 	t->nitems = ni;
 	t->npool = np;
