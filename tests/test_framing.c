@@ -1055,7 +1055,8 @@ TEST(scopes_and_names)
 
 /* Expressions of the shapes the walk evaluates without the compiled
  * program (a lone name, !name, a name and a number or a name under a
- * binary operation, name && name, a 0 before &&), and
+ * binary operation, name && name, a 0 before &&, binary operations over
+ * names and numbers alone as operations on slots), and
  * ones that only look like them, give what spec_expr_eval gives; an
  * unbound name is read only where evaluation reaches it. */
 TEST(expression_shapes)
@@ -1071,15 +1072,17 @@ TEST(expression_shapes)
 		                    "0 1 3 0 1 0 11 1 1 0 1\n"
 		                    "-2 1 9 1 384 4 8 3 0\n"
 		                    "-9223372036854775808 0x8000000000000000 0x0 -42 "
-		                    "0xffffffffffffffd6 0x3 0\n");
+		                    "0xffffffffffffffd6 0x3 0\n"
+		                    "384 0 1 -2 24 -9223372036854775808 4\n");
 	codec_program_free(pr);
 	/* a shape whose operation fails: the walk's error, the tree's message */
-	const char *failing[] = {"dividing", "dividing-k"};
-	for (size_t i = 0; i < 2; i++) {
+	const char *failing[] = {"dividing", "dividing-k", "dividing-nodes"};
+	for (size_t i = 0; i < 3; i++) {
 		pr = codec_program_walk(l.c, spec_find_program(l.m, failing[i]), NULL, 0, &opt);
 		CHECK(pr && pr->nerrors == 1 && pr->errors[0].kind == CODEC_FRAME_EXPR);
 		if (pr && pr->nerrors)
-			CHECK(strstr(pr->errors[0].text, i ? "modulo by zero" : "division by zero") != NULL);
+			CHECK(strstr(pr->errors[0].text, i == 1 ? "modulo by zero" : "division by zero") !=
+			      NULL);
 		codec_program_free(pr);
 	}
 	unload(&l);

@@ -431,6 +431,9 @@ typedef struct tpiece {
 typedef struct ttemplate {
 	size_t first, n;  /* pieces */
 } ttemplate;
+#define PX_MAX_NODES 6u
+#define PX_MAX_SLOTS 16u
+
 /* An expression of a step compiled for codec_vm_run, with the numbers of
  * the names it references in its program's order: a2xx's walk evaluates
  * a dozen expressions a part, and the tree evaluator's call back per
@@ -451,9 +454,20 @@ typedef struct pexpr {
 		PX_NOT_A,    /* !{A} */
 		PX_A_AND_B,  /* {A} && {B} */
 		PX_A_AND,    /* {A} && ... && ...: 0 when A is (else the machine) */
+		PX_NODES,    /* binary operations over names and numbers alone: nodes */
 	} shape;
 	int op;           /* PX_A_OP_K, PX_K_OP_A, PX_A_OP_B: the VI_ operation */
 	int64_t k;
+	/* PX_NODES: the machine's program as operations on slots (the names'
+	 * values, then the numbers, then each operation's result), in the
+	 * machine's order: a2xx's "96 * ({ADDRESS} + {k})" is two operations
+	 * instead of six steps of the stack machine, which took a tenth of an
+	 * a2xx fuzz run */
+	uint8_t nnodes, nk, result;
+	struct pnode {
+		uint8_t op, a, b, out;
+	} node[PX_MAX_NODES];
+	int64_t kv[PX_MAX_NODES + 1]; /* the numbers' slots */
 } pexpr;
 
 /* What a walk needs of a step, found once when the table is built: the
@@ -635,6 +649,61 @@ static void expr_shape(pexpr *px)
 	}
 }
 
+/* Makes px a PX_NODES expression where its program is binary operations
+ * over names and numbers alone and fits the slots; leaves it as it is
+ * otherwise. */
+static void expr_nodes(pexpr *px)
+{
+	uint8_t stack[PX_MAX_SLOTS];
+	unsigned sp = 0, nk = 0, nn = 0;
+	if (px->n > PX_MAX_SLOTS)
+		return;
+	/* (slots: the names' values first, the numbers after them, then the
+	 * results: a number's or a result's slot is numbered once all the
+	 * numbers are known; on the stack until then, 0x80 | its number and
+	 * 0x40 | its node's) */
+	for (const cins *p = px->prog;; p++) {
+		if (p->op == VI_END) {
+			if (sp != 1)
+				return;
+			break;
+		}
+		if (p->op == VI_REF && p->arg >= 0 && (size_t)p->arg < px->n && sp < PX_MAX_SLOTS) {
+			stack[sp++] = (uint8_t)p->arg;
+		} else if (p->op == VI_CONST && nk <= PX_MAX_NODES && sp < PX_MAX_SLOTS) {
+			px->kv[nk] = p->imm;
+			stack[sp++] = (uint8_t)(0x80 | nk++); /* a number: its slot later */
+		} else if (shape_op(p->op) && sp >= 2 && nn < PX_MAX_NODES) {
+			struct pnode *nd = &px->node[nn];
+			nd->op = (uint8_t)p->op;
+			nd->b = stack[--sp];
+			nd->a = stack[--sp];
+			stack[sp++] = (uint8_t)(0x40 | nn++); /* a result: its slot later */
+		} else {
+			return;
+		}
+	}
+	size_t nslots = px->n + nk + nn;
+	if (!nn || nslots > PX_MAX_SLOTS)
+		return;
+	/* the slots' numbers: names 0.., numbers from n, results after */
+	for (unsigned k = 0; k < nn; k++) {
+		struct pnode *nd = &px->node[k];
+		uint8_t *ops[2] = {&nd->a, &nd->b};
+		for (int o = 0; o < 2; o++) {
+			uint8_t v = *ops[o];
+			*ops[o] = v & 0x80 ? (uint8_t)(px->n + (v & 0x3f))
+			          : v & 0x40 ? (uint8_t)(px->n + nk + (v & 0x3f)) : v;
+		}
+		nd->out = (uint8_t)(px->n + nk + k);
+	}
+	px->nnodes = (uint8_t)nn;
+	px->nk = (uint8_t)nk;
+	px->result = (uint8_t)(px->n + nk + nn - 1);
+	px->shape = PX_NODES;
+}
+
+
 static void expr_keys(codec_programs *P, const spec_expr *e)
 {
 	size_t n = e ? spec_expr_ref_count(e) : 0;
@@ -660,8 +729,10 @@ static void expr_keys(codec_programs *P, const spec_expr *e)
 	P->refid = ids;
 	for (size_t i = 0; i < n; i++)
 		ids[P->nrefid + i] = walk_name(P, names[i]);
-	P->expr[P->nexpr] = (pexpr){prog, P->nrefid, n, PX_MACHINE, 0, 0};
+	P->expr[P->nexpr] = (pexpr){.prog = prog, .first = P->nrefid, .n = n, .shape = PX_MACHINE};
 	expr_shape(&P->expr[P->nexpr]);
+	if (P->expr[P->nexpr].shape == PX_MACHINE)
+		expr_nodes(&P->expr[P->nexpr]);
 	P->nrefid += n;
 	key_put(P, e, PK_EXPR, (uint32_t)P->nexpr++);
 }
@@ -1069,6 +1140,25 @@ static inline bool ref_value(walk *W, const pexpr *px, size_t i, int64_t *v)
 	return var->set;
 }
 
+/* A PX_NODES expression (eval_shape): false where a name it reads has
+ * no value or an operation fails (the machine's, codec_vm_binop). */
+static __attribute__((noinline)) bool eval_nodes(walk *W, const pexpr *px, int64_t *out)
+{
+	int64_t v[PX_MAX_SLOTS];
+	for (size_t i = 0; i < px->n; i++)
+		if (!ref_value(W, px, i, &v[i]))
+			return false;
+	for (unsigned i = 0; i < px->nk; i++)
+		v[px->n + i] = px->kv[i];
+	for (unsigned i = 0; i < px->nnodes; i++) {
+		const struct pnode *nd = &px->node[i];
+		if (!codec_vm_binop(nd->op, v[nd->a], v[nd->b], &v[nd->out]))
+			return false;
+	}
+	*out = v[px->result];
+	return true;
+}
+
 /* Expression k by its shape, where it has one and every name it reads
  * has a value: false where not (the machine or the tree decides).  Kept
  * small and inline: the whole evaluator's entry and exit (its room for
@@ -1106,6 +1196,8 @@ static inline __attribute__((always_inline)) bool eval_shape(walk *W, uint32_t k
 			return false;
 		*out = 0;
 		return true;
+	case PX_NODES:
+		return eval_nodes(W, px, out);
 	case PX_MACHINE:
 		return false;
 	}
