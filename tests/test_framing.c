@@ -1322,62 +1322,62 @@ TEST(trail_across_sizes)
  * 1 and 2 leave room for the 2,000 steps of word 1, 600 does not (a
  * LOOP error in the second iteration), so a walk after one of the
  * others must not take its end; the bits above N change nothing. */
+/* The walks of "trail.xml"'s program name over 8 words that differ from
+ * walk to walk in word 0 alone (heads): each walked in full afresh and
+ * quietly through one walker, which must agree.  The number of fresh
+ * walks with an error, of those that ran out of steps, and of quiet ones
+ * that joined the last. */
+static void walks_of_heads(const loaded *l, const char *name, const uint32_t *heads, size_t n,
+                           size_t *errors, size_t *loops, unsigned long long *joined)
+{
+	const spec_program *prog = spec_find_program(l->m, name);
+	codec_walker *wk = codec_walker_new(l->c, 6);
+	CHECK(prog != NULL && wk != NULL);
+	uint32_t w[8] = {0, 2000, 0, 3, 0, 0, 1, 0};
+	*errors = *loops = 0;
+	for (size_t k = 0; prog && wk && k < n; k++) {
+		w[0] = heads[k];
+		codec_disasm_options opt = {.show_errors = true};
+		codec_program *a = codec_program_walk(l->c, prog, w, 8, &opt);
+		char what[80];
+		CHECK(a != NULL);
+		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 8, &opt), what,
+		                       sizeof what)) {
+			fprintf(stderr, "%s, word 0 %#x after %#x: the quiet walk differs (%s)\n", name,
+			        (unsigned)heads[k], k ? (unsigned)heads[k - 1] : 0, what);
+			CHECK(false);
+		}
+		*errors += a && a->nerrors;
+		*loops += a && a->nerrors && a->errors[0].kind == CODEC_FRAME_LOOP;
+		codec_program_free(a);
+	}
+	codec_walker_stats st = codec_walker_get_stats(wk);
+	*joined = st.joined;
+	printf("trail joins, %s: %llu of %zu walks joined the last, taking %llu items; %zu ran "
+	       "out of steps\n", name, st.joined, n - 1, st.items_joined, *loops);
+	codec_walker_free(wk);
+}
+
 TEST(trail_joins)
 {
 	loaded l;
 	if (!load(&l, "trail.xml"))
 		return;
-	const spec_program *prog = spec_find_program(l.m, "budget");
-	codec_walker *wk = codec_walker_new(l.c, 6);
-	CHECK(prog != NULL && wk != NULL);
+	size_t errors, loops;
+	unsigned long long joined;
 	static const uint32_t first[] = {1, 600, 1, 2, 0x70001, 600, 600, 2, 1};
-	size_t n = sizeof first / sizeof *first, errors = 0;
-	uint32_t w[8] = {0, 2000, 0, 3, 0, 0, 1, 0};
-	for (size_t k = 0; prog && wk && k < n; k++) {
-		w[0] = first[k];
-		codec_disasm_options opt = {.show_errors = true};
-		codec_program *a = codec_program_walk(l.c, prog, w, 8, &opt);
-		char what[80];
-		CHECK(a != NULL);
-		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 8, &opt), what,
-		                       sizeof what)) {
-			fprintf(stderr, "word 0 %#x after %#x: the quiet walk differs (%s)\n",
-			        (unsigned)first[k], k ? (unsigned)first[k - 1] : 0, what);
-			CHECK(false);
-		}
-		errors += a && a->nerrors && a->errors[0].kind == CODEC_FRAME_LOOP;
-		codec_program_free(a);
-	}
-	codec_walker_stats st = codec_walker_get_stats(wk);
-	printf("trail joins: %llu of %zu walks joined the last, taking %llu items; %zu ran out "
-	       "of steps\n", st.joined, n - 1, st.items_joined, errors);
+	walks_of_heads(&l, "budget", first, sizeof first / sizeof *first, &errors, &loops, &joined);
 	/* 1 after 1 (after 600, 1 may not join), 2 after 1, 0x70001 after 2,
 	 * 600 after 600, 2 after 600 (it may not), 1 after 2 */
 	CHECK_INT(errors, 3);
-	CHECK_INT(st.joined, 4);
-	codec_walker_free(wk);
+	CHECK_INT(loops, 3);
+	CHECK_INT(joined, 4);
 	/* "carry": word 0's N, bound before the repeat, decides whether its
 	 * words are parts or data; only 0x10001 after 1 (N the same) joins */
-	prog = spec_find_program(l.m, "carry");
-	wk = codec_walker_new(l.c, 6);
-	CHECK(prog != NULL && wk != NULL);
 	static const uint32_t heads[] = {1, 5, 1, 0x10001};
-	for (size_t k = 0; prog && wk && k < sizeof heads / sizeof *heads; k++) {
-		w[0] = heads[k];
-		codec_disasm_options opt = {.show_errors = true};
-		codec_program *a = codec_program_walk(l.c, prog, w, 8, &opt);
-		char what[80];
-		CHECK(a != NULL && !a->nerrors);
-		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 8, &opt), what,
-		                       sizeof what)) {
-			fprintf(stderr, "carry, word 0 %#x: the quiet walk differs (%s)\n",
-			        (unsigned)heads[k], what);
-			CHECK(false);
-		}
-		codec_program_free(a);
-	}
-	CHECK_INT(codec_walker_get_stats(wk).joined, 1);
-	codec_walker_free(wk);
+	walks_of_heads(&l, "carry", heads, sizeof heads / sizeof *heads, &errors, &loops, &joined);
+	CHECK_INT(errors, 0);
+	CHECK_INT(joined, 1);
 	unload(&l);
 }
 
