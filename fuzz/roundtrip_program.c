@@ -94,9 +94,10 @@ static void print_tally(void)
 	fuzz_memo_stats p = part_memo ? fuzz_memo_get_stats(part_memo) : (fuzz_memo_stats){0};
 	fprintf(stderr, "%s: memories recalled %llu of %llu parts walked, %llu of %llu re-encoded, "
 	        "%llu of %llu read; %llu quiet walks went on from the last's trail, keeping %llu "
-	        "items, and %llu joined the last walk after a change, taking %llu\n", FUZZ_TARGET,
+	        "items, and %llu joined the last walk after a change, taking %llu; %llu parts' "
+	        "decodings were the walks'\n", FUZZ_TARGET,
 	        w.recalled, w.asked, w.enc_recalled, w.enc_asked, p.recalled, p.asked, w.resumed,
-	        w.items_kept, w.joined, w.items_joined);
+	        w.items_kept, w.joined, w.items_joined, w.shared);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -138,31 +139,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 
-/* Ors bits [0, n) of src into the program's words dst from bit at on
- * (a part's bits lie inside the program: a set bit is never past its
- * end).  A word at a time: bit by bit, each bit's three tests were
- * traced comparisons under libFuzzer. */
-static void or_at(uint32_t *dst, size_t at, const uint64_t *src, unsigned n)
-{
-	for (unsigned i = 0; i < n; i += 32) {
-		uint32_t v = (uint32_t)(src[i / 64] >> (i % 64));
-		if (n - i < 32)
-			v &= (1u << (n - i)) - 1;
-		size_t b = at + i;
-		dst[b / 32] |= v << (b % 32);
-		uint32_t high = b % 32 ? v >> (32 - b % 32) : 0;
-		if (high)
-			dst[b / 32 + 1] |= high;
-	}
-}
-
 /* The three masks of a part, placed at its position in the program. */
 static void part_masks(const codec_item *it, const fuzz_part *pt, uint32_t *x, uint32_t *am,
                        uint32_t *acc)
 {
-	or_at(x, it->bit, pt->dontcare, it->bits);
-	or_at(am, it->bit, pt->asserts, it->bits);
-	or_at(acc, it->bit, pt->accounted, it->bits);
+	/* (a part's bits lie inside the program) */
+	fuzz_or_bits(x, it->bit, pt->dontcare, it->bits);
+	fuzz_or_bits(am, it->bit, pt->asserts, it->bits);
+	fuzz_or_bits(acc, it->bit, pt->accounted, it->bits);
 }
 
 /* Words (four a line) and then the text of one side of the report. */
@@ -255,7 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * checked again (libFuzzer's mutations give back their input about
 	 * one run in thirty) */
 	if (part_memo) {
-		if (n == prevn && !memcmp(w, prev, n * sizeof *w)) {
+		if (n == prevn && fuzz_words_equal(w, prev, n)) {
 			tally.repeated++;
 			return 0;
 		}
@@ -305,7 +289,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t k = nw; k < views[r].nwords; k++)
 			in[k] = 0;
 		fuzz_part pt;
-		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in, &scratch, &pt);
+		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in,
+		               codec_walker_decoding(walker, it, 0), &scratch, &pt);
 		framed = pt.meaning && pt.leaf == it->leaf;
 		if (framed)
 			part_masks(it, &pt, x, am, acc);
@@ -316,11 +301,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	tally.checked++;
-	for (size_t k = 0; k < n; k++)
-		if (w[k] & x[k]) {
-			tally.dontcare++;
-			break;
-		}
+	if (fuzz_words_meet(w, x, n))
+		tally.dontcare++;
 
 	/* 1. re-encode */
 	if (!codec_walker_reencode(walker, walked, 0, w2, n, err, sizeof err)) {
@@ -332,8 +314,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	f.w2 = w2;
 
-	/* 2. the same words outside the don't-care bits, which are 0 */
-	for (size_t k = 0; k < n; k++) {
+	/* 2. the same words outside the don't-care bits, which are 0 (the
+	 * first word where not; the word loops are fuzz/support.c's) */
+	size_t k = fuzz_words_first_off(w, w2, x, n);
+	if (k < n) {
 		uint32_t diff = (w[k] ^ w2[k]) & ~x[k];
 		if (diff & am[k]) {
 			/* an assert Mesa does not check: no canonical form */
@@ -361,7 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* 3 and 4 hold of a re-encoding equal to the input: the walk is a
 	 * function of the words, so it walks as the input did and re-encodes
 	 * as it did (skipping them halves the time of such a run) */
-	if (!memcmp(w, w2, n * sizeof *w)) {
+	if (fuzz_words_equal(w, w2, n)) {
 		codec_walker_recycle(walker, p1);
 		return 0;
 	}
@@ -408,7 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* 4. idempotent */
 	else if (!codec_walker_reencode(walker, p2, 0, w3, n, err, sizeof err))
 		snprintf(what, sizeof what, "re-encoding the re-encoded program fails: %s", err);
-	else if (memcmp(w2, w3, n * sizeof *w2))
+	else if (!fuzz_words_equal(w2, w3, n))
 		snprintf(what, sizeof what, "re-encoding a program is not idempotent");
 	else
 		bad = false;

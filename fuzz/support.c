@@ -893,7 +893,7 @@ static void part_keep(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, cons
 }
 
 void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
-                    fuzz_decoding *scratch, fuzz_part *out)
+                    const codec_decoded *known, fuzz_decoding *scratch, fuzz_part *out)
 {
 	const part_kept *k = m && m->payload == sizeof(part_kept)
 	                     ? fuzz_memo_recall_payload(m, viewid, w, view->nwords, 0) : NULL;
@@ -907,9 +907,56 @@ void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const 
 		memcpy(out->accounted, k->masks[2], sizeof k->masks[2]);
 		return;
 	}
-	fuzz_decode(view, w, 0, scratch);
-	part_of(view, &scratch->d, out);
+	if (known && known->nvalues < FUZZ_MAX_VALUES && known->nissues <= FUZZ_MAX_ISSUES &&
+	    known->gen == 0 && known->root == view->root) {
+		/* a decoding with room for more values lists them all, as one
+		 * into scratch would: its marks are scratch's */
+		scratch->nmarks = fuzz_spec_coverage_list(known, scratch->marks, FUZZ_MAX_MARKS);
+		part_of(view, known, out);
+	} else {
+		fuzz_decode(view, w, 0, scratch);
+		part_of(view, &scratch->d, out);
+	}
 	part_keep(m, view, viewid, w, out, scratch);
+}
+
+/* (Loops, not memcmp: libFuzzer hooks memcmp wherever it is called.) */
+bool fuzz_words_equal(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	uint32_t d = 0;
+	for (size_t k = 0; k < n; k++)
+		d |= a[k] ^ b[k];
+	return !d;
+}
+
+bool fuzz_words_meet(const uint32_t *a, const uint32_t *m, size_t n)
+{
+	uint32_t d = 0;
+	for (size_t k = 0; k < n; k++)
+		d |= a[k] & m[k];
+	return d != 0;
+}
+
+size_t fuzz_words_first_off(const uint32_t *a, const uint32_t *b, const uint32_t *x, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (((a[k] ^ b[k]) & ~x[k]) | (b[k] & x[k]))
+			return k;
+	return n;
+}
+
+void fuzz_or_bits(uint32_t *dst, size_t at, const uint64_t *src, unsigned n)
+{
+	for (unsigned i = 0; i < n; i += 32) {
+		uint32_t v = (uint32_t)(src[i / 64] >> (i % 64));
+		if (n - i < 32)
+			v &= (1u << (n - i)) - 1;
+		size_t b = at + i;
+		dst[b / 32] |= v << (b % 32);
+		uint32_t high = b % 32 ? v >> (32 - b % 32) : 0;
+		if (high)
+			dst[b / 32 + 1] |= high;
+	}
 }
 
 fuzz_memo_stats fuzz_memo_get_stats(const fuzz_memo *m)

@@ -1381,11 +1381,54 @@ TEST(trail_joins)
 	unload(&l);
 }
 
+/* Whether two decodings list the same leaf, values and issues. */
+static bool same_decoding(const codec_decoded *a, const codec_decoded *b)
+{
+	if (a->leaf != b->leaf || a->root != b->root || a->gen != b->gen ||
+	    a->nvalues != b->nvalues || a->nissues != b->nissues)
+		return false;
+	for (size_t i = 0; i < a->nvalues; i++) {
+		const codec_value *x = &a->values[i], *y = &b->values[i];
+		if (x->field != y->field || x->owner != y->owner || x->kase != y->kase ||
+		    x->raw != y->raw || x->value != y->value || x->depth != y->depth || x->sub != y->sub)
+			return false;
+	}
+	for (size_t i = 0; i < a->nissues; i++)
+		if (a->issues[i].kind != b->issues[i].kind || strcmp(a->issues[i].text, b->issues[i].text))
+			return false;
+	return true;
+}
+
+/* The parts of walk b the walker wk gives a decoding of
+ * (codec_walker_decoding) decode so afresh; none at another generation.
+ * Adds to *given how many it gave. */
+static void decodings_agree(const codec *c, codec_walker *wk, const codec_program *b,
+                            size_t *given)
+{
+	static codec_value values[512];
+	codec_issue issues[16];
+	for (size_t i = 0; i < b->nitems; i++) {
+		const codec_item *it = &b->items[i];
+		const codec_decoded *known = codec_walker_decoding(wk, it, 0);
+		CHECK(codec_walker_decoding(wk, it, 1) == NULL);
+		if (!known)
+			continue;
+		CHECK(it->kind == CODEC_ITEM_PART);
+		uint64_t in[SPEC_MAX_BITS / 64] = {0};
+		memcpy(in, it->w, (it->bits + 63) / 64 * sizeof *in);
+		codec_decoded d = {.values = values, .cap_values = 512, .issues = issues,
+		                   .cap_issues = 16};
+		codec_decode(c, it->root, in, 0, &d);
+		CHECK(same_decoding(known, &d));
+		(*given)++;
+	}
+}
+
 TEST(walker_remembers)
 {
 	const char *isas[] = {"a2xx-model.xml", "midgard-model.xml", "a2xx.xml", "midgard.xml"};
 	uint64_t seed = 0x853c49e6748fea9bu;
-	size_t walks = 0, checked = 0, framed = 0;
+	size_t walks = 0, checked = 0, framed = 0, given = 0;
 	codec_walker_stats all = {0};
 	for (size_t k = 0; k < 4; k++) {
 		char path[512];
@@ -1428,6 +1471,8 @@ TEST(walker_remembers)
 					CHECK(false);
 				}
 				walks++;
+				if (b)
+					decodings_agree(l.c, wk, b, &given);
 				/* the quiet walk, through the memory and without, agrees
 				 * (no display of these specs fails) */
 				for (int m = 0; a && m < 2; m++)
@@ -1464,19 +1509,24 @@ TEST(walker_remembers)
 		all.recalled += st.recalled;
 		all.enc_asked += st.enc_asked;
 		all.enc_recalled += st.enc_recalled;
+		all.shared += st.shared;
 		codec_walker_free(wk);
 		codec_walker_free(bare);
 		unload(&l);
 	}
 	printf("walker: %zu walks (%zu framed cleanly), %zu re-encoded; the memory recalled %llu of %llu parts walked, "
-	       "%llu of %llu re-encoded\n", walks, framed, checked, all.recalled, all.asked, all.enc_recalled,
-	       all.enc_asked);
+	       "%llu of %llu re-encoded; %zu recent decodings given out and compared, %llu shared in "
+	       "all\n", walks, framed, checked, all.recalled, all.asked, all.enc_recalled,
+	       all.enc_asked, given, all.shared);
 	CHECK(walks >= 6000);
 	CHECK(checked > 100);
 	CHECK(framed >= 10 && framed < walks);
 	/* the memory was used, and parts were decoded afresh too */
 	CHECK(all.recalled > all.asked / 4 && all.recalled < all.asked);
 	CHECK(all.enc_recalled > 0 && all.enc_recalled < all.enc_asked);
+	/* decodings of recent walks were given out and re-encoded */
+	CHECK(given > 100);
+	CHECK(all.shared > given);
 	/* no codec, or too large a memory: no walker */
 	CHECK(codec_walker_new(NULL, 4) == NULL);
 	CHECK(codec_walker_new((const codec *)&all, 21) == NULL);

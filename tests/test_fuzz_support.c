@@ -600,8 +600,11 @@ TEST(memo_recalls_what_it_kept)
 /* What a program round trip reads of a part (fuzz_part_read): with a
  * memory, the first reading decodes and keeps, the second recalls, both
  * giving what a reading without the memory gives (leaf, meaning, masks)
- * and setting the same counters; a memory with a payload keeps nothing
- * through fuzz_memo_keep.  Every root of our a2xx and Midgard. */
+ * and setting the same counters; so does a reading given the part's
+ * decoding made with more room (codec_walker_decoding's), while one made
+ * at another generation or through another root is not taken; a memory
+ * with a payload keeps nothing through fuzz_memo_keep.  Every root of
+ * our a2xx and Midgard. */
 TEST(parts_read_as_decoded)
 {
 	CHECK(fuzz_memo_new_with(4, 5000) == NULL);
@@ -622,22 +625,46 @@ TEST(parts_read_as_decoded)
 			for (unsigned i = 0; i < 400; i++) {
 				uint64_t w[FUZZ_MAX_WORDS] = {0};
 				testlib_random_instr(&rng, w, S.m->roots[r].bitset->size, NULL);
-				fuzz_part plain, first, again;
+				fuzz_part plain, first, again, given, other;
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(NULL, &V, (uint32_t)r, w, &d, &plain);
-				size_t n0, n1, n2;
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, NULL, &d, &plain);
+				size_t n0, n1, n2, n3, n4;
 				uint64_t c0 = counters_digest(&n0, NULL);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(m, &V, (uint32_t)r, w, &d, &first);
+				fuzz_part_read(m, &V, (uint32_t)r, w, NULL, &d, &first);
 				uint64_t c1 = counters_digest(&n1, NULL);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(m, &V, (uint32_t)r, w, &d, &again);
+				fuzz_part_read(m, &V, (uint32_t)r, w, NULL, &d, &again);
 				uint64_t c2 = counters_digest(&n2, NULL);
 				CHECK(c0 == c1 && n0 == n1);
 				/* recalled, unless the decoding listed too many counters */
 				CHECK((c1 == c2 && n1 == n2) || d.nmarks > FUZZ_MAX_MARKS);
-				const fuzz_part *both[2] = {&first, &again};
-				for (size_t j = 0; j < 2; j++) {
+				/* given the decoding (d's room scribbled over first) */
+				static codec_value kv[2 * FUZZ_MAX_VALUES];
+				codec_issue ki[FUZZ_MAX_ISSUES];
+				codec_decoded kd = {.values = kv, .cap_values = 2 * FUZZ_MAX_VALUES,
+				                    .issues = ki, .cap_issues = FUZZ_MAX_ISSUES};
+				codec_decode(S.c, V.root, w, 0, &kd);
+				memset(&d, 0xa5, sizeof d);
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, &kd, &d, &given);
+				uint64_t c3 = counters_digest(&n3, NULL);
+				CHECK(c0 == c3 && n0 == n3);
+				/* another word's, at another generation or through another
+				 * root: not taken (the part is decoded afresh) */
+				uint64_t w2[FUZZ_MAX_WORDS] = {0};
+				testlib_random_instr(&rng, w2, S.m->roots[r].bitset->size, NULL);
+				const spec_root *r2 = &S.m->roots[(r + 1) % S.m->nroots];
+				if (i % 2 || r2 == V.root)
+					codec_decode(S.c, V.root, w2, 1, &kd);
+				else
+					codec_decode(S.c, r2, w2, 0, &kd);
+				memset(c, 0, FUZZ_SPEC_COUNTERS);
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, &kd, &d, &other);
+				uint64_t c4 = counters_digest(&n4, NULL);
+				CHECK(c0 == c4 && n0 == n4 && d.d.values == d.values);
+				const fuzz_part *both[4] = {&first, &again, &given, &other};
+				for (size_t j = 0; j < 4; j++) {
 					const fuzz_part *p = both[j];
 					CHECK(p->leaf == plain.leaf && p->meaning == plain.meaning);
 					CHECK(!memcmp(p->dontcare, plain.dontcare, V.nwords * 8) &&
@@ -654,7 +681,7 @@ TEST(parts_read_as_decoded)
 		fuzz_memo_free(m);
 		fuzz_spec_free(&S);
 	}
-	printf("parts: %llu read three ways\n", compared);
+	printf("parts: %llu read five ways\n", compared);
 	CHECK(compared > 1000);
 }
 

@@ -440,6 +440,7 @@ typedef struct codec_walker_stats {
 	unsigned long long items_kept; /* items they kept from it, not walked again */
 	unsigned long long joined;     /* quiet walks that joined the last's after a change */
 	unsigned long long items_joined; /* items they took from it, not walked again */
+	unsigned long long shared;     /* recent decodings re-encoded or given out (below) */
 } codec_walker_stats;
 /* NULL when out of memory, c is NULL or log2_parts is over 20. */
 codec_walker *codec_walker_new(const codec *c, unsigned log2_parts);
@@ -501,11 +502,20 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
 bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
                             uint32_t *words, size_t nwords, char *err, size_t errlen);
 /* codec_program_reencode with w's codec: a part w's memory holds at gen
- * with its re-encoding is not decoded and encoded again, and where w has
- * a memory the others are encoded by its codec_encoder (its templates;
- * codec_encode's answers). */
+ * with its re-encoding is not decoded and encoded again, one its walks
+ * decoded lately (codec_walker_decoding) is not decoded again, and
+ * where w has a memory the others are encoded by its codec_encoder (its
+ * templates; codec_encode's answers). */
 bool codec_walker_reencode(codec_walker *w, const codec_program *pr, uint32_t gen,
                            uint32_t *words, size_t nwords, char *err, size_t errlen);
+/* The decoding at gen of part item it (of a walk of w's codec), where a
+ * walk of w decoded that part afresh lately: a walker with a memory
+ * keeps the last few parts its walks decoded (by their memory slots) with
+ * 256 values or fewer, whole.  It is what codec_decode gives the part
+ * into room for at least as many values and 16 issues (no cases).  NULL
+ * where w has none of it; valid until w's next walk.  (A fuzz target
+ * reading the parts of a program it walked decodes each new part once.) */
+const codec_decoded *codec_walker_decoding(codec_walker *w, const codec_item *it, uint32_t gen);
 
 #ifdef __cplusplus
 }

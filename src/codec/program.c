@@ -225,12 +225,33 @@ typedef struct part_slot {
 	char text[CODEC_WALKER_TEXT];
 } part_slot;
 
+/* A part a walk decoded afresh, whole: the decoding its re-encoding and
+ * the walker's caller (codec_walker_decoding) take rather than decoding
+ * the part again.  A new part of a program that frames was decoded three
+ * times, by the walk, the fuzz target's reading and the re-encoding: a
+ * fifth of a program round trip's run.  Kept by the part's memory slot,
+ * the last RECENT_PARTS, a decoding of RECENT_VALUES values or fewer. */
+#define RECENT_PARTS  32u
+#define RECENT_VALUES 256u
+typedef struct recent_key {
+	const spec_step *step;   /* NULL: empty */
+	uint64_t w[MEMO_WORDS];
+	uint32_t gen;
+} recent_key;
+typedef struct recent_part {
+	codec_decoded d;         /* over values and issues below */
+	codec_value values[RECENT_VALUES];
+	codec_issue issues[16];
+} recent_part;
+
 struct codec_walker {
 	const codec *c;
 	const codec_programs *cached; /* the table cache holds answers of */
 	key_cached cache[KEY_CACHE];
 	part_slot *slots;  /* NULL: no memory */
 	size_t mask;
+	recent_part *recent; /* RECENT_PARTS, with the memory */
+	recent_key recent_keys[RECENT_PARTS]; /* theirs (apart: a look-up reads a line) */
 	codec_walker_stats st;
 	/* the walks' room */
 	cx *x;
@@ -302,8 +323,9 @@ codec_walker *codec_walker_new(const codec *c, unsigned log2_parts)
 		w->slots = spec_block_alloc((w->mask + 1) * sizeof *w->slots, &zeroed);
 		if (w->slots && !zeroed)
 			memset(w->slots, 0, (w->mask + 1) * sizeof *w->slots);
+		w->recent = calloc(RECENT_PARTS, sizeof *w->recent);
 	}
-	if (!w->x || !w->ibuf || !w->values || (log2_parts && !w->slots)) {
+	if (!w->x || !w->ibuf || !w->values || (log2_parts && (!w->slots || !w->recent))) {
 		codec_walker_free(w);
 		return NULL;
 	}
@@ -316,6 +338,7 @@ void codec_walker_free(codec_walker *w)
 		return;
 	if (w->slots)
 		spec_block_free(w->slots, (w->mask + 1) * sizeof *w->slots);
+	free(w->recent);
 	free(w->x);
 	free(w->ibuf);
 	free(w->values);
@@ -387,6 +410,50 @@ static void part_words(uint64_t *w, const uint64_t *bits, unsigned n, const spec
 static bool slot_holds(const part_slot *p, const spec_step *s, uint32_t gen, const uint64_t *w)
 {
 	return p->step == s && p->gen == gen && p->w[0] == w[0] && p->w[1] == w[1];
+}
+
+/* The recent decoding of the part whose memory slot is slot, where the
+ * entry for it holds that part (step s read as w at gen); else NULL. */
+static size_t recent_index(const codec_walker *m, const part_slot *slot)
+{
+	return (size_t)(slot - m->slots) & (RECENT_PARTS - 1);
+}
+
+static const codec_decoded *recent_find(codec_walker *m, const part_slot *slot,
+                                        const spec_step *s, uint32_t gen, const uint64_t *w)
+{
+	size_t i = recent_index(m, slot);
+	const recent_key *k = &m->recent_keys[i];
+	if (k->step != s || k->gen != gen || k->w[0] != w[0] || k->w[1] != w[1])
+		return NULL;
+	m->st.shared++;
+	return &m->recent[i].d;
+}
+
+/* Keeps decoding d of the part (s, gen, w) whose slot is slot among the
+ * recent ones, where it fits. */
+static void recent_keep(codec_walker *m, const part_slot *slot, const spec_step *s, uint32_t gen,
+                        const uint64_t *w, const codec_decoded *d)
+{
+	size_t i = recent_index(m, slot);
+	recent_key *k = &m->recent_keys[i];
+	recent_part *r = &m->recent[i];
+	if (d->nvalues > RECENT_VALUES || d->nissues > 16 || d->ncases) {
+		k->step = NULL;
+		return;
+	}
+	k->step = s;
+	k->gen = gen;
+	memcpy(k->w, w, sizeof k->w);
+	r->d = *d;
+	r->d.values = r->values;
+	r->d.cap_values = RECENT_VALUES;
+	r->d.issues = r->issues;
+	r->d.cap_issues = 16;
+	r->d.cases = NULL;
+	r->d.cap_cases = 0;
+	memcpy(r->values, d->values, d->nvalues * sizeof *d->values);
+	memcpy(r->issues, d->issues, d->nissues * sizeof *d->issues);
 }
 
 /* ----------------------------------------------------- names, texts */
@@ -1691,6 +1758,8 @@ static const char *decide_part(walk *W, size_t idx, pvar *ev)
 	codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
 	size_t tl = 0;
 	bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
+	if (slot) /* (the decoding does not depend on the text's options) */
+		recent_keep(W->memo, slot, s, W->gen, w, &d);
 	it->leaf = d.leaf;
 	it->clean = ok && d.leaf && !d.nissues;
 	W->r->nparts++;
@@ -2777,8 +2846,9 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 		uint64_t *w = bits + i * CODEC_MAX_WORDS;
 		uint64_t in[CODEC_MAX_WORDS];
 		part_words(in, pr->items[i].w, items[i].bits, items[i].root);
-		part_slot *slot = memo && items[i].bits <= 64 * MEMO_WORDS
-		                  ? memo_slot(memo, items[i].step, gen, in) : NULL;
+		part_slot *slot_any = memo && items[i].bits <= 64 * MEMO_WORDS
+		                      ? memo_slot(memo, items[i].step, gen, in) : NULL;
+		part_slot *slot = slot_any;
 		if (slot && !slot_holds(slot, items[i].step, gen, in))
 			slot = NULL; /* kept by walks only, with their text */
 		if (memo)
@@ -2789,9 +2859,14 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 			items[i].w = w;
 			continue;
 		}
+		const codec_decoded *known = slot_any ? recent_find(memo, slot_any, items[i].step, gen, in)
+		                                      : NULL;
 		codec_decoded d = {.values = values, .cap_values = WALK_VALUES, .issues = issues,
 		                   .cap_issues = 16};
-		codec_decode(c, items[i].root, in, gen, &d);
+		if (known)
+			d = *known; /* (read only) */
+		else
+			codec_decode(c, items[i].root, in, gen, &d);
 		char why[200];
 		if (!d.leaf) {
 			snprintf(err, errlen, "item %zu (bit %zu) does not decode against %s", i,
@@ -2818,6 +2893,16 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 		free(values);
 	}
 	return ok;
+}
+
+const codec_decoded *codec_walker_decoding(codec_walker *w, const codec_item *it, uint32_t gen)
+{
+	if (!w || !w->slots || !it || it->kind != CODEC_ITEM_PART || !it->step || !it->w ||
+	    it->bits > 64 * MEMO_WORDS)
+		return NULL;
+	uint64_t in[CODEC_MAX_WORDS];
+	part_words(in, it->w, it->bits, it->root);
+	return recent_find(w, memo_slot(w, it->step, gen, in), it->step, gen, in);
 }
 
 bool codec_program_reencode(const codec *c, const codec_program *pr, uint32_t gen,
