@@ -1817,11 +1817,13 @@ static void run_part(walk *W, const spec_step *s, const pstep *ps)
 	}
 	if (!span_fits(W, pos, s->bits, !s->at)) {
 		/* the label only for the error (printing it for every part
-		 * showed in the profile) */
-		char label[160];
-		snprintf(label, sizeof label, "%s %s%s%s",
-		         s->kind == SPEC_STEP_PART ? s->root->bitset->name : "data",
-		         s->name ? "'" : "", s->name ? s->name : "", s->name ? "'" : "");
+		 * showed in the profile), and not for a quiet walk's, which has
+		 * no message (a sixtieth of a2xx's run) */
+		char label[160] = "";
+		if (!W->quiet)
+			snprintf(label, sizeof label, "%s %s%s%s",
+			         s->kind == SPEC_STEP_PART ? s->root->bitset->name : "data",
+			         s->name ? "'" : "", s->name ? s->name : "", s->name ? "'" : "");
 		fits(W, s, pos, s->bits, !s->at, label);
 		return;
 	}
