@@ -1088,6 +1088,49 @@ TEST(expression_shapes)
 	unload(&l);
 }
 
+/* cover="true", every way its check goes: items in order that tile
+ * the input (clean), leave a gap between them or past the last (one
+ * UNCOVERED at the gap), overlap (OVERLAP at the later item), and items
+ * out of order that tile it; the walk and the quiet walk alike, and as
+ * the bit-by-bit oracle (cover_agrees) has it. */
+TEST(cover_checks)
+{
+	loaded l;
+	if (!load(&l, "scopes.xml"))
+		return;
+	codec_walker *q = codec_walker_new(l.c, 4);
+	CHECK(q != NULL);
+	static const uint32_t w[4] = {1, 2, 3, 4};
+	codec_disasm_options opt = {.show_errors = true};
+	static const struct {
+		const char *program;
+		size_t nwords;
+		codec_frame_error_kind kind; /* CODEC_FRAME_EXPR: none */
+		size_t bit;
+	} cases[] = {
+		{"tiled", 2, CODEC_FRAME_EXPR, 0},     {"tiled", 3, CODEC_FRAME_UNCOVERED, 64},
+		{"gapped", 3, CODEC_FRAME_UNCOVERED, 32}, {"overlapping", 2, CODEC_FRAME_OVERLAP, 0},
+		{"shuffled", 3, CODEC_FRAME_EXPR, 0},  {"shuffled", 4, CODEC_FRAME_UNCOVERED, 96},
+	};
+	for (size_t i = 0; q && i < sizeof cases / sizeof *cases; i++) {
+		const spec_program *p = spec_find_program(l.m, cases[i].program);
+		CHECK(p != NULL);
+		codec_program *pr = codec_program_walk(l.c, p, w, cases[i].nwords, &opt);
+		const codec_program *r = codec_walker_walk_quiet(q, p, w, cases[i].nwords, &opt);
+		CHECK(pr && r && cover_agrees(pr, cases[i].nwords * 32));
+		if (cases[i].kind == CODEC_FRAME_EXPR) {
+			CHECK(pr && !pr->nerrors && r && !r->nerrors);
+		} else {
+			CHECK(pr && pr->nerrors == 1 && has_error(pr, cases[i].kind, cases[i].bit, false));
+			CHECK(r && r->nerrors == 1 && r->errors[0].kind == cases[i].kind &&
+			      r->errors[0].bit == cases[i].bit);
+		}
+		codec_program_free(pr);
+	}
+	codec_walker_free(q);
+	unload(&l);
+}
+
 /* The quiet walk (codec_walker_walk_quiet) against the walk: errors
  * only printing raises (a display's or suffix's when= failing) are the
  * walk's alone; every other error the quiet walk finds too, and it keeps
@@ -1587,6 +1630,7 @@ int main(void)
 	RUN(loops_are_cut);
 	RUN(scopes_and_names);
 	RUN(expression_shapes);
+	RUN(cover_checks);
 	RUN(walker_remembers);
 	RUN(quiet_walks_go_on);
 	RUN(trail_across_sizes);

@@ -2262,12 +2262,45 @@ static void set_bits(uint64_t *m, size_t lo, size_t hi)
 	}
 }
 
+/* Sets bits [lo, hi) of bitmap m where none of them is set yet: false
+ * (m half set) where one is. */
+static bool set_bits_once(uint64_t *m, size_t lo, size_t hi)
+{
+	while (lo < hi) {
+		size_t k = lo / 64, top = hi - k * 64 < 64 ? hi - k * 64 : 64;
+		uint64_t below = top == 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
+		uint64_t bits = below & ~(uint64_t)0 << (lo % 64);
+		if (m[k] & bits)
+			return false;
+		m[k] |= bits;
+		lo = k * 64 + top;
+	}
+	return true;
+}
+
 /* cover="true": every bit in exactly one item (a word of the bitmap at
  * a time: bit by bit, it took a twentieth of a walk); a quiet walk's
  * first overlap or uncovered range ends it. */
 static void check_cover(walk *W)
 {
 	codec_program *r = W->r;
+	/* The common case without the bitmap: the items in order, each
+	 * starting where the last ended, from bit 0 to the end (every bit
+	 * then in exactly one); anything else is looked at below, which
+	 * finds the errors in its order.  (The bitmap was a twentieth of a
+	 * resumed walk, which checks all its items again.) */
+	size_t end = 0;
+	bool in_order = true;
+	for (size_t i = 0; i < r->nitems && in_order; i++) {
+		const codec_item *it = &r->items[i];
+		size_t lo = it->bit, hi = it->bit + it->bits < W->nbits ? it->bit + it->bits : W->nbits;
+		if (lo >= hi)
+			continue;
+		in_order = lo == end;
+		end = hi;
+	}
+	if (in_order && end == W->nbits)
+		return;
 	/* (the walker's room, kept from walk to walk: a calloc and a free
 	 * a walk showed in a fuzz run) */
 	codec_walker *wk = W->room;
@@ -2278,29 +2311,47 @@ static void check_cover(walk *W)
 		return;
 	}
 	wk->seen = seen;
+	/* Each item's bits set where none of them is set yet, a word at a
+	 * time: the first item that finds one set overlaps an earlier one;
+	 * where none does, the bitmap is the items' union.  A quiet walk
+	 * stops at that overlap; a walk names the earlier item of each
+	 * overlap (up to 8), the bitmap made again bit range by range. */
 	memset(seen, 0, nseen * sizeof *seen);
-	unsigned overlaps = 0;
-	for (size_t i = 0; i < r->nitems; i++) {
+	size_t first = r->nitems;
+	for (size_t i = 0; i < r->nitems && first == r->nitems; i++) {
 		const codec_item *it = &r->items[i];
 		size_t lo = it->bit, hi = it->bit + it->bits < W->nbits ? it->bit + it->bits : W->nbits;
-		if (lo >= hi)
-			continue;
-		size_t b = find_bit(seen, lo, hi, true);
-		if (b < hi && W->quiet) {
-			werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step, "overlap");
-			break;
+		if (!set_bits_once(seen, lo, hi))
+			first = i;
+	}
+	if (first < r->nitems && W->quiet) {
+		werror(W, CODEC_FRAME_OVERLAP, false, r->items[first].bit, r->items[first].step,
+		       "overlap");
+		return;
+	}
+	if (first < r->nitems) {
+		memset(seen, 0, nseen * sizeof *seen);
+		unsigned overlaps = 0;
+		for (size_t i = 0; i < r->nitems; i++) {
+			const codec_item *it = &r->items[i];
+			size_t lo = it->bit;
+			size_t hi = it->bit + it->bits < W->nbits ? it->bit + it->bits : W->nbits;
+			if (lo >= hi)
+				continue;
+			size_t b = find_bit(seen, lo, hi, true);
+			if (b < hi && overlaps++ < 8) {
+				/* name the earlier item that holds the bit */
+				size_t j = 0;
+				while (j < i &&
+				       !(r->items[j].bit <= b && b < r->items[j].bit + r->items[j].bits))
+					j++;
+				werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step,
+				       "item %zu (bits %zu..%zu, word %zu) overlaps item %zu (bits %zu..%zu)",
+				       i, it->bit, it->bit + it->bits - 1, it->bit / 32, j, r->items[j].bit,
+				       r->items[j].bit + r->items[j].bits - 1);
+			}
+			set_bits(seen, lo, hi);
 		}
-		if (b < hi && overlaps++ < 8) {
-			/* name the earlier item that holds the bit */
-			size_t j = 0;
-			while (j < i && !(r->items[j].bit <= b && b < r->items[j].bit + r->items[j].bits))
-				j++;
-			werror(W, CODEC_FRAME_OVERLAP, false, it->bit, it->step,
-			       "item %zu (bits %zu..%zu, word %zu) overlaps item %zu (bits %zu..%zu)", i,
-			       it->bit, it->bit + it->bits - 1, it->bit / 32, j, r->items[j].bit,
-			       r->items[j].bit + r->items[j].bits - 1);
-		}
-		set_bits(seen, lo, hi);
 	}
 	/* (a quiet walk stops at its first error: one is enough) */
 	for (size_t b = find_bit(seen, 0, W->nbits, false); b < W->nbits && !(W->quiet && W->stop);) {
