@@ -1884,7 +1884,8 @@ static void run_part(walk *W, const spec_step *s, const pstep *ps)
 		}
 		for (size_t i = base; i < W->nvars; i++)
 			W->vars[i].pend = 0;
-		text = decide_part(W, idx, &W->vars[base]);
+		/* (no exports: no room may have been made for bindings yet) */
+		text = decide_part(W, idx, s->nexports ? &W->vars[base] : NULL);
 		if (W->quiet)
 			return;
 	}
