@@ -597,6 +597,66 @@ TEST(memo_recalls_what_it_kept)
 	fuzz_spec_free(&S);
 }
 
+/* The program round trip's loops over words (fuzz_words_equal,
+ * fuzz_words_meet, fuzz_words_first_off, fuzz_or_bits) against the same
+ * worked out bit by bit, on words that mostly agree (a differing or
+ * meeting bit is rare, so where it lies matters). */
+TEST(word_loops_as_bits)
+{
+	enum { N = 40 };
+	unsigned tried = 0, equal = 0, met = 0, off = 0;
+	for (unsigned round = 0; round < 3000; round++) {
+		uint32_t a[N], b[N], x[N];
+		size_t n = (size_t)(testlib_random(&rng) % (N + 1));
+		/* b: a's re-encoding (its don't-care bits x cleared); half of the
+		 * a have none set; a third of the b have one bit flipped */
+		for (size_t k = 0; k < N; k++) {
+			a[k] = (uint32_t)testlib_random(&rng);
+			x[k] = (uint32_t)(testlib_random(&rng) & testlib_random(&rng) & testlib_random(&rng));
+			if (round % 2)
+				a[k] &= ~x[k];
+			b[k] = a[k] & ~x[k];
+		}
+		if (n && round % 3 == 1) {
+			size_t bit = (size_t)(testlib_random(&rng) % (32 * n));
+			b[bit / 32] ^= 1u << (bit % 32);
+		}
+		bool want_equal = true, want_meet = false;
+		size_t want_off = n;
+		for (size_t bit = 0; bit < 32 * n; bit++) {
+			unsigned ab = a[bit / 32] >> (bit % 32) & 1, bb = b[bit / 32] >> (bit % 32) & 1;
+			unsigned xb = x[bit / 32] >> (bit % 32) & 1;
+			want_equal &= ab == bb;
+			want_meet |= ab && xb;
+			if (want_off == n && ((ab != bb && !xb) || (bb && xb)))
+				want_off = bit / 32;
+		}
+		CHECK(fuzz_words_equal(a, b, n) == want_equal);
+		CHECK(fuzz_words_equal(a, a, n));
+		CHECK(fuzz_words_meet(a, x, n) == want_meet);
+		CHECK(fuzz_words_first_off(a, b, x, n) == want_off);
+		equal += want_equal;
+		met += want_meet;
+		off += want_off < n;
+		/* n bits of a 64-bit source placed at a bit inside dst */
+		uint64_t src[2] = {testlib_random(&rng), testlib_random(&rng)};
+		unsigned nb = (unsigned)(testlib_random(&rng) % 129);
+		size_t at = (size_t)(testlib_random(&rng) % (32 * N - nb + 1));
+		uint32_t dst[N], want[N];
+		for (size_t k = 0; k < N; k++)
+			dst[k] = want[k] = (uint32_t)testlib_random(&rng) & 0x11111111u;
+		for (unsigned i = 0; i < nb; i++)
+			if (src[i / 64] >> (i % 64) & 1)
+				want[(at + i) / 32] |= 1u << ((at + i) % 32);
+		fuzz_or_bits(dst, at, src, nb);
+		CHECK(!memcmp(dst, want, sizeof dst));
+		tried++;
+	}
+	printf("word loops: %u rounds, %u equal, %u meeting, %u with a word off\n", tried, equal,
+	       met, off);
+	CHECK(equal > 100 && equal < tried && met > 100 && off > 100);
+}
+
 /* What a program round trip reads of a part (fuzz_part_read): with a
  * memory, the first reading decodes and keeps, the second recalls, both
  * giving what a reading without the memory gives (leaf, meaning, masks)
@@ -885,6 +945,7 @@ int main(void)
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
 	RUN(memo_recalls_what_it_kept);
+	RUN(word_loops_as_bits);
 	RUN(parts_read_as_decoded);
 	RUN(outcomes_are_marked_per_leaf);
 	RUN(generation_classes_decode_alike);

@@ -228,8 +228,9 @@ typedef struct part_slot {
 /* A part a walk decoded afresh, whole: the decoding its re-encoding and
  * the walker's caller (codec_walker_decoding) take rather than decoding
  * the part again.  A new part of a program that frames was decoded three
- * times, by the walk, the fuzz target's reading and the re-encoding: a
- * fifth of a program round trip's run.  Kept by the part's memory slot,
+ * times, by the walk, the fuzz target's reading and the re-encoding
+ * (decoding was a fifth of a program round trip's run, half of it
+ * repeated).  Kept by the part's memory slot,
  * the last RECENT_PARTS, a decoding of RECENT_VALUES values or fewer. */
 #define RECENT_PARTS  32u
 #define RECENT_VALUES 256u
