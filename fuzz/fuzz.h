@@ -200,6 +200,10 @@ void fuzz_spec_coverage_replay(const uint16_t *marks, size_t n);
  * (fuzz/roundtrip.c) tells libFuzzer its paths this way instead
  * (OUTCOMES in fuzz/targets.cmake). */
 void fuzz_spec_coverage_outcome(fuzz_decoding *d, uint32_t outcome);
+/* Marks an outcome of a target's own that belongs to no one instruction
+ * (fuzz/roundtrip_program.c: how a whole program's round trip went):
+ * outcome, a number of the target's, takes a counter of its own. */
+void fuzz_spec_coverage_mark(uint32_t outcome);
 /* The counters, for the tests (FUZZ_SPEC_COUNTERS bytes; NULL and
  * fuzz_spec_coverage does nothing unless the target is built with
  * FUZZ_SPEC_COVERAGE: the row's SPEC_COVERAGE in fuzz/targets.cmake, in a

@@ -77,6 +77,32 @@
 
 #define PROGRAM_MAX_WORDS 1024u
 
+/* How a program's round trip went, where it went further than its walk,
+ * marked among the spec's counters (fuzz_spec_coverage_mark).  Under
+ * libFuzzer this file has no edge counters (OUTCOMES in
+ * fuzz/targets.cmake): libFuzzer works on every counter a run sets, and
+ * the file's edges were set on every run (6% of a2xx's runs a second,
+ * docs/benchmarks.md).  What its edges told beyond the spec's counters
+ * (each part read marks what its decoding reached) is marked instead:
+ * how many parts a framed program's reading took, in powers of two (a
+ * loop's edges counted so), and the ways the checks went.  Findings need
+ * no mark. */
+enum {
+	PR_DONTCARE = 1,        /* checked, with an x bit set */
+	PR_NO_CANONICAL,        /* the re-encoding differs in an assert's bits */
+	PR_SAME_WORDS,          /* the re-encoding is the input */
+	PR_PRINTING_FAILED,     /* the full walk's printing failed */
+	PR_COMPARED,            /* walked again and compared, nothing found */
+	PR_READ = 64,           /* + the parts read in powers of two, 1-64 */
+	PR_CHECKED = 128,       /* + the same, where every part had a meaning */
+};
+
+/* The power of two n lies in: 0 for 0, k for [2^(k-1), 2^k). */
+static unsigned magnitude(size_t n)
+{
+	return n ? 64 - (unsigned)__builtin_clzll((unsigned long long)n) : 0;
+}
+
 static fuzz_spec spec;
 static const spec_program *program;
 /* the spec seen through each root, made once (a fuzz_spec is over a
@@ -279,10 +305,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(am, 0, n * sizeof *am);
 		memset(acc, 0, n * sizeof *acc);
 	}
+	size_t nread = 0;
 	for (size_t i = 0; framed && i < walked->nitems; i++) {
 		const codec_item *it = &walked->items[i];
 		if (it->kind != CODEC_ITEM_PART)
 			continue;
+		nread++;
 		/* the part's words, 0 past its bits to its root's size (of
 		 * FUZZ_MAX_WORDS, 512 bytes: clearing them all showed in the
 		 * profile) */
@@ -299,14 +327,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (framed)
 			part_masks(it, &pt, x, am, acc);
 	}
+	if (walked->nerrors == 0)
+		fuzz_spec_coverage_mark((framed ? PR_CHECKED : PR_READ) + magnitude(nread));
 	if (!framed) {
 		codec_walker_recycle(walker, p1);
 		return 0;
 	}
 
 	tally.checked++;
-	if (fuzz_words_meet(w, x, n))
+	if (fuzz_words_meet(w, x, n)) {
 		tally.dontcare++;
+		fuzz_spec_coverage_mark(PR_DONTCARE);
+	}
 
 	/* 1. re-encode */
 	if (!codec_walker_reencode(walker, walked, 0, w2, n, err, sizeof err)) {
@@ -325,6 +357,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t diff = (w[k] ^ w2[k]) & ~x[k];
 		if (diff & am[k]) {
 			/* an assert Mesa does not check: no canonical form */
+			fuzz_spec_coverage_mark(PR_NO_CANONICAL);
 			codec_walker_recycle(walker, p1);
 			return 0;
 		}
@@ -350,6 +383,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * function of the words, so it walks as the input did and re-encodes
 	 * as it did (skipping them halves the time of such a run) */
 	if (fuzz_words_equal(w, w2, n)) {
+		fuzz_spec_coverage_mark(PR_SAME_WORDS);
 		codec_walker_recycle(walker, p1);
 		return 0;
 	}
@@ -373,6 +407,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bad = false;
 		if (bad)
 			finding(&f, what);
+		if (!bad && p1->nerrors)
+			fuzz_spec_coverage_mark(PR_PRINTING_FAILED);
 		if (bad || p1->nerrors) {
 			codec_walker_recycle(walker, p1);
 			return 0;
@@ -402,6 +438,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bad = false;
 	if (bad)
 		finding(&f, what);
+	else
+		fuzz_spec_coverage_mark(PR_COMPARED);
 	codec_walker_recycle(walker, p2);
 	codec_walker_recycle(walker, p1);
 	return 0;

@@ -20,7 +20,7 @@
 #
 # A row:  isacheck_fuzz_target(NAME SOURCE file.c [SPEC spec] [SPEC2 spec]
 #                              [NO_MATCH MESA|IR3|AFUC] [STRICT_SPEC]
-#                              [SPEC_COVERAGE [OUTCOMES [CLASSIFIER_EDGES] | RECALLS]]
+#                              [SPEC_COVERAGE [OUTCOMES [CLASSIFIER_EDGES]]]
 #                              [ORACLE ISA] [LIBS lib...] [SOURCES file.c...]
 #                              [REQUIRES path...])
 # ORACLE: the target compares with Mesa's own disassembler for ISA (ir3,
@@ -47,10 +47,10 @@
 # <lib>_nocov keeps its edges for the other rows), unless
 # CLASSIFIER_EDGES: ir3's, whose search reached the spec's last hundred
 # things later without them (docs/fuzzing.md, "Coverage of the spec").
-# RECALLS: the classifier without edges likewise, the target's own file
-# keeping its: a target whose library calls recall decodings from a
-# memory (the program round trips' codec_walker), so that the
-# classifier's edges would depend on what the process read before.
+# (The program round trips are OUTCOMES rows too: their walker recalls
+# parts from a memory, so the classifier's edges would depend on what
+# the process read before, and their file's edges, set on every run,
+# cost the engine its bookkeeping of them; fuzz/roundtrip_program.c.)
 # Reproducers and AFL++ builds are left as they were.
 # Left off where the input is a spec (the interpreter's edges are then
 # what differs from input to input) and on the oracle targets, whose
@@ -143,7 +143,7 @@ function(isacheck_fuzz_shared_objects kind out_var libs)
 endfunction()
 
 function(isacheck_fuzz_target name)
-  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE;OUTCOMES;CLASSIFIER_EDGES;RECALLS"
+  cmake_parse_arguments(T "STRICT_SPEC;EXACT_DISPLAYS;SPEC_COVERAGE;OUTCOMES;CLASSIFIER_EDGES"
                         "SOURCE;SPEC;SPEC2;NO_MATCH;ORACLE"
                         "LIBS;SOURCES;REQUIRES" ${ARGN})
   if(T_ORACLE AND NOT ISACHECK_HAVE_ORACLE)
@@ -207,7 +207,7 @@ function(isacheck_fuzz_target name)
     endif()
     isacheck_fuzz_shared_objects(${harness_kind} harness "${kind_libs}" support.c)
     isacheck_fuzz_shared_objects(${kind} extras "${kind_libs}" ${T_SOURCES} ${main})
-    if(harness_kind STREQUAL "fuzz_nocov" AND (T_OUTCOMES OR T_RECALLS) AND NOT T_CLASSIFIER_EDGES)
+    if(harness_kind STREQUAL "fuzz_nocov" AND T_OUTCOMES AND NOT T_CLASSIFIER_EDGES)
       # The classifier without its edge counters: a recalled instruction
       # runs none of it, so its edges too depended on what the process
       # had checked before; and its look-up branches on no outcome, so
@@ -355,10 +355,10 @@ isacheck_fuzz_target(crossspec_etnaviv SOURCE crossspec.c SPEC_COVERAGE SPEC rep
                      REQUIRES isa/etnaviv.xml)
 
 # Whole programs through their <program>: walk, re-encode, walk again.
-isacheck_fuzz_target(roundtrip_program_a2xx SOURCE roundtrip_program.c SPEC_COVERAGE RECALLS
+isacheck_fuzz_target(roundtrip_program_a2xx SOURCE roundtrip_program.c SPEC_COVERAGE OUTCOMES
                      SPEC repo:isa/a2xx.xml
                      REQUIRES isa/a2xx.xml)
-isacheck_fuzz_target(roundtrip_program_midgard SOURCE roundtrip_program.c SPEC_COVERAGE RECALLS
+isacheck_fuzz_target(roundtrip_program_midgard SOURCE roundtrip_program.c SPEC_COVERAGE OUTCOMES
                      SPEC repo:isa/midgard.xml REQUIRES isa/midgard.xml)
 
 # The spec codec against the hand-written reference codec (src/ref), both

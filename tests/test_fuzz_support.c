@@ -597,6 +597,35 @@ TEST(memo_recalls_what_it_kept)
 	fuzz_spec_free(&S);
 }
 
+/* An outcome of no one instruction (fuzz_spec_coverage_mark, the
+ * program round trips'): each sets one counter of its own, the same one
+ * each time, and no other; two outcomes take two counters. */
+TEST(program_outcomes_are_marked)
+{
+	uint8_t *c = fuzz_spec_counters();
+	size_t first[4], n;
+	for (uint32_t k = 0; k < 4; k++) {
+		for (int again = 0; again < 2; again++) {
+			memset(c, 0, FUZZ_SPEC_COUNTERS);
+			fuzz_spec_coverage_mark(1000 + k);
+			static uint8_t any[FUZZ_SPEC_COUNTERS];
+			memset(any, 0, sizeof any);
+			counters_digest(&n, any);
+			CHECK(n == 1);
+			size_t at = 0;
+			while (at < FUZZ_SPEC_COUNTERS && !any[at])
+				at++;
+			if (!again)
+				first[k] = at;
+			else
+				CHECK(at == first[k]);
+		}
+		for (uint32_t j = 0; j < k; j++)
+			CHECK(first[j] != first[k]);
+	}
+	memset(c, 0, FUZZ_SPEC_COUNTERS);
+}
+
 /* The program round trip's loops over words (fuzz_words_equal,
  * fuzz_words_meet, fuzz_words_first_off, fuzz_or_bits) against the same
  * worked out bit by bit, on words that mostly agree (a differing or
@@ -945,6 +974,7 @@ int main(void)
 	RUN(bitset_values_read_by_name);
 	RUN(spec_coverage_tells_what_was_reached);
 	RUN(memo_recalls_what_it_kept);
+	RUN(program_outcomes_are_marked);
 	RUN(word_loops_as_bits);
 	RUN(parts_read_as_decoded);
 	RUN(outcomes_are_marked_per_leaf);
