@@ -269,11 +269,14 @@ bool fuzz_memo_keep_payload(fuzz_memo *m, uint32_t view, const uint64_t *w, unsi
  * part at generation 0 (scratch: the decoding's room) and marks what the
  * decoding reached (fuzz_decode), or recalls it all from m (made by
  * fuzz_part_memo_new; NULL: no memory), setting the counters again.
- * known, where not NULL, is the part's decoding at generation 0 already
- * made with room for more values than FUZZ_MAX_VALUES and for
- * FUZZ_MAX_ISSUES issues (codec_walker_decoding's): taken instead of
- * decoding the part where it has fewer than FUZZ_MAX_VALUES values (then
- * it is what decoding would give).
+ * known, where not NULL, is asked (known(ctx), once, and only where m
+ * lacks the part) for the part's decoding at generation 0 where the
+ * caller has it made with room for more values than FUZZ_MAX_VALUES and
+ * for FUZZ_MAX_ISSUES issues (codec_walker_decoding's; NULL where it has
+ * none): taken instead of decoding the part where it has fewer than
+ * FUZZ_MAX_VALUES values (then it is what decoding would give).  (Asked
+ * for every part, codec_walker_decoding's look-up was a hundredth of
+ * roundtrip_program_a2xx's run; the memory answers most parts.)
  * Here, not in the target's file: that file's edges, which libFuzzer
  * counts, must not depend on what the memory recalls. */
 typedef struct fuzz_part {
@@ -282,8 +285,10 @@ typedef struct fuzz_part {
 	uint64_t dontcare[FUZZ_MAX_WORDS], asserts[FUZZ_MAX_WORDS], accounted[FUZZ_MAX_WORDS];
 } fuzz_part;
 fuzz_memo *fuzz_part_memo_new(unsigned log2_slots);
+typedef const codec_decoded *fuzz_known_decoding(const void *ctx);
 void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
-                    const codec_decoded *known, fuzz_decoding *scratch, fuzz_part *out);
+                    fuzz_known_decoding *known, const void *ctx, fuzz_decoding *scratch,
+                    fuzz_part *out);
 
 /* Loops over a program's words for fuzz/roundtrip_program.c, here (no
  * traced comparisons, no edges) rather than in the target's file: their
@@ -296,12 +301,13 @@ void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const 
  * fuzz_words_first_off: the first k < n where a re-encoding b of a
  *   differs from it outside the don't-care bits x or sets one of them
  *   ((a[k] ^ b[k]) & ~x[k] or b[k] & x[k]); n where there is none.
- * fuzz_or_bits: ors bits [0, n) of src into the words dst from bit at
- *   on (the bits must lie inside dst). */
+ * fuzz_or_masks: ors bits [0, n) of each of the three src[j] into the
+ *   words dst[j] from bit at on (the bits must lie inside them): a
+ *   part's three masks placed in the program's in one pass. */
 bool fuzz_words_equal(const uint32_t *a, const uint32_t *b, size_t n);
 bool fuzz_words_meet(const uint32_t *a, const uint32_t *m, size_t n);
 size_t fuzz_words_first_off(const uint32_t *a, const uint32_t *b, const uint32_t *x, size_t n);
-void fuzz_or_bits(uint32_t *dst, size_t at, const uint64_t *src, unsigned n);
+void fuzz_or_masks(uint32_t *const dst[3], size_t at, const uint64_t *const src[3], unsigned n);
 
 /* With FUZZ_RECORD=FILE in the environment, appends each input a target
  * is given to FILE, in the order given (each a 4-byte little-endian

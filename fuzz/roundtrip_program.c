@@ -169,14 +169,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 
-/* The three masks of a part, placed at its position in the program. */
-static void part_masks(const codec_item *it, const fuzz_part *pt, uint32_t *x, uint32_t *am,
-                       uint32_t *acc)
+/* The decoding of the part item ctx where the walker made it lately
+ * (fuzz_part_read asks only where its memory lacks the part). */
+static const codec_decoded *walked_decoding(const void *ctx)
 {
-	/* (a part's bits lie inside the program) */
-	fuzz_or_bits(x, it->bit, pt->dontcare, it->bits);
-	fuzz_or_bits(am, it->bit, pt->asserts, it->bits);
-	fuzz_or_bits(acc, it->bit, pt->accounted, it->bits);
+	return codec_walker_decoding(walker, ctx, 0);
 }
 
 /* Words (four a line) and then the text of one side of the report. */
@@ -321,11 +318,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t k = nw; k < views[r].nwords; k++)
 			in[k] = 0;
 		fuzz_part pt;
-		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in,
-		               codec_walker_decoding(walker, it, 0), &scratch, &pt);
+		fuzz_part_read(part_memo, &views[r], (uint32_t)r, in, walked_decoding, it, &scratch,
+		               &pt);
 		framed = pt.meaning && pt.leaf == it->leaf;
-		if (framed)
-			part_masks(it, &pt, x, am, acc);
+		if (framed) /* its masks placed (a part's bits lie inside the program) */
+			fuzz_or_masks((uint32_t *const[3]){x, am, acc}, it->bit,
+			              (const uint64_t *const[3]){pt.dontcare, pt.asserts, pt.accounted},
+			              it->bits);
 	}
 	if (walked->nerrors == 0)
 		fuzz_spec_coverage_mark((framed ? PR_CHECKED : PR_READ) + magnitude(nread));

@@ -903,7 +903,8 @@ static void part_keep(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, cons
 }
 
 void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const uint64_t *w,
-                    const codec_decoded *known, fuzz_decoding *scratch, fuzz_part *out)
+                    fuzz_known_decoding *get_known, const void *ctx, fuzz_decoding *scratch,
+                    fuzz_part *out)
 {
 	const part_kept *k = m && m->payload == sizeof(part_kept)
 	                     ? fuzz_memo_recall_payload(m, viewid, w, view->nwords, 0) : NULL;
@@ -917,6 +918,7 @@ void fuzz_part_read(fuzz_memo *m, const fuzz_spec *view, uint32_t viewid, const 
 		memcpy(out->accounted, k->masks[2], sizeof k->masks[2]);
 		return;
 	}
+	const codec_decoded *known = get_known ? get_known(ctx) : NULL;
 	if (known && known->nvalues < FUZZ_MAX_VALUES && known->nissues <= FUZZ_MAX_ISSUES &&
 	    known->gen == 0 && known->root == view->root) {
 		/* a decoding with room for more values lists them all, as one
@@ -955,17 +957,19 @@ size_t fuzz_words_first_off(const uint32_t *a, const uint32_t *b, const uint32_t
 	return n;
 }
 
-void fuzz_or_bits(uint32_t *dst, size_t at, const uint64_t *src, unsigned n)
+void fuzz_or_masks(uint32_t *const dst[3], size_t at, const uint64_t *const src[3], unsigned n)
 {
 	for (unsigned i = 0; i < n; i += 32) {
-		uint32_t v = (uint32_t)(src[i / 64] >> (i % 64));
-		if (n - i < 32)
-			v &= (1u << (n - i)) - 1;
+		uint32_t keep = n - i < 32 ? (1u << (n - i)) - 1 : ~0u;
 		size_t b = at + i;
-		dst[b / 32] |= v << (b % 32);
-		uint32_t high = b % 32 ? v >> (32 - b % 32) : 0;
-		if (high)
-			dst[b / 32 + 1] |= high;
+		unsigned sh = (unsigned)(b % 32);
+		for (unsigned j = 0; j < 3; j++) {
+			uint32_t v = (uint32_t)(src[j][i / 64] >> (i % 64)) & keep;
+			dst[j][b / 32] |= v << sh;
+			uint32_t high = sh ? v >> (32 - sh) : 0;
+			if (high)
+				dst[j][b / 32 + 1] |= high;
+		}
 	}
 }
 

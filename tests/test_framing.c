@@ -1576,6 +1576,100 @@ TEST(walker_remembers)
 	CHECK(codec_walker_walk_quiet(NULL, NULL, NULL, 0, NULL) == NULL);
 }
 
+/* A part with more values than the walker keeps of a recent decoding
+ * (256): a spec written here whose 64-bit part lists 64 bit fields and
+ * 200 derived ones, the last exported and printed.  Decoded into the
+ * room of the recent decodings, such a part fills it and is decoded
+ * again with the walk's room; so the walker's walks, quiet or not,
+ * agree with fresh ones (the export read from value 263) and give out
+ * no decoding of it (codec_walker_decoding), but do of a part with few
+ * values. */
+TEST(walker_wide_parts)
+{
+	char path[] = "/tmp/isacheck-wide-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "<isa>\n<bitset name=\"#wide\" size=\"64\">\n<display>w {B0}</display>\n");
+	for (int i = 0; i < 64; i++)
+		fprintf(f, "<field name=\"B%d\" pos=\"%d\" type=\"uint\"/>\n", i, i);
+	for (int i = 0; i < 200; i++)
+		fprintf(f, "<derived name=\"D%d\" type=\"uint\"><expr>{B%d} + %d</expr></derived>\n", i,
+		        i % 64, i);
+	fprintf(f, "</bitset>\n<bitset name=\"wide\" extends=\"#wide\"/>\n"
+	           "<bitset name=\"#narrow\" size=\"32\">\n<display>n {V}</display>\n"
+	           "<field name=\"V\" low=\"0\" high=\"31\" type=\"hex\"/>\n</bitset>\n"
+	           "<bitset name=\"narrow\" extends=\"#narrow\"/>\n"
+	           "<program name=\"p\">\n<repeat name=\"i\" to-end=\"true\">\n"
+	           "<part name=\"x\" root=\"#wide\"><export field=\"D199\" as=\"last\"/>"
+	           "<display>{_} last={last}</display></part>\n"
+	           "<part name=\"y\" root=\"#narrow\" when=\"{last} %% 2\"/>\n"
+	           "</repeat>\n</program>\n</isa>\n");
+	fclose(f);
+	loaded l = {0};
+	l.m = spec_load(path, &l.d);
+	remove(path);
+	CHECK(l.m != NULL && l.d.count == 0);
+	l.c = l.m ? codec_new(l.m, &l.d) : NULL;
+	CHECK(l.c != NULL);
+	if (!l.c) {
+		unload(&l);
+		return;
+	}
+	const spec_program *prog = spec_find_program(l.m, NULL);
+	codec_walker *wk = codec_walker_new(l.c, 6);
+	CHECK(prog != NULL && wk != NULL);
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	size_t wide = 0, narrow = 0, given = 0, nvalues = 0;
+	for (int round = 0; prog && wk && round < 200; round++) {
+		uint32_t w[12];
+		for (size_t k = 0; k < 12; k++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			w[k] = (uint32_t)(seed >> 32) & (round % 2 ? 0xffffffffu : 0x3u);
+		}
+		codec_disasm_options opt = {.show_errors = round % 3 == 0};
+		codec_program *a = codec_program_walk(l.c, prog, w, 12, &opt);
+		codec_program *b = codec_walker_walk(wk, prog, w, 12, &opt);
+		char what[80];
+		CHECK(a && b);
+		if (a && b && !same_walks(a, b, what, sizeof what)) {
+			fprintf(stderr, "round %d: the walker's walk differs (%s)\n%s\n%s\n", round, what,
+			        a->text, b->text);
+			CHECK(false);
+		}
+		for (size_t i = 0; b && i < b->nitems; i++) {
+			const codec_item *it = &b->items[i];
+			if (it->kind != CODEC_ITEM_PART || !it->leaf)
+				continue;
+			const codec_decoded *d = codec_walker_decoding(wk, it, 0);
+			if (it->bits == 64) {
+				wide++;
+				CHECK(d == NULL);
+			} else if (d) {
+				given++;
+				nvalues += d->nvalues;
+			} else {
+				narrow++;
+			}
+		}
+		if (a && !quiet_agrees(a, codec_walker_walk_quiet(wk, prog, w, 12, &opt), what,
+		                       sizeof what)) {
+			fprintf(stderr, "round %d: the quiet walk differs (%s)\n", round, what);
+			CHECK(false);
+		}
+		codec_program_free(a);
+		codec_walker_recycle(wk, b);
+	}
+	printf("wide parts: %zu walked, none given out; %zu narrow ones given out (%zu values), "
+	       "%zu recalled\n", wide, given, nvalues, narrow);
+	CHECK(wide > 100 && given > 10 && nvalues == given);
+	codec_walker_free(wk);
+	unload(&l);
+}
+
 /* A part's text comes from the walk that decodes it (codec_decode_text)
  * where a leaf matched; the walk printed it apart before, as
  * codec_disasm_root does: the two agree on random words of every root
@@ -1636,6 +1730,7 @@ int main(void)
 	RUN(trail_across_sizes);
 	RUN(trail_joins);
 	RUN(quiet_walks);
+	RUN(walker_wide_parts);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);
 	RUN(a2xx_blob_programs);

@@ -627,7 +627,7 @@ TEST(program_outcomes_are_marked)
 }
 
 /* The program round trip's loops over words (fuzz_words_equal,
- * fuzz_words_meet, fuzz_words_first_off, fuzz_or_bits) against the same
+ * fuzz_words_meet, fuzz_words_first_off, fuzz_or_masks) against the same
  * worked out bit by bit, on words that mostly agree (a differing or
  * meeting bit is rare, so where it lies matters). */
 TEST(word_loops_as_bits)
@@ -667,17 +667,23 @@ TEST(word_loops_as_bits)
 		equal += want_equal;
 		met += want_meet;
 		off += want_off < n;
-		/* n bits of a 64-bit source placed at a bit inside dst */
-		uint64_t src[2] = {testlib_random(&rng), testlib_random(&rng)};
+		/* n bits of three 128-bit sources placed at a bit inside three
+		 * destinations, each its own */
+		uint64_t src[3][2];
+		uint32_t dst[3][N], want[3][N];
 		unsigned nb = (unsigned)(testlib_random(&rng) % 129);
 		size_t at = (size_t)(testlib_random(&rng) % (32 * N - nb + 1));
-		uint32_t dst[N], want[N];
-		for (size_t k = 0; k < N; k++)
-			dst[k] = want[k] = (uint32_t)testlib_random(&rng) & 0x11111111u;
-		for (unsigned i = 0; i < nb; i++)
-			if (src[i / 64] >> (i % 64) & 1)
-				want[(at + i) / 32] |= 1u << ((at + i) % 32);
-		fuzz_or_bits(dst, at, src, nb);
+		for (unsigned j = 0; j < 3; j++) {
+			src[j][0] = testlib_random(&rng);
+			src[j][1] = testlib_random(&rng);
+			for (size_t k = 0; k < N; k++)
+				dst[j][k] = want[j][k] = (uint32_t)testlib_random(&rng) & 0x11111111u;
+			for (unsigned i = 0; i < nb; i++)
+				if (src[j][i / 64] >> (i % 64) & 1)
+					want[j][(at + i) / 32] |= 1u << ((at + i) % 32);
+		}
+		fuzz_or_masks((uint32_t *const[3]){dst[0], dst[1], dst[2]}, at,
+		              (const uint64_t *const[3]){src[0], src[1], src[2]}, nb);
 		CHECK(!memcmp(dst, want, sizeof dst));
 		tried++;
 	}
@@ -686,14 +692,29 @@ TEST(word_loops_as_bits)
 	CHECK(equal > 100 && equal < tried && met > 100 && off > 100);
 }
 
+/* The decoding a test gives fuzz_part_read (ctx: a known_ctx), counting
+ * the times it is asked for. */
+typedef struct known_ctx {
+	const codec_decoded *d;
+	unsigned asked;
+} known_ctx;
+
+static const codec_decoded *known_given(const void *ctx)
+{
+	known_ctx *k = (known_ctx *)(uintptr_t)ctx;
+	k->asked++;
+	return k->d;
+}
+
 /* What a program round trip reads of a part (fuzz_part_read): with a
  * memory, the first reading decodes and keeps, the second recalls, both
  * giving what a reading without the memory gives (leaf, meaning, masks)
  * and setting the same counters; so does a reading given the part's
  * decoding made with more room (codec_walker_decoding's), while one made
- * at another generation or through another root is not taken; a memory
- * with a payload keeps nothing through fuzz_memo_keep.  Every root of
- * our a2xx and Midgard. */
+ * at another generation or through another root is not taken; the
+ * decoding is asked for once where the memory lacks the part and not
+ * where it recalls it; a memory with a payload keeps nothing through
+ * fuzz_memo_keep.  Every root of our a2xx and Midgard. */
 TEST(parts_read_as_decoded)
 {
 	CHECK(fuzz_memo_new_with(4, 5000) == NULL);
@@ -716,18 +737,26 @@ TEST(parts_read_as_decoded)
 				testlib_random_instr(&rng, w, S.m->roots[r].bitset->size, NULL);
 				fuzz_part plain, first, again, given, other;
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(NULL, &V, (uint32_t)r, w, NULL, &d, &plain);
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, NULL, NULL, &d, &plain);
 				size_t n0, n1, n2, n3, n4;
 				uint64_t c0 = counters_digest(&n0, NULL);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(m, &V, (uint32_t)r, w, NULL, &d, &first);
+				/* (asked for no decoding: decoded afresh) */
+				known_ctx none = {NULL, 0}, asked = {NULL, 0};
+				unsigned long long rec0 = fuzz_memo_get_stats(m).recalled;
+				fuzz_part_read(m, &V, (uint32_t)r, w, known_given, &none, &d, &first);
+				bool recalled = fuzz_memo_get_stats(m).recalled > rec0; /* (a word seen) */
 				uint64_t c1 = counters_digest(&n1, NULL);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(m, &V, (uint32_t)r, w, NULL, &d, &again);
+				bool kept = recalled || d.nmarks <= FUZZ_MAX_MARKS;
+				fuzz_part_read(m, &V, (uint32_t)r, w, known_given, &asked, &d, &again);
 				uint64_t c2 = counters_digest(&n2, NULL);
 				CHECK(c0 == c1 && n0 == n1);
-				/* recalled, unless the decoding listed too many counters */
-				CHECK((c1 == c2 && n1 == n2) || d.nmarks > FUZZ_MAX_MARKS);
+				/* recalled, unless the decoding listed too many counters:
+				 * then asked for the decoding again */
+				CHECK((c1 == c2 && n1 == n2) || !kept);
+				CHECK_INT(none.asked, recalled ? 0 : 1);
+				CHECK_INT(asked.asked, kept ? 0 : 1);
 				/* given the decoding (d's room scribbled over first) */
 				static codec_value kv[2 * FUZZ_MAX_VALUES];
 				codec_issue ki[FUZZ_MAX_ISSUES];
@@ -736,7 +765,8 @@ TEST(parts_read_as_decoded)
 				codec_decode(S.c, V.root, w, 0, &kd);
 				memset(&d, 0xa5, sizeof d);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(NULL, &V, (uint32_t)r, w, &kd, &d, &given);
+				known_ctx kc = {&kd, 0};
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, known_given, &kc, &d, &given);
 				uint64_t c3 = counters_digest(&n3, NULL);
 				CHECK(c0 == c3 && n0 == n3);
 				/* another word's, at another generation or through another
@@ -749,7 +779,8 @@ TEST(parts_read_as_decoded)
 				else
 					codec_decode(S.c, r2, w2, 0, &kd);
 				memset(c, 0, FUZZ_SPEC_COUNTERS);
-				fuzz_part_read(NULL, &V, (uint32_t)r, w, &kd, &d, &other);
+				fuzz_part_read(NULL, &V, (uint32_t)r, w, known_given, &kc, &d, &other);
+				CHECK_INT(kc.asked, 2);
 				uint64_t c4 = counters_digest(&n4, NULL);
 				CHECK(c0 == c4 && n0 == n4 && d.d.values == d.values);
 				const fuzz_part *both[4] = {&first, &again, &given, &other};

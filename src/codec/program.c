@@ -241,7 +241,7 @@ typedef struct recent_key {
 } recent_key;
 typedef struct recent_part {
 	codec_decoded d;         /* over values and issues below */
-	codec_value values[RECENT_VALUES];
+	codec_value values[RECENT_VALUES + 1]; /* (one more: a decoding cut short shows) */
 	codec_issue issues[16];
 } recent_part;
 
@@ -431,30 +431,32 @@ static const codec_decoded *recent_find(codec_walker *m, const part_slot *slot,
 	return &m->recent[i].d;
 }
 
+/* The room of the recent decoding of the part whose slot is slot, its
+ * entry emptied: the part is decoded straight into it (recent_keep),
+ * not copied there (a new part's values were copied twice). */
+static recent_part *recent_room(codec_walker *m, const part_slot *slot)
+{
+	size_t i = recent_index(m, slot);
+	m->recent_keys[i].step = NULL;
+	return &m->recent[i];
+}
+
 /* Keeps decoding d of the part (s, gen, w) whose slot is slot among the
- * recent ones, where it fits. */
+ * recent ones, where it was made in its recent_room (one that filled
+ * that room, RECENT_VALUES + 1 values, may have been cut short: decide_part
+ * makes it again in the walk's room) and has no cases. */
 static void recent_keep(codec_walker *m, const part_slot *slot, const spec_step *s, uint32_t gen,
                         const uint64_t *w, const codec_decoded *d)
 {
 	size_t i = recent_index(m, slot);
 	recent_key *k = &m->recent_keys[i];
 	recent_part *r = &m->recent[i];
-	if (d->nvalues > RECENT_VALUES || d->nissues > 16 || d->ncases) {
-		k->step = NULL;
+	if (d->values != r->values || d->ncases)
 		return;
-	}
 	k->step = s;
 	k->gen = gen;
 	memcpy(k->w, w, sizeof k->w);
 	r->d = *d;
-	r->d.values = r->values;
-	r->d.cap_values = RECENT_VALUES;
-	r->d.issues = r->issues;
-	r->d.cap_issues = 16;
-	r->d.cases = NULL;
-	r->d.cap_cases = 0;
-	memcpy(r->values, d->values, d->nvalues * sizeof *d->values);
-	memcpy(r->issues, d->issues, d->nissues * sizeof *d->issues);
 }
 
 /* ----------------------------------------------------- names, texts */
@@ -1751,14 +1753,23 @@ static const char *decide_part(walk *W, size_t idx, pvar *ev)
 		/* kept below once the part's text is known */
 		*slot = (part_slot){0};
 	}
-	codec_decoded d = {.values = W->values, .cap_values = WALK_VALUES,
-	                   .issues = W->issues, .cap_issues = 16};
 	/* the decoding and a leaf's text in one walk of the words where
 	 * the codec can (codec_decode_text: the text codec_disasm_root
-	 * prints, as render_instr does for a word with a leaf) */
+	 * prints, as render_instr does for a word with a leaf); where the
+	 * memory keeps it, in the room of the recent decodings, and where
+	 * it may have been cut short there, again in the walk's room */
 	codec_disasm_options o = {.gen = W->gen, .show_errors = W->show_errors};
 	size_t tl = 0;
+	recent_part *rp = slot ? recent_room(W->memo, slot) : NULL;
+	codec_decoded d = {.values = rp ? rp->values : W->values,
+	                   .cap_values = rp ? RECENT_VALUES + 1 : WALK_VALUES,
+	                   .issues = rp ? rp->issues : W->issues, .cap_issues = 16};
 	bool ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
+	if (rp && d.nvalues > RECENT_VALUES) {
+		d = (codec_decoded){.values = W->values, .cap_values = WALK_VALUES,
+		                    .issues = W->issues, .cap_issues = 16};
+		ok = codec_decode_text(c, s->root, w, &o, &d, W->ibuf, PROGRAM_INSTR_TEXT, &tl);
+	}
 	if (slot) /* (the decoding does not depend on the text's options) */
 		recent_keep(W->memo, slot, s, W->gen, w, &d);
 	it->leaf = d.leaf;
