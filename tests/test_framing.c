@@ -1581,6 +1581,80 @@ TEST(walker_remembers)
 	CHECK(codec_walker_walk_quiet(NULL, NULL, NULL, 0, NULL) == NULL);
 }
 
+/* codec_program_encode against the same worked out bit by bit: items of
+ * 1 to 200 bits at random places in 12 words (their words' bits past
+ * their size set at random), some put on bits an earlier item put, with
+ * the same values there or not, some past the end, some VALUE items
+ * (which put nothing); the words where it accepts them, the message
+ * (the first item, and its lowest bit, that differs from an earlier
+ * item's) where it does not. */
+TEST(program_encode_as_bits)
+{
+	enum { NW = 12, NI = 6 };
+	uint64_t seed = 0x6a09e667f3bcc909u;
+	unsigned accepted = 0, clashed = 0, outside = 0;
+	for (int round = 0; round < 4000; round++) {
+		codec_item items[NI];
+		uint64_t bits[NI][4];
+		uint8_t val[NW * 32], set[NW * 32];
+		memset(val, 0, sizeof val);
+		memset(set, 0, sizeof set);
+		char want[200] = "", err[200] = "";
+		uint32_t words[NW], expect[NW] = {0};
+		size_t ni = 1 + round % NI;
+		for (size_t i = 0; i < ni; i++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			unsigned n = 1 + (unsigned)(seed >> 33) % 200;
+			size_t pos = (size_t)(seed >> 12) % (NW * 32 + 8);
+			for (int k = 0; k < 4; k++) {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				bits[i][k] = seed ^ seed >> 29;
+			}
+			/* half the time, the bits an earlier item put where this one
+			 * puts them too */
+			for (unsigned t = 0; round % 2 && t < n && pos + t < NW * 32; t++)
+				if (set[pos + t] && (seed >> 7) % 8) {
+					bits[i][t / 64] &= ~((uint64_t)1 << (t % 64));
+					bits[i][t / 64] |= (uint64_t)val[pos + t] << (t % 64);
+				}
+			items[i] = (codec_item){.kind = (seed >> 40) % 9 ? CODEC_ITEM_PART : CODEC_ITEM_VALUE,
+			                        .bit = pos, .bits = n, .w = bits[i]};
+			if (want[0] || items[i].kind == CODEC_ITEM_VALUE)
+				continue;
+			if (pos + n > NW * 32) {
+				snprintf(want, sizeof want, "item %zu (bits %zu..%zu) lies outside the %d words", i,
+				         pos, pos + n - 1, NW);
+				continue;
+			}
+			for (unsigned t = 0; t < n && !want[0]; t++) {
+				unsigned v = bits[i][t / 64] >> (t % 64) & 1;
+				if (set[pos + t] && val[pos + t] != v)
+					snprintf(want, sizeof want,
+					         "item %zu sets bit %zu to %u, which another item set to %u", i,
+					         pos + t, v, val[pos + t]);
+				val[pos + t] = (uint8_t)v;
+				set[pos + t] = 1;
+			}
+		}
+		for (size_t b = 0; b < NW * 32; b++)
+			expect[b / 32] |= (uint32_t)val[b] << (b % 32);
+		bool ok = codec_program_encode(items, ni, words, NW, err, sizeof err);
+		CHECK(ok == !want[0]);
+		if (ok)
+			CHECK(!memcmp(words, expect, sizeof words));
+		else if (strcmp(err, want)) {
+			fprintf(stderr, "round %d: \"%s\", wanted \"%s\"\n", round, err, want);
+			CHECK(false);
+		}
+		accepted += ok;
+		clashed += !ok && strstr(want, "sets bit") != NULL;
+		outside += !ok && strstr(want, "outside") != NULL;
+	}
+	printf("program encode: %u accepted, %u with a bit put two ways, %u past the end\n",
+	       accepted, clashed, outside);
+	CHECK(accepted > 500 && clashed > 500 && outside > 500);
+}
+
 /* A part with more values than the walker keeps of a recent decoding
  * (256): a spec written here whose 64-bit part lists 64 bit fields and
  * 200 derived ones, the last exported and printed.  Decoded into the
@@ -1735,6 +1809,7 @@ int main(void)
 	RUN(trail_across_sizes);
 	RUN(trail_joins);
 	RUN(quiet_walks);
+	RUN(program_encode_as_bits);
 	RUN(walker_wide_parts);
 	RUN(part_text_one_walk);
 	RUN(garbage_terminates);

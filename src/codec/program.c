@@ -286,6 +286,8 @@ struct codec_walker {
 	const spec_program *trail_p;
 	uint32_t trail_gen;
 	bool trail_show;
+	uint32_t *enc_set;   /* codec_walker_reencode's room: the bits put */
+	size_t enc_capset;
 	uint32_t *trail_words;
 	size_t trail_nwords, trail_capwords;
 	size_t trail_nitems, trail_npool;
@@ -350,6 +352,7 @@ void codec_walker_free(codec_walker *w)
 	codec_encoder_free(w->enc);
 	free(w->enc_items);
 	free(w->enc_bits);
+	free(w->enc_set);
 	free(w->trail_words);
 	free(w->marks);
 	free(w->trail_vars);
@@ -2853,9 +2856,34 @@ void codec_program_free(codec_program *pr)
 
 /* ------------------------------------------------------------ encoding */
 
-/* Puts n bits of w at bit pos of words, 32 at a time (bit by bit, it
- * was a twentieth of a fuzz run): set marks the bits an item put, and
- * an item may put a bit another put only with the same value. */
+/* Puts bits into word *d whose bits mask covers where set marks the bits
+ * items put before: false where one of them differs (*clash: those). */
+static inline bool put_word(uint32_t *d, uint32_t *set, uint32_t bits, uint32_t mask,
+                            uint32_t *clash)
+{
+	*clash = (*d ^ bits) & *set & mask;
+	if (*clash)
+		return false;
+	*d |= bits & ~*set;
+	*set |= mask;
+	return true;
+}
+
+/* put_bits' error: item index sets bits clash of word k (d) otherwise
+ * than an earlier item did.  False. */
+static bool clashes(char *err, size_t errlen, size_t index, size_t k, uint32_t d, uint32_t clash)
+{
+	unsigned b = (unsigned)__builtin_ctz(clash);
+	snprintf(err, errlen, "item %zu sets bit %zu to %u, which another item set to %u", index,
+	         k * 32 + b, (unsigned)((d ^ clash) >> b & 1), (unsigned)(d >> b & 1));
+	return false;
+}
+
+/* Puts n bits of w at bit pos of words (0 where set is 0), a 32-bit word
+ * of w at a time (bit by bit, it was a twentieth of a fuzz run; a chunk
+ * at a time up to each word's end, a fiftieth of a2xx's program round
+ * trip): set marks the bits an item put, and an item may put a bit
+ * another put only with the same value, the lowest that differs named. */
 static bool put_bits(uint32_t *words, size_t nwords, uint32_t *set, size_t pos, unsigned n,
                      const uint64_t *w, char *err, size_t errlen, size_t index)
 {
@@ -2864,29 +2892,35 @@ static bool put_bits(uint32_t *words, size_t nwords, uint32_t *set, size_t pos, 
 		         pos + n - 1, nwords);
 		return false;
 	}
-	for (unsigned i = 0; i < n;) {
-		size_t b = pos + i;
-		unsigned sh = (unsigned)(b % 32), take = 32 - sh;
-		if (take > n - i)
-			take = n - i;
-		/* take bits of w from item bit i (within one 64-bit word or two) */
-		uint64_t v = w[i / 64] >> (i % 64);
-		if (i % 64 + take > 64)
-			v |= w[i / 64 + 1] << (64 - i % 64);
-		uint32_t mask = (take == 32 ? ~0u : (1u << take) - 1) << sh;
-		uint32_t bits = (uint32_t)(v << sh) & mask;
-		uint32_t clash = (words[b / 32] ^ bits) & set[b / 32] & mask;
-		if (clash) {
-			unsigned k = (unsigned)__builtin_ctz(clash);
-			snprintf(err, errlen, "item %zu sets bit %zu to %u, which another item set to %u",
-			         index, b / 32 * 32 + k, bits >> k & 1, words[b / 32] >> k & 1);
-			return false;
-		}
-		words[b / 32] |= bits & ~set[b / 32];
-		set[b / 32] |= mask;
-		i += take;
+	unsigned sh = (unsigned)(pos % 32);
+	size_t k0 = pos / 32;
+	for (unsigned c = 0; c * 32 < n; c++) {
+		unsigned take = n - c * 32 < 32 ? n - c * 32 : 32;
+		uint32_t m = take == 32 ? ~0u : (1u << take) - 1;
+		uint32_t v = (uint32_t)(w[c / 2] >> (32 * (c % 2))) & m, clash;
+		/* its low bits into word k0 + c from bit sh, the rest into the next */
+		size_t k = k0 + c;
+		if (!put_word(&words[k], &set[k], v << sh, m << sh, &clash))
+			return clashes(err, errlen, index, k, words[k], clash);
+		if (sh && m >> (32 - sh) &&
+		    !put_word(&words[k + 1], &set[k + 1], v >> (32 - sh), m >> (32 - sh), &clash))
+			return clashes(err, errlen, index, k + 1, words[k + 1], clash);
 	}
 	return true;
+}
+
+/* codec_program_encode with the room set for nwords + 1 words, zeroed. */
+static bool place_items(const codec_item *items, size_t nitems, uint32_t *words, size_t nwords,
+                        uint32_t *set, char *err, size_t errlen)
+{
+	if (nwords)
+		memset(words, 0, nwords * sizeof *words);
+	bool ok = true;
+	for (size_t i = 0; i < nitems && ok; i++)
+		if (items[i].kind != CODEC_ITEM_VALUE && items[i].bits)
+			ok = items[i].w && put_bits(words, nwords, set, items[i].bit, items[i].bits,
+			                            items[i].w, err, errlen, i);
+	return ok;
 }
 
 bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *words,
@@ -2896,18 +2930,12 @@ bool codec_program_encode(const codec_item *items, size_t nitems, uint32_t *word
 		snprintf(err, errlen, "no items or no words");
 		return false;
 	}
-	if (nwords)
-		memset(words, 0, nwords * sizeof *words);
 	uint32_t *set = calloc(nwords + 1, sizeof *set);
 	if (!set) {
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
-	bool ok = true;
-	for (size_t i = 0; i < nitems && ok; i++)
-		if (items[i].kind != CODEC_ITEM_VALUE && items[i].bits)
-			ok = items[i].w && put_bits(words, nwords, set, items[i].bit, items[i].bits,
-			                            items[i].w, err, errlen, i);
+	bool ok = place_items(items, nitems, words, nwords, set, err, errlen);
 	free(set);
 	return ok;
 }
@@ -2999,8 +3027,17 @@ static bool reencode(const codec *c, const codec_program *pr, uint32_t gen, uint
 			}
 		}
 	}
-	if (ok)
+	/* the bits put: in the walker's room where it has one (a calloc a
+	 * program showed in the profile) */
+	uint32_t *set = ok && memo && (words || !nwords)
+	                ? grow(memo->enc_set, nwords + 1, &memo->enc_capset, sizeof *set, 64) : NULL;
+	if (set) {
+		memo->enc_set = set;
+		memset(set, 0, (nwords + 1) * sizeof *set);
+		ok = place_items(items, pr->nitems, words, nwords, set, err, errlen);
+	} else if (ok) { /* (its checks and messages, out of memory too) */
 		ok = codec_program_encode(items, pr->nitems, words, nwords, err, errlen);
+	}
 	if (!memo) {
 		free(items);
 		free(bits);
