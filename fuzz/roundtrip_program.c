@@ -54,8 +54,9 @@
  * asked nothing of the input's size that differs, and a walk of as many
  * words as the last joins it where it reaches one of its iterations in
  * the same state after the change (codec_walker_walk_quiet).  A part
- * the walk decoded afresh is read and re-encoded from that decoding
- * (codec_walker_decoding): a new part was decoded three times.  The
+ * the walk decoded afresh is read (where the target's memory lacks it)
+ * and re-encoded from that decoding (codec_walker_decoding): a new part
+ * was decoded three times.  The
  * loops over the program's words are fuzz/support.c's (no traced
  * comparisons there: under libFuzzer each compare was a call).
  * FUZZ_NO_MEMO=1 in the environment walks and reads every part afresh
