@@ -2294,9 +2294,6 @@ static bool set_bits_once(uint64_t *m, size_t lo, size_t hi)
 	return true;
 }
 
-/* cover="true": every bit in exactly one item (a word of the bitmap at
- * a time: bit by bit, it took a twentieth of a walk); a quiet walk's
- * first overlap or uncovered range ends it. */
 /* The UNCOVERED error of bits [b, e). */
 static void uncovered(walk *W, size_t b, size_t e)
 {
@@ -2345,6 +2342,9 @@ static bool cover_sorted(walk *W)
 	return true;
 }
 
+/* cover="true": every bit in exactly one item (a word of the bitmap at
+ * a time: bit by bit, it took a twentieth of a walk); a quiet walk's
+ * first overlap or uncovered range ends it. */
 static void check_cover(walk *W)
 {
 	codec_program *r = W->r;
