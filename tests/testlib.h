@@ -10,7 +10,9 @@
 #ifndef ISACHECK_TESTLIB_H
 #define ISACHECK_TESTLIB_H
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static int testlib_failures;
 static int testlib_checks;
@@ -26,16 +29,100 @@ static int testlib_skipped;
 #define TEST(name) static void name(void)
 
 /* Each test's line gives its wall time, so a slow test shows in the
- * ctest log (bench/ measures speed; this only says where time goes). */
+ * ctest log (bench/ measures speed; this only says where time goes).
+ * The line is flushed at once: a test killed later (its watchdog, a
+ * timeout) still shows which tests it finished. */
 #define RUN(name)                                                      \
 	do {                                                           \
 		int before_ = testlib_failures;                        \
+		testlib_current = #name;                               \
+		testlib_watchdog_arm();                                \
 		double t0_ = testlib_now();                            \
 		name();                                                \
 		printf("%s %s (%.2f s)\n",                             \
 		       testlib_failures == before_ ? "ok  " : "FAIL", #name, \
 		       testlib_now() - t0_);                           \
+		fflush(stdout);                                        \
 	} while (0)
+
+/* ------------------------------------------------------- watchdog */
+
+/* ctest kills a test that outlasts its TIMEOUT without a word of where
+ * it was or why.  With ISACHECK_TEST_WATCHDOG=N in the environment
+ * (seconds; tests/CMakeLists.txt sets it some way below each test's
+ * TIMEOUT), the first RUN arms an alarm; when it rings, the running
+ * test's name goes to standard error, then tests/watchdog's picture of
+ * the process and of all it started (states, CPU time, what each waits
+ * on, stacks), and the process exits 1, what it started killed.  Only
+ * async-signal-safe calls in the handler: write, fork, exec, waitpid. */
+static const char *volatile testlib_current = "(before the first test)";
+static volatile unsigned testlib_watchdog_seconds;
+
+static inline void testlib_say(const char *s)
+{
+	size_t n = strlen(s);
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/* v in decimal into buf (24 bytes): no printf in a signal handler. */
+static inline const char *testlib_decimal(char *buf, unsigned long v)
+{
+	char *p = buf + 23;
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) && p > buf);
+	return p;
+}
+
+static inline void testlib_watchdog_ring(int sig)
+{
+	(void)sig;
+	char pid[24], secs[24];
+	const char *ps = testlib_decimal(pid, (unsigned long)getpid());
+	testlib_say("\nwatchdog: test ");
+	testlib_say((const char *)testlib_current);
+	testlib_say(" still running after ");
+	testlib_say(testlib_decimal(secs, testlib_watchdog_seconds));
+	testlib_say(" s of the program (ISACHECK_TEST_WATCHDOG): stopping it\n");
+#ifdef ISACHECK_SOURCE_DIR
+	pid_t c = fork();
+	if (c == 0) {
+		execl("/bin/sh", "sh", ISACHECK_SOURCE_DIR "/tests/watchdog", ps, (char *)NULL);
+		_exit(127);
+	}
+	while (c > 0 && waitpid(c, NULL, 0) < 0 && errno == EINTR) {
+	}
+#else
+	(void)ps;
+#endif
+	_exit(1);
+}
+
+static inline void testlib_watchdog_arm(void)
+{
+	static bool armed;
+	if (armed)
+		return;
+	armed = true;
+	const char *env = getenv("ISACHECK_TEST_WATCHDOG");
+	long n = env ? strtol(env, NULL, 10) : 0;
+	if (n <= 0 || n > 86400)
+		return;
+	testlib_watchdog_seconds = (unsigned)n;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = testlib_watchdog_ring;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) == 0)
+		alarm(testlib_watchdog_seconds);
+}
 
 static inline double testlib_now(void)
 {
