@@ -233,7 +233,12 @@ static bool inputs_folders(inputs *in, const char *old_dir, const char *new_dir)
 }
 
 /* Runs git with argv (no shell), its standard output into *out (NUL
- * terminated).  Returns git's exit status, or -1 when it could not run. */
+ * terminated).  Returns git's exit status, or -1 when it could not run.
+ * Only while the inputs are gathered, before any proof: libz3 (4.8.12)
+ * registers a fork handler that stops its timer threads, and a fork
+ * while another thread is in a query with a time limit aborted a test
+ * program in glibc's mutex code (2026-12-06), where one thread forking
+ * between its own queries ran 686 times without fault. */
 static int run_git(char *const argv[], char **out, size_t *len)
 {
 	int fd[2];
