@@ -437,6 +437,22 @@ TEST(check_jobs_same_report)
 		CHECK_INT(testlib_run(cmd, out1, sizeof out1), 2);
 		CHECK(strstr(out1, "bad option") != NULL);
 	}
+	/* the default number of jobs is the cores the process may run on, as
+	 * nproc counts them (not every core online), and --help says it:
+	 * pinned to one core (taskset, util-linux), 1 */
+	const char *helps[] = {"check --help", "triage --help"};
+	char n[32] = "", want[64];
+	CHECK_INT(testlib_run("nproc", n, sizeof n), 0);
+	n[strcspn(n, "\n")] = 0;
+	for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
+		snprintf(cmd, sizeof cmd, "'%s' %s", ISACHECK_BINARY, helps[i]);
+		CHECK_INT(testlib_run(cmd, out1, sizeof out1), 0);
+		snprintf(want, sizeof want, "(default %s: the cores it may run", n);
+		CHECK(strstr(out1, want) != NULL);
+		snprintf(cmd, sizeof cmd, "taskset -c 0 '%s' %s", ISACHECK_BINARY, helps[i]);
+		CHECK_INT(testlib_run(cmd, out1, sizeof out1), 0);
+		CHECK(strstr(out1, "(default 1: the cores it may run") != NULL);
+	}
 }
 
 /* disasm and decode build the general codec for up to 10,000

@@ -1,8 +1,10 @@
 /* args.c - reading the numbers that options of every command take. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "check.h"
 #include "cli.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,9 +52,22 @@ const char *parse_jobs_arg(int argc, char **argv, int *i, unsigned max, unsigned
 	return parse_uint_arg(v, jobs) && *jobs >= 1 && *jobs <= max ? NULL : v;
 }
 
+/* The cores this process may run on, as nproc counts them: its CPU
+ * affinity (taskset, a container's cpuset), not every core online, which
+ * would start more threads than can run at once.  The cores online only
+ * where the affinity cannot be read (over 1024 CPUs: a larger set than
+ * cpu_set_t).  A quota of CPU time (cgroup cpu.max) is not counted,
+ * as nproc does not. */
 unsigned default_jobs(unsigned max)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long cores = 0;
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		cores = CPU_COUNT(&set);
+#endif
+	if (cores < 1)
+		cores = sysconf(_SC_NPROCESSORS_ONLN);
 	return cores < 1 ? 1 : (unsigned long)cores > max ? max : (unsigned)cores;
 }
 

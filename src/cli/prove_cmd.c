@@ -51,9 +51,9 @@ static const char prove_usage[] =
 	"                       afuc: afuc-disasm without its register database, as\n"
 	"                       `disasm --no-match=afuc` prints ({CONTROLREG} and\n"
 	"                       {SQEREG} as 0x%%03x, other custom fields as nothing)\n"
-	"  -j N, --jobs=N       files checked at once (default: the cores online), or,\n"
-	"                       for one file, its display proofs' threads; the\n"
-	"                       report is the same for any N\n"
+	"  -j N, --jobs=N       files checked at once (default %u: the cores it may run\n"
+	"                       on, as nproc counts), or, for one file, its display\n"
+	"                       proofs' threads; the report is the same for any N\n"
 	"%s"
 	"exit: 0 proved, 1 findings, 2 unusable input or bad usage, 3 unknown (solver)\n";
 
@@ -244,7 +244,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		} else if (!strncmp(a, "--jobs=", 7) || !strncmp(a, "-j", 2)) {
 			ok = !parse_jobs_arg(argc, argv, &i, 256, &jobs);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			printf(prove_usage, cmd, what, extra);
+			printf(prove_usage, cmd, what, default_jobs(256), extra);
 			free(files);
 			free(import_dirs);
 			return EXIT_CLEAN;
@@ -295,7 +295,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 		}
 		if (!ok) {
 			fprintf(stderr, "isacheck %s: bad option '%s'\n", cmd, a);
-			fprintf(stderr, prove_usage, cmd, what, extra);
+			fprintf(stderr, prove_usage, cmd, what, default_jobs(256), extra);
 			free(files);
 			free(import_dirs);
 			return EXIT_UNUSABLE;
@@ -304,7 +304,7 @@ int cmd_prove(int argc, char **argv, bool lint)
 	load_opt.cache_dir = cache_dir_for(no_cache, cache_buf, sizeof cache_buf);
 	if (!nfiles) {
 		fprintf(stderr, "isacheck %s: no FILE given\n", cmd);
-		fprintf(stderr, prove_usage, cmd, what, extra);
+		fprintf(stderr, prove_usage, cmd, what, default_jobs(256), extra);
 		free(files);
 		free(import_dirs);
 		return EXIT_UNUSABLE;

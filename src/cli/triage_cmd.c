@@ -59,8 +59,8 @@ static const char triage_usage[] =
 	"                     0..1000000\n"
 	"  --nearest=N        nearest leaves kept per unmatched word (default 3); 1..16\n"
 	"  --examples=N       example instructions kept per cluster (default 3); 1..100\n"
-	"  -j N, --jobs=N     threads decoding at once (default: the cores online); the\n"
-	"                     results are the same for any N\n"
+	"  -j N, --jobs=N     threads decoding at once (default %u: the cores it may run\n"
+	"                     on, as nproc counts); the results are the same for any N\n"
 	"  --no-cache         parse SPEC's files, bypassing the cache of parsed files\n"
 	"                     (docs/cache.md)\n"
 	"  --max-spec-size=SIZE  read up to SIZE bytes of SPEC's XML (K, M, G; default\n"
@@ -228,7 +228,7 @@ int cmd_triage(int argc, char **argv)
 		const char *a = argv[i];
 		bool ok = true;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(triage_usage, stdout);
+			printf(triage_usage, default_jobs(TRIAGE_MAX_JOBS));
 			free(inputs);
 			return EXIT_CLEAN;
 		} else if (!strncmp(a, "--gen=", 6)) {
@@ -290,13 +290,15 @@ int cmd_triage(int argc, char **argv)
 			inputs[ninputs++] = a;
 		}
 		if (!ok) {
-			fprintf(stderr, "isacheck triage: bad argument '%s'\n%s", a, triage_usage);
+			fprintf(stderr, "isacheck triage: bad argument '%s'\n", a);
+			fprintf(stderr, triage_usage, default_jobs(TRIAGE_MAX_JOBS));
 			free(inputs);
 			return EXIT_UNUSABLE;
 		}
 	}
 	if (!spec_path || !ninputs) {
-		fprintf(stderr, "isacheck triage: give SPEC and at least one INPUT\n%s", triage_usage);
+		fputs("isacheck triage: give SPEC and at least one INPUT\n", stderr);
+		fprintf(stderr, triage_usage, default_jobs(TRIAGE_MAX_JOBS));
 		free(inputs);
 		return EXIT_UNUSABLE;
 	}
